@@ -1,0 +1,122 @@
+// Package cli is orc-state's command line: the kong grammar (grammar.go),
+// one file per verb, and Main, the one place where errors become exit codes
+// and the one-line messages of contract §18.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/orc-state/orc-state/internal/fault"
+)
+
+// exitPanic carries kong's exit request out of the parser.
+type exitPanic struct{ code int }
+
+// Main runs orc-state with args and returns the exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	if isLine(args) {
+		runLine(args, stdout) // the statusline path: lenient, silent, fast
+		return 0
+	}
+	for _, name := range []string{"ORC_STATE_DIR", "ORC_LOCK_TIMEOUT"} {
+		if v, ok := os.LookupEnv(name); ok && v == "" {
+			os.Unsetenv(name) // set but empty means unset, as in the original
+		}
+	}
+	var g Grammar
+	parser, err := kong.New(&g,
+		kong.Name("orc-state"),
+		kong.Description("The single writer of a repository's .orc/ workflow state."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(c int) { panic(exitPanic{c}) }),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: false}),
+	)
+	if err != nil {
+		fmt.Fprintf(stderr, "orc-state: internal error: %v\n", err)
+		return 70
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			ep, ok := r.(exitPanic)
+			if !ok {
+				panic(r)
+			}
+			code = ep.code
+		}
+	}()
+	if len(args) == 0 {
+		parser.Stderr = stderr
+		fmt.Fprintln(stderr, "usage: orc-state <verb> [flags]; run orc-state --help for the verbs")
+		return fault.Usage
+	}
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		verb := "orc-state"
+		if kctx != nil && kctx.Command() != "" {
+			verb = "orc-state " + verbName(kctx.Command())
+		}
+		fmt.Fprintf(stderr, "%s: %s\n", verb, err)
+		fmt.Fprintln(stderr, "hint: run "+verb+" --help")
+		return fault.Usage
+	}
+	verb := verbName(kctx.Command())
+	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, G: &g, Verb: verb}
+	if err := kctx.Run(env); err != nil {
+		report(stderr, verb, err)
+		return fault.Code(err)
+	}
+	return 0
+}
+
+var placeholder = regexp.MustCompile(`\s*<[^>]*>`)
+
+// verbName turns kong's "phase set <phase>" into "phase set".
+func verbName(cmd string) string {
+	return strings.TrimSpace(placeholder.ReplaceAllString(cmd, ""))
+}
+
+// report prints err as one line, plus its hint.
+func report(w io.Writer, verb string, err error) {
+	msg := strings.ReplaceAll(err.Error(), "\n", " ")
+	fmt.Fprintf(w, "orc-state %s: %s\n", verb, msg)
+	if h := fault.HintOf(err); h != "" {
+		fmt.Fprintf(w, "hint: %s\n", h)
+	}
+}
+
+// warn prints a non-fatal one-line warning on stderr.
+func (e *Env) warn(format string, args ...any) {
+	fmt.Fprintf(e.Stderr, "orc-state %s: warning: %s\n", e.Verb, fmt.Sprintf(format, args...))
+}
+
+func isLine(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--dir" || a == "--lock-timeout":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return a == "line"
+		}
+	}
+	return false
+}
+
+// cwd is the working directory, or "." when it cannot be read.
+func cwd() string {
+	d, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	return d
+}
+
+var errNoSession = errors.New("no session")

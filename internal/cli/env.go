@@ -1,0 +1,149 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"os"
+
+	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/registry"
+)
+
+// Env is what every verb's Run receives: the streams, the global flags and
+// the resolved state dir.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	G              *Grammar
+	Verb           string
+	dir            *state.Dir
+}
+
+// Dir resolves the state dir once.
+func (e *Env) Dir() (*state.Dir, error) {
+	if e.dir == nil {
+		d, err := state.Resolve(e.G.Dir, cwd())
+		if err != nil {
+			return nil, err
+		}
+		e.dir = d
+	}
+	return e.dir, nil
+}
+
+// Actor is who the journal says made a change.
+func Actor() string {
+	if a := os.Getenv("ORC_ACTOR"); a != "" {
+		return a
+	}
+	return "cli"
+}
+
+// Branch returns the branch a verb acts on: the explicit one, else the
+// current branch of the repository.
+func (e *Env) Branch(explicit string) (string, error) {
+	if explicit != "" {
+		return explicit, nil
+	}
+	d, err := e.Dir()
+	if err != nil {
+		return "", err
+	}
+	if d.Git == nil {
+		return "", fault.NotFoundf("no branch given and not inside a git repository").WithHint("pass --branch B")
+	}
+	b, detached, err := d.Git.CurrentBranch()
+	if err != nil {
+		return "", fault.Wrap(fault.Invalid, err, "cannot read HEAD")
+	}
+	if detached || b == "" {
+		return "", fault.NotFoundf("no branch given and HEAD is detached").WithHint("pass --branch B, or check out a branch")
+	}
+	return b, nil
+}
+
+// lookup finds the session for key (raw branch or sessionId).
+func lookup(reg *registry.Registry, key string) *registry.Session {
+	if s := reg.Find(key); s != nil {
+		return s
+	}
+	return reg.Find(registry.Sanitize(key))
+}
+
+// notFound is the exit-1 error for a missing session.
+func notFound(key string) error {
+	return fault.NotFoundf("no session for %q", key).WithHint("run orc-state sessions to list them, or orc-state init to register one")
+}
+
+// Session reads the registry (no lock) and returns the session for the
+// explicit key, or the current branch's.
+func (e *Env) Session(explicit string) (*state.Dir, *registry.Registry, *registry.Session, error) {
+	key, err := e.Branch(explicit)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	d, err := e.Dir()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	reg, _, err := d.ReadRegistry()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	s := lookup(reg, key)
+	if s == nil {
+		return nil, nil, nil, notFound(key)
+	}
+	return d, reg, s, nil
+}
+
+// Mutate runs fn on the session for the explicit key (or the current
+// branch) inside one transaction. fn changes the entry in place; when the
+// entry changed, updatedAt is bumped, the checkpoint mirror regenerated and
+// the change journaled with args. A change that leaves the entry as it was
+// writes nothing (repeated mutations converge).
+func (e *Env) Mutate(explicit string, args any, fn func(tx *state.Tx, s *registry.Session) error) error {
+	key, err := e.Branch(explicit)
+	if err != nil {
+		return err
+	}
+	return e.Update(func(tx *state.Tx) error {
+		s := lookup(tx.Reg, key)
+		if s == nil {
+			return notFound(key)
+		}
+		before := string(s.Canonical())
+		if err := fn(tx, s); err != nil {
+			return err
+		}
+		if string(s.Canonical()) == before && !tx.Staged() {
+			return nil
+		}
+		return Save(tx, s, args)
+	})
+}
+
+// Save validates a changed entry, bumps updatedAt, regenerates its mirror
+// and journals the change.
+func Save(tx *state.Tx, s *registry.Session, args any) error {
+	s.UpdatedAt = registry.Now()
+	if err := s.Validate(); err != nil {
+		return fault.Usagef("%v", err)
+	}
+	if err := tx.Mirror(s); err != nil {
+		return err
+	}
+	tx.RegistryChanged()
+	tx.Touch(s.SessionID, args)
+	return nil
+}
+
+// Update runs fn in a transaction with this verb's options.
+func (e *Env) Update(fn func(tx *state.Tx) error) error {
+	d, err := e.Dir()
+	if err != nil {
+		return err
+	}
+	return d.Update(context.Background(), state.Options{Verb: e.Verb, Actor: Actor(), LockTimeout: e.G.LockTimeout}, fn)
+}

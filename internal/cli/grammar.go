@@ -1,0 +1,160 @@
+package cli
+
+import "time"
+
+// Grammar is the whole command line of orc-state, in one place. Each verb
+// is a struct with a Run(*Env) error method in its own file.
+type Grammar struct {
+	Dir         string        `help:"State dir (default: the main worktree root's .orc)." env:"ORC_STATE_DIR" placeholder:"DIR"`
+	LockTimeout time.Duration `help:"How long a writer waits for the state lock." env:"ORC_LOCK_TIMEOUT" default:"5s"`
+
+	Init     InitCmd     `cmd:"" help:"Register the branch's session (or update the flags passed); prints the sessionId."`
+	Current  CurrentCmd  `cmd:"" help:"Print the current branch's session entry."`
+	Get      GetCmd      `cmd:"" help:"Print a session entry, or one raw field of it."`
+	Sessions SessionsCmd `cmd:"" help:"List sessions as TSV (sessionId command phase/total status gitBranch)."`
+	Line     LineCmd     `cmd:"" help:"One line of compact JSON for statuslines; silent and exit 0 on any problem."`
+	Phase    PhaseCmd    `cmd:"" help:"Set the session's phase."`
+	Status   StatusCmd   `cmd:"" help:"Set the session's status."`
+	LinkPR   LinkPRCmd   `cmd:"" name:"link-pr" help:"Link a pull request to the session (the same URL is updated, not duplicated)."`
+	Jira     JiraCmd     `cmd:"" help:"Bind or unbind the session's Jira key."`
+	Digest   DigestCmd   `cmd:"" help:"Write the Resume digest from stdin."`
+	Verify   VerifyCmd   `cmd:"" help:"Check a session's files against the registry, the caps, the journal and git."`
+	Migrate  MigrateCmd  `cmd:"" help:"Upgrade a legacy registry to schema 1, losing nothing silently."`
+	Session  SessionCmd  `cmd:"" help:"Remove a session."`
+	Log      LogCmd      `cmd:"" help:"Print a session's journal."`
+	Version  VersionCmd  `cmd:"" help:"Print the version."`
+}
+
+// BranchFlag selects the session a verb acts on.
+type BranchFlag struct {
+	Branch string `help:"Branch (raw or sanitized) whose session to use; default: the current branch." placeholder:"B"`
+}
+
+// InitCmd is `init`.
+type InitCmd struct {
+	BranchFlag
+	Command     string   `required:"" help:"The owning slash command (flow, plan, debug, ...)."`
+	TotalPhases int      `required:"" name:"total-phases" help:"Number of phases (≥ 1)."`
+	Description *string  `help:"Description, at most 120 characters."`
+	Jira        *string  `help:"Jira key (e.g. ABC-123)." placeholder:"KEY"`
+	Scope       *string  `enum:"workspace," default:"" help:"Scope: workspace for a session spanning repositories."`
+	Repos       []string `sep:"," help:"Member repositories (with --scope workspace)."`
+	PlanFile    *string  `name:"plan-file" help:"Plan file the session follows." placeholder:"P"`
+}
+
+// CurrentCmd is `current`.
+type CurrentCmd struct {
+	BranchFlag
+}
+
+// GetCmd is `get`.
+type GetCmd struct {
+	BranchFlag
+	Key   string `arg:"" optional:"" help:"Branch or sessionId (default: --branch, else the current branch)."`
+	Field string `help:"Print only this top-level field, raw." placeholder:"F"`
+}
+
+// SessionsCmd is `sessions`.
+type SessionsCmd struct {
+	Status string `enum:"in_progress,paused,completed,abandoned," default:"" help:"Only sessions with this status."`
+	JSON   bool   `name:"json" help:"JSON for pickers: newest first, with branchExists and worktree."`
+}
+
+// LineCmd is `line` (dispatched by runLine with a lenient parser; declared
+// here for --help).
+type LineCmd struct {
+	BranchFlag
+}
+
+// PhaseCmd is `phase`.
+type PhaseCmd struct {
+	Set PhaseSetCmd `cmd:"" help:"Set the phase: an integer 1..totalPhases, or done."`
+}
+
+// PhaseSetCmd is `phase set`.
+type PhaseSetCmd struct {
+	BranchFlag
+	Phase string `arg:"" help:"Phase number or done."`
+	Label string `help:"Phase label (one line)." placeholder:"L"`
+}
+
+// StatusCmd is `status`.
+type StatusCmd struct {
+	Set StatusSetCmd `cmd:"" help:"Set the status."`
+}
+
+// StatusSetCmd is `status set`.
+type StatusSetCmd struct {
+	BranchFlag
+	Status string `arg:"" enum:"in_progress,paused,completed,abandoned" help:"One of in_progress, paused, completed, abandoned."`
+}
+
+// LinkPRCmd is `link-pr`.
+type LinkPRCmd struct {
+	BranchFlag
+	Repo          string `required:"" help:"Repository the PR belongs to."`
+	URL           string `required:"" name:"url" help:"PR URL (its identity)."`
+	Number        *int   `help:"PR number."`
+	StackID       string `name:"stack-id" help:"Stack the PR belongs to."`
+	StackPosition *int   `name:"stack-position" help:"Position in the stack."`
+	StackedOn     string `name:"stacked-on" help:"URL of the PR below it."`
+}
+
+// JiraCmd is `jira`.
+type JiraCmd struct {
+	Bind   JiraBindCmd   `cmd:"" help:"Bind a Jira key."`
+	Unbind JiraUnbindCmd `cmd:"" help:"Unbind the Jira key."`
+}
+
+// JiraBindCmd is `jira bind`.
+type JiraBindCmd struct {
+	BranchFlag
+	Key string `arg:"" help:"Jira key, like ABC-123."`
+}
+
+// JiraUnbindCmd is `jira unbind`.
+type JiraUnbindCmd struct {
+	BranchFlag
+}
+
+// DigestCmd is `digest`.
+type DigestCmd struct {
+	Write DigestWriteCmd `cmd:"" help:"Replace the Resume digest with stdin (refused, not truncated, when over cap or malformed)."`
+}
+
+// DigestWriteCmd is `digest write -`.
+type DigestWriteCmd struct {
+	BranchFlag
+	Source string `arg:"" help:"Must be - (stdin)."`
+}
+
+// VerifyCmd is `verify`.
+type VerifyCmd struct {
+	BranchFlag
+	Key  string `arg:"" optional:"" help:"Branch or sessionId."`
+	JSON bool   `name:"json" help:"Findings as JSON."`
+}
+
+// MigrateCmd is `migrate`.
+type MigrateCmd struct{}
+
+// SessionCmd is `session`.
+type SessionCmd struct {
+	Remove SessionRemoveCmd `cmd:"" help:"Remove a session: its entry and its folder (tombstone in removed.jsonl)."`
+}
+
+// SessionRemoveCmd is `session remove`.
+type SessionRemoveCmd struct {
+	Key   string `arg:"" help:"Branch or sessionId."`
+	Force bool   `help:"Also remove an in_progress or paused session."`
+}
+
+// LogCmd is `log`.
+type LogCmd struct {
+	BranchFlag
+	Key  string `arg:"" optional:"" help:"Branch or sessionId."`
+	JSON bool   `name:"json" help:"Print the journal lines as JSON."`
+}
+
+// VersionCmd is `version`.
+type VersionCmd struct{}

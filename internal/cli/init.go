@@ -1,0 +1,133 @@
+package cli
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/registry"
+)
+
+// Run registers the session, or updates only the flags passed.
+func (c *InitCmd) Run(e *Env) error {
+	branch, err := e.Branch(c.Branch)
+	if err != nil {
+		return err
+	}
+	id, err := registry.KeyFor(branch)
+	if err != nil {
+		return fault.Usagef("%v", err).WithHint("use another branch name, or pass --branch")
+	}
+	if err := c.check(); err != nil {
+		return err
+	}
+	var created bool
+	err = e.Update(func(tx *state.Tx) error {
+		s := tx.Reg.Find(id)
+		if s != nil && s.GitBranch != branch {
+			return fault.Usagef("branch %q maps to session %q, which belongs to branch %q", branch, id, s.GitBranch).
+				WithHint("rename the branch, or remove the other session with orc-state session remove")
+		}
+		if s == nil {
+			created = true
+			now := registry.Now()
+			tx.Reg.Sessions = append(tx.Reg.Sessions, registry.Session{
+				SessionID: id, Branch: id, GitBranch: branch, Status: "in_progress",
+				Phase: registry.Phase{N: 1}, PhaseLabel: registry.Str("init"),
+				LinkedPRs: []registry.PR{}, StartedAt: now, UpdatedAt: now,
+			})
+			s = &tx.Reg.Sessions[len(tx.Reg.Sessions)-1]
+		}
+		before := string(s.Canonical())
+		c.apply(s)
+		if !s.Phase.Done && s.Phase.N > s.TotalPhases {
+			return fault.Usagef("the session is at phase %d; --total-phases %d would leave it out of range", s.Phase.N, s.TotalPhases).
+				WithHint("pass --total-phases ≥ %d, or run orc-state phase set first", s.Phase.N)
+		}
+		if !created && string(s.Canonical()) == before {
+			return nil
+		}
+		return Save(tx, s, c)
+	})
+	if err != nil {
+		return err
+	}
+	if !created {
+		if s := e.reread(id); s != nil && s.Status != "in_progress" {
+			e.warn("session %s is %s; run orc-state status set in_progress to reopen it", id, s.Status)
+		}
+	}
+	fmt.Fprintln(e.Stdout, id)
+	return nil
+}
+
+func (c *InitCmd) check() error {
+	if c.TotalPhases < 1 {
+		return fault.Usagef("--total-phases %d is below 1", c.TotalPhases)
+	}
+	for name, v := range map[string]string{"--command": c.Command, "--description": deref(c.Description), "--plan-file": deref(c.PlanFile)} {
+		if err := registry.SingleLine(name, v); err != nil {
+			return fault.Usagef("%v", err)
+		}
+	}
+	if c.Command == "" {
+		return fault.Usagef("--command is empty")
+	}
+	if c.Description != nil && utf8.RuneCountInString(*c.Description) > registry.MaxDescription {
+		return fault.Usagef("--description is %d characters; the limit is %d", utf8.RuneCountInString(*c.Description), registry.MaxDescription)
+	}
+	if c.Jira != nil && !registry.JiraKey.MatchString(*c.Jira) {
+		return fault.Usagef("--jira %q is not a Jira key like ABC-123", *c.Jira)
+	}
+	for _, r := range c.Repos {
+		if r == "" {
+			return fault.Usagef("--repos has an empty name")
+		}
+	}
+	if len(c.Repos) > 0 && deref(c.Scope) != "workspace" {
+		return fault.Usagef("--repos needs --scope workspace")
+	}
+	return nil
+}
+
+// apply sets what was passed and nothing else.
+func (c *InitCmd) apply(s *registry.Session) {
+	s.Command = c.Command
+	s.TotalPhases = c.TotalPhases
+	if c.Description != nil {
+		s.Description = *c.Description
+	}
+	if c.Jira != nil {
+		s.JiraTicket = registry.Str(*c.Jira)
+	}
+	if c.Scope != nil && *c.Scope != "" {
+		s.Scope = *c.Scope
+	}
+	if len(c.Repos) > 0 {
+		s.Repos = c.Repos
+	}
+	if c.PlanFile != nil {
+		s.PlanFile = registry.Str(*c.PlanFile)
+	}
+}
+
+// reread returns the entry as now on disk (after a write), or nil.
+func (e *Env) reread(id string) *registry.Session {
+	d, err := e.Dir()
+	if err != nil {
+		return nil
+	}
+	reg, _, err := d.ReadRegistry()
+	if err != nil {
+		return nil
+	}
+	return reg.Find(id)
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}

@@ -1,0 +1,190 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/registry"
+)
+
+// lineOut is `line`'s JSON, in the original's field order.
+type lineOut struct {
+	Command     string `json:"command"`
+	Phase       any    `json:"phase"`
+	TotalPhases any    `json:"totalPhases"`
+	PhaseLabel  any    `json:"phaseLabel"`
+	Status      string `json:"status"`
+	JiraTicket  any    `json:"jiraTicket"`
+	GitBranch   string `json:"gitBranch"`
+	SlicesDone  int    `json:"slicesDone"`
+	SlicesTotal int    `json:"slicesTotal"`
+	Policy      any    `json:"policy"`
+	Title       string `json:"title"`
+	Current     *bool  `json:"current,omitempty"`
+}
+
+// runLine is the statusline path: it parses its arguments leniently
+// (unknown ones are ignored), takes no lock, runs no git subprocess, reads
+// the registry leniently (legacy and invalid registries still render), and
+// prints one line of JSON or nothing. It never writes to stderr.
+func runLine(args []string, stdout io.Writer) {
+	var dir, branch string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		for _, name := range []string{"--dir", "--branch"} {
+			switch {
+			case a == name && i+1 < len(args):
+				i++
+				setLineFlag(name, args[i], &dir, &branch)
+			case strings.HasPrefix(a, name+"="):
+				setLineFlag(name, a[len(name)+1:], &dir, &branch)
+			}
+		}
+	}
+	out, ok := lineFor(dir, branch)
+	if !ok {
+		return
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return
+	}
+	stdout.Write(append(b, '\n'))
+}
+
+func setLineFlag(name, v string, dir, branch *string) {
+	if name == "--dir" {
+		*dir = v
+	} else {
+		*branch = v
+	}
+}
+
+func lineFor(dir, branch string) (lineOut, bool) {
+	if dir == "" {
+		dir = os.Getenv("ORC_STATE_DIR")
+	}
+	var layout *gitx.Layout
+	if l, err := gitx.Discover(cwd()); err == nil {
+		layout = &l
+	}
+	if dir == "" {
+		if layout == nil {
+			return lineOut{}, false
+		}
+		dir = filepath.Join(layout.MainRoot(), ".orc")
+	}
+	if branch == "" && layout != nil {
+		branch, _, _ = layout.CurrentBranch()
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "orc.json"))
+	if err != nil {
+		return lineOut{}, false
+	}
+	s, current := pickLine(registry.ParseLoose(data), branch)
+	if s == nil {
+		return lineOut{}, false
+	}
+	out := lineOut{
+		Command: s.Command, Phase: s.Phase, TotalPhases: s.TotalPhases, PhaseLabel: s.PhaseLabel,
+		Status: s.Status, JiraTicket: s.JiraTicket, GitBranch: s.GitBranch,
+	}
+	if out.Command == "" {
+		out.Command = "session"
+	}
+	if out.Phase == nil {
+		out.Phase = "?"
+	}
+	if !current {
+		f := false
+		out.Current = &f
+	}
+	if registry.CheckKey(s.SessionID) == nil {
+		files := filepath.Join(dir, s.SessionID, "files")
+		out.SlicesDone, out.SlicesTotal = lineSlices(filepath.Join(files, "slices.json"))
+		out.Policy = linePolicy(filepath.Join(files, "decisions.json"))
+	}
+	out.Title = fmt.Sprintf("orc: %s %s [%s]", out.Command, out.GitBranch, phaseText(out.Phase))
+	return out, true
+}
+
+// pickLine prefers the newest in_progress session of branch, else falls
+// back to the newest in_progress session of any branch (current false).
+func pickLine(list []registry.Loose, branch string) (*registry.Loose, bool) {
+	var mine, any *registry.Loose
+	sid := registry.Sanitize(branch)
+	for i := range list {
+		l := &list[i]
+		if l.Status != "in_progress" {
+			continue
+		}
+		if branch != "" && (l.GitBranch == branch || l.SessionID == sid) {
+			if mine == nil || l.UpdatedAt > mine.UpdatedAt {
+				mine = l
+			}
+		}
+		if any == nil || l.UpdatedAt > any.UpdatedAt {
+			any = l
+		}
+	}
+	if mine != nil {
+		return mine, true
+	}
+	return any, false
+}
+
+func phaseText(p any) string {
+	switch v := p.(type) {
+	case float64:
+		return fmt.Sprintf("%g", v)
+	case string:
+		return v
+	}
+	return "?"
+}
+
+func lineSlices(path string) (done, total int) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, 0
+	}
+	var doc struct {
+		Slices []struct {
+			Status string `json:"status"`
+		} `json:"slices"`
+	}
+	if json.NewDecoder(bytes.NewReader(data)).Decode(&doc) != nil {
+		return 0, 0
+	}
+	for _, s := range doc.Slices {
+		if s.Status == "committed" || s.Status == "skipped" {
+			done++
+		}
+	}
+	return done, len(doc.Slices)
+}
+
+func linePolicy(path string) any {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var doc struct {
+		Decisions map[string]struct {
+			Value any `json:"value"`
+		} `json:"decisions"`
+	}
+	if json.Unmarshal(data, &doc) != nil {
+		return nil
+	}
+	if d, ok := doc.Decisions["autopilotLevel"]; ok && d.Value != nil {
+		return d.Value
+	}
+	return nil
+}

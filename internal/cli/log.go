@@ -1,0 +1,40 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/orc-state/orc-state/internal/journal"
+)
+
+// Run prints the session's journal.
+func (c *LogCmd) Run(e *Env) error {
+	key := c.Key
+	if key == "" {
+		key = c.Branch
+	}
+	d, _, s, err := e.Session(key)
+	if err != nil {
+		return err
+	}
+	entries, problems, err := journal.Read(d.File(s.SessionID, journal.FileName))
+	if err != nil {
+		return err
+	}
+	for _, en := range entries {
+		if c.JSON {
+			line, _ := json.Marshal(en)
+			fmt.Fprintln(e.Stdout, string(line))
+			continue
+		}
+		args := string(en.Args)
+		if args == "" {
+			args = "-"
+		}
+		fmt.Fprintf(e.Stdout, "%d\t%s\t%s\t%s\t%s\n", en.Seq, en.At, en.Actor, en.Verb, args)
+	}
+	for _, p := range problems {
+		e.warn("%s: %s", p.Code, p.Message)
+	}
+	return nil
+}

@@ -1,0 +1,41 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/verify"
+)
+
+// Run checks one session and lists each problem.
+func (c *VerifyCmd) Run(e *Env) error {
+	key := c.Key
+	if key == "" {
+		key = c.Branch
+	}
+	d, reg, s, err := e.Session(key)
+	if err != nil {
+		return err
+	}
+	findings, err := verify.Session(d, reg, s)
+	if err != nil {
+		return err
+	}
+	findings = append(findings, e.gitFindings(d, s)...)
+	if c.JSON {
+		if findings == nil {
+			findings = []verify.Finding{}
+		}
+		if err := printJSON(e, map[string]any{"sessionId": s.SessionID, "ok": len(findings) == 0, "findings": findings}, "  "); err != nil {
+			return err
+		}
+	} else {
+		for _, f := range findings {
+			fmt.Fprintf(e.Stdout, "%s: %s\n  next: %s\n", f.Code, f.Message, f.Next)
+		}
+	}
+	if len(findings) > 0 {
+		return fault.NotFoundf("%d problem(s) in session %s", len(findings), s.SessionID)
+	}
+	return nil
+}

@@ -1,0 +1,89 @@
+// Package fault is orc-state's error vocabulary: every error that reaches the
+// user carries the exit code of contract §18 and, where one helps, a hint that
+// names the next command. The CLI prints it as
+//
+//	orc-state <verb>: <message>
+//	hint: <hint>
+package fault
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Exit codes (contract §18). The table only grows.
+const (
+	OK         = 0
+	NotFound   = 1 // not found; a false query; verify found problems; key already settled
+	Usage      = 2 // usage error or refused input; nothing written
+	Invalid    = 3 // invalid or unreadable state on disk; nothing written
+	Locked     = 4 // lock not acquired within the timeout; nothing written
+	Escalation = 5 // a retry budget is exhausted
+)
+
+// Error is an error with an exit code and an optional hint.
+type Error struct {
+	Code int
+	Msg  string
+	Hint string
+	Err  error // optional cause, for errors.Is/As
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// ExitCode implements kong.ExitCoder.
+func (e *Error) ExitCode() int { return e.Code }
+
+// New returns an error with code and a formatted message.
+func New(code int, format string, args ...any) *Error {
+	return &Error{Code: code, Msg: fmt.Sprintf(format, args...)}
+}
+
+// WithHint returns e with its hint set.
+func (e *Error) WithHint(format string, args ...any) *Error {
+	e.Hint = fmt.Sprintf(format, args...)
+	return e
+}
+
+// Wrap returns an error with code whose message is msg: cause.
+func Wrap(code int, cause error, format string, args ...any) *Error {
+	return &Error{Code: code, Msg: fmt.Sprintf(format, args...) + ": " + cause.Error(), Err: cause}
+}
+
+// Usagef is a refused input (exit 2).
+func Usagef(format string, args ...any) *Error { return New(Usage, format, args...) }
+
+// NotFoundf is a lookup failure or a false query (exit 1).
+func NotFoundf(format string, args ...any) *Error { return New(NotFound, format, args...) }
+
+// Invalidf is invalid state on disk (exit 3).
+func Invalidf(format string, args ...any) *Error { return New(Invalid, format, args...) }
+
+// Code returns the exit code carried by err: its ExitCode() if it has one,
+// else 1 for any other error, 0 for nil.
+func Code(err error) int {
+	if err == nil {
+		return OK
+	}
+	var c interface{ ExitCode() int }
+	if errors.As(err, &c) {
+		return c.ExitCode()
+	}
+	return NotFound
+}
+
+// HintOf returns the hint carried by err, if any.
+func HintOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Hint
+	}
+	var h interface{ Hint() string }
+	if errors.As(err, &h) {
+		return h.Hint()
+	}
+	return ""
+}

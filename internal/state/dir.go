@@ -1,0 +1,186 @@
+// Package state is orc-state's single writer: it resolves the state dir,
+// reads the registry and a session's files without a lock, and runs every
+// mutation as one transaction (lock, re-read, validate, atomic writes,
+// journal). No other package writes under .orc/.
+package state
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/orc-state/orc-state/internal/atomicfile"
+	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/registry"
+)
+
+// Names of the files orc-state owns.
+const (
+	RegistryFile   = "orc.json"
+	LockFile       = ".lock"
+	RemovedFile    = "removed.jsonl"
+	CheckpointFile = "checkpoint.md"
+	LedgerFile     = "slices.json"
+	DecisionsFile  = "decisions.json"
+	ProgressFile   = "progress.md"
+)
+
+// Dir is a resolved state dir.
+type Dir struct {
+	Path string
+	// Git is the layout of the repository the command runs in; nil when
+	// there is none (allowed only with --dir or ORC_STATE_DIR).
+	Git *gitx.Layout
+}
+
+// Resolve finds the state dir: flagDir, else $ORC_STATE_DIR, else the main
+// worktree root's .orc (shared by every linked worktree). cwd locates the
+// repository.
+func Resolve(flagDir, cwd string) (*Dir, error) {
+	d := &Dir{}
+	if l, err := gitx.Discover(cwd); err == nil {
+		d.Git = &l
+	} else if !errors.Is(err, gitx.ErrNotRepo) {
+		return nil, fault.Wrap(fault.Invalid, err, "cannot read the git repository")
+	}
+	dir := flagDir
+	if dir == "" {
+		dir = os.Getenv("ORC_STATE_DIR")
+	}
+	switch {
+	case dir != "":
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return nil, fault.Usagef("state dir %q: %v", dir, err)
+		}
+		d.Path = abs
+	case d.Git != nil:
+		d.Path = filepath.Join(d.Git.MainRoot(), ".orc")
+	default:
+		return nil, fault.Usagef("not inside a git repository; pass --dir or set ORC_STATE_DIR")
+	}
+	return d, nil
+}
+
+// RegistryPath is the path of orc.json.
+func (d *Dir) RegistryPath() string { return filepath.Join(d.Path, RegistryFile) }
+
+// FilesDir is a session's files/ folder.
+func (d *Dir) FilesDir(id string) string { return filepath.Join(d.Path, id, "files") }
+
+// File is the path of a session file.
+func (d *Dir) File(id, name string) string { return filepath.Join(d.FilesDir(id), name) }
+
+// checkDir refuses a state dir that is not a plain directory.
+func (d *Dir) checkDir() (exists bool, err error) {
+	st, err := os.Lstat(d.Path)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fault.Wrap(fault.Invalid, err, "cannot read the state dir")
+	}
+	if !st.IsDir() {
+		return false, fault.Invalidf("state dir %s is not a directory", d.Path).
+			WithHint("move it away, or pass --dir to use another state dir")
+	}
+	return true, nil
+}
+
+// ensure creates the state dir when missing and, inside a repository, makes
+// sure git ignores it.
+func (d *Dir) ensure() error {
+	exists, err := d.checkDir()
+	if err != nil || exists {
+		return err
+	}
+	if err := atomicfile.MkdirAll(d.Path); err != nil {
+		return fault.Wrap(fault.Invalid, err, "cannot create the state dir")
+	}
+	return d.ignore()
+}
+
+// ignore adds the state dir to the common dir's info/exclude when the state
+// dir lies inside the repository and the file does not list it yet.
+func (d *Dir) ignore() error {
+	if d.Git == nil {
+		return nil
+	}
+	root := d.Git.MainRoot()
+	rel, err := filepath.Rel(root, d.Path)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		if rel2, err2 := filepath.Rel(d.Git.WorktreeRoot, d.Path); err2 == nil && !strings.HasPrefix(rel2, "..") && rel2 != "." {
+			rel = rel2
+		} else {
+			return nil
+		}
+	}
+	pattern := "/" + filepath.ToSlash(rel) + "/"
+	exclude := filepath.Join(d.Git.CommonDir, "info", "exclude")
+	data, err := os.ReadFile(exclude)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fault.Wrap(fault.Invalid, err, "cannot read %s", exclude)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == pattern || line == strings.TrimPrefix(pattern, "/") || line == strings.TrimSuffix(pattern, "/") {
+			return nil
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(exclude), 0o755); err != nil {
+		return fault.Wrap(fault.Invalid, err, "cannot create %s", filepath.Dir(exclude))
+	}
+	add := pattern + "\n"
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		add = "\n" + add
+	}
+	return atomicfile.Append(exclude, []byte("# orc-state: session state\n"+add), 0o644)
+}
+
+// ReadRegistry reads orc.json strictly, without a lock. A missing file is an
+// empty registry (exists false).
+func (d *Dir) ReadRegistry() (reg *registry.Registry, exists bool, err error) {
+	if _, err := d.checkDir(); err != nil {
+		return nil, false, err
+	}
+	data, err := readRegular(d.RegistryPath())
+	if errors.Is(err, os.ErrNotExist) {
+		return &registry.Registry{Schema: registry.Schema, Sessions: []registry.Session{}}, false, nil
+	}
+	if err != nil {
+		return nil, false, fault.Wrap(fault.Invalid, err, "cannot read orc.json").WithHint("run orc-state doctor")
+	}
+	r, err := registry.Parse(data)
+	if err != nil {
+		return nil, true, err
+	}
+	return r, true, nil
+}
+
+// ReadFile reads a session file; a missing file is (nil, nil).
+func (d *Dir) ReadFile(id, name string) ([]byte, error) {
+	data, err := readRegular(d.File(id, name))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fault.Wrap(fault.Invalid, err, "cannot read %s", d.File(id, name))
+	}
+	return data, nil
+}
+
+// readRegular reads a file, refusing a symlink or anything but a regular
+// file: a symlink inside .orc/ must never lead a read or write outside it.
+func readRegular(path string) ([]byte, error) {
+	st, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (a symlink or a directory)", path)
+	}
+	return os.ReadFile(path)
+}

@@ -1,0 +1,120 @@
+// Package verify cross-checks one session: its checkpoint against the
+// registry and the caps, its journal chain and last digests against the
+// files (edits made outside orc-state), and its claims against git. It
+// surfaces problems with stable codes and the next command; it never
+// repairs anything.
+package verify
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/orc-state/orc-state/checkpoint"
+	"github.com/orc-state/orc-state/internal/journal"
+	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/registry"
+)
+
+// Finding is one problem: a stable code, a one-line message and the
+// command to run next.
+type Finding struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Next    string `json:"next"`
+}
+
+// Session runs every check that needs no git on session s.
+func Session(d *state.Dir, reg *registry.Registry, s *registry.Session) ([]Finding, error) {
+	var out []Finding
+	add := func(code, next, format string, args ...any) {
+		out = append(out, Finding{Code: code, Message: fmt.Sprintf(format, args...), Next: next})
+	}
+	repair := "orc-state repair --branch " + s.SessionID
+	data, err := d.ReadFile(s.SessionID, state.CheckpointFile)
+	if err != nil {
+		return nil, err
+	}
+	if data == nil {
+		add("checkpoint.missing", repair, "checkpoint.md does not exist")
+	} else {
+		for _, f := range checkpoint.Lint(data) {
+			add(f.Code, nextFor(f.Code, s.SessionID), "%s", f.Message)
+		}
+		if doc := checkpoint.Parse(data); doc.Front != nil {
+			for _, m := range mirrorDiff(*doc.Front, state.Frontmatter(s)) {
+				add("frontmatter.mismatch", repair, "%s", m)
+			}
+		}
+	}
+	out = append(out, journalFindings(d, reg, s)...)
+	return out, nil
+}
+
+// mirrorDiff names each frontmatter field that differs from the registry.
+func mirrorDiff(got, want checkpoint.Frontmatter) []string {
+	fields := []struct{ name, got, want string }{
+		{"schema", strconv.Itoa(got.Schema), strconv.Itoa(want.Schema)},
+		{"command", got.Command, want.Command},
+		{"branch", got.Branch, want.Branch},
+		{"gitBranch", got.GitBranch, want.GitBranch},
+		{"phase", got.Phase, want.Phase},
+		{"phaseLabel", got.PhaseLabel, want.PhaseLabel},
+		{"totalPhases", strconv.Itoa(got.TotalPhases), strconv.Itoa(want.TotalPhases)},
+		{"status", got.Status, want.Status},
+		{"jiraTicket", got.JiraTicket, want.JiraTicket},
+		{"updatedAt", got.UpdatedAt, want.UpdatedAt},
+	}
+	var out []string
+	for _, f := range fields {
+		if f.got != f.want {
+			out = append(out, fmt.Sprintf("frontmatter %s is %q; the registry says %q", f.name, f.got, f.want))
+		}
+	}
+	return out
+}
+
+func nextFor(code, id string) string {
+	switch code {
+	case checkpoint.CodeFrontmatterMissing, checkpoint.CodeFrontmatterInvalid:
+		return "orc-state repair --branch " + id
+	case checkpoint.CodeOverCap, checkpoint.CodeOpenDecisionsCap:
+		return "move history to progress.md (orc-state progress append -), then shorten checkpoint.md"
+	default:
+		return "orc-state digest write - --branch " + id
+	}
+}
+
+// journalFindings checks the chain and compares the last recorded digests
+// with the files now on disk.
+func journalFindings(d *state.Dir, reg *registry.Registry, s *registry.Session) []Finding {
+	var out []Finding
+	entries, problems, err := journal.Read(d.File(s.SessionID, journal.FileName))
+	if err != nil {
+		return []Finding{{Code: "journal.unreadable", Message: err.Error(), Next: "orc-state doctor"}}
+	}
+	for _, p := range problems {
+		out = append(out, Finding{Code: p.Code, Message: p.Message, Next: "orc-state log --branch " + s.SessionID + " (inspect), then orc-state doctor"})
+	}
+	if len(entries) == 0 {
+		return append(out, Finding{Code: "journal.missing", Message: "the session has no journal; changes cannot be checked",
+			Next: "orc-state repair --branch " + s.SessionID})
+	}
+	now, err := d.Digests(reg, s.SessionID)
+	if err != nil {
+		return append(out, Finding{Code: "journal.unreadable", Message: err.Error(), Next: "orc-state doctor"})
+	}
+	last := entries[len(entries)-1].Digests
+	for _, c := range []struct{ what, file, was, is string }{
+		{"entry", "the registry entry", last.Entry, now.Entry},
+		{"checkpoint", "checkpoint.md", last.Checkpoint, now.Checkpoint},
+		{"ledger", "slices.json", last.Ledger, now.Ledger},
+		{"decisions", "decisions.json", last.Decisions, now.Decisions},
+	} {
+		if c.was != c.is {
+			out = append(out, Finding{Code: "edited." + c.what,
+				Message: fmt.Sprintf("%s changed outside orc-state since journal seq %d", c.file, entries[len(entries)-1].Seq),
+				Next:    "orc-state log --branch " + s.SessionID + " (see the last change), then orc-state repair --branch " + s.SessionID})
+		}
+	}
+	return out
+}

@@ -1,0 +1,341 @@
+// Package registry owns .orc/orc.json (schema 1): the list of sessions, one
+// per branch. It parses strictly (unknown fields, duplicate keys, duplicate
+// sessionIds, values outside their type or enum and newer schemas are
+// refused), renders canonically, maps branches to session keys, reads legacy
+// registries leniently for display, and migrates them to schema 1.
+package registry
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/orc-state/orc-state/internal/strictjson"
+)
+
+// Schema is the registry format version this build reads and writes.
+const Schema = 1
+
+// TimeLayout is the format of startedAt and updatedAt (UTC, seconds).
+const TimeLayout = "2006-01-02T15:04:05Z"
+
+// MaxDescription bounds a session description, in characters.
+const MaxDescription = 120
+
+// Statuses is the closed enum of session states.
+var Statuses = []string{"in_progress", "paused", "completed", "abandoned"}
+
+// JiraKey is the shape of a Jira issue key.
+var JiraKey = regexp.MustCompile(`^[A-Z][A-Z0-9_]*-[0-9]+$`)
+
+// LegacyFields are the old vocabulary accepted only by migrate.
+var LegacyFields = []string{"session_id", "current_phase", "total_phases", "created_at", "updated_at", "branchSanitized", "schemaVersion"}
+
+// Registry is orc.json.
+type Registry struct {
+	Schema   int       `json:"schema"`
+	Sessions []Session `json:"sessions"`
+}
+
+// Session is one registry entry.
+type Session struct {
+	SessionID    string               `json:"sessionId"`
+	Command      string               `json:"command"`
+	Branch       string               `json:"branch"`
+	GitBranch    string               `json:"gitBranch"`
+	Description  string               `json:"description"`
+	Status       string               `json:"status"`
+	Phase        Phase                `json:"phase"`
+	PhaseLabel   *string              `json:"phaseLabel"`
+	TotalPhases  int                  `json:"totalPhases"`
+	JiraTicket   *string              `json:"jiraTicket"`
+	PlanFile     *string              `json:"planFile"`
+	LinkedPRs    []PR                 `json:"linkedPRs"`
+	StartedAt    string               `json:"startedAt"`
+	UpdatedAt    string               `json:"updatedAt"`
+	Scope        string               `json:"scope,omitempty"`
+	Repos        []string             `json:"repos,omitempty"`
+	PerRepoState map[string]RepoState `json:"perRepoState,omitempty"`
+	Gate         *Gate                `json:"gate,omitempty"`
+}
+
+// PR is a linked pull request; URL is its identity.
+type PR struct {
+	Repo          string  `json:"repo"`
+	URL           string  `json:"url"`
+	Number        *int    `json:"number"`
+	StackID       *string `json:"stackId"`
+	StackPosition *int    `json:"stackPosition"`
+	StackedOn     *string `json:"stackedOn"`
+}
+
+// RepoState is one member repository of a workspace session.
+type RepoState struct {
+	RepoPath     string  `json:"repoPath"`
+	Branch       string  `json:"branch"`
+	Worktree     string  `json:"worktree,omitempty"`
+	CurrentSlice *int    `json:"currentSlice"`
+	PRURL        *string `json:"prUrl"`
+}
+
+// Gate holds the verdicts recorded for the session's phases and the retry
+// count of each phase (contract §13).
+type Gate struct {
+	Verdicts []Verdict      `json:"verdicts"`
+	Retries  map[string]int `json:"retries"`
+}
+
+// Verdict is one recorded gate outcome.
+type Verdict struct {
+	Phase    int    `json:"phase"`
+	Verdict  string `json:"verdict"`
+	Reviewer string `json:"reviewer,omitempty"`
+	Note     string `json:"note,omitempty"`
+	At       string `json:"at"`
+}
+
+// Str returns a pointer to s, or nil when s is empty.
+func Str(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// Deref returns *p, or "" for nil.
+func Deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// Now returns the current time in TimeLayout.
+func Now() string { return time.Now().UTC().Format(TimeLayout) }
+
+// InvalidError is a registry that cannot be trusted: exit 3.
+type InvalidError struct {
+	Fault string // what is wrong, one line
+	Next  string // the command to run next
+}
+
+func (e *InvalidError) Error() string { return "orc.json is invalid: " + e.Fault }
+
+// Hint names the next command.
+func (e *InvalidError) Hint() string { return e.Next }
+
+// ExitCode is 3: invalid state on disk.
+func (e *InvalidError) ExitCode() int { return 3 }
+
+// Parse reads orc.json strictly and validates it.
+func Parse(data []byte) (*Registry, error) {
+	var probe struct {
+		Schema *int `json:"schema"`
+	}
+	if err := strictjson.Check(data); err != nil {
+		return nil, &InvalidError{Fault: err.Error(), Next: "run orc-state doctor"}
+	}
+	_ = json.Unmarshal(data, &probe)
+	if probe.Schema != nil && *probe.Schema > Schema {
+		return nil, &InvalidError{
+			Fault: fmt.Sprintf("schema %d is newer than this orc-state understands (%d)", *probe.Schema, Schema),
+			Next:  "upgrade orc-state",
+		}
+	}
+	var r Registry
+	if err := strictjson.Decode(data, &r); err != nil {
+		if f := strictjson.UnknownField(err); f != "" && isLegacy(f) {
+			return nil, &InvalidError{Fault: fmt.Sprintf("legacy field %q", f), Next: "run orc-state migrate"}
+		}
+		return nil, &InvalidError{Fault: err.Error(), Next: "run orc-state doctor"}
+	}
+	if probe.Schema == nil {
+		return nil, &InvalidError{Fault: "no schema field", Next: "run orc-state migrate"}
+	}
+	if err := r.Validate(); err != nil {
+		return nil, &InvalidError{Fault: err.Error(), Next: "run orc-state doctor"}
+	}
+	return &r, nil
+}
+
+func isLegacy(field string) bool {
+	for _, f := range LegacyFields {
+		if f == field {
+			return true
+		}
+	}
+	return false
+}
+
+// Marshal renders the registry canonically: 2-space indent, no HTML
+// escaping, trailing newline.
+func (r *Registry) Marshal() ([]byte, error) {
+	if r.Sessions == nil {
+		r.Sessions = []Session{}
+	}
+	return marshal(r, "  ")
+}
+
+// Canonical is the compact JSON of one entry that the journal hashes.
+func (s *Session) Canonical() []byte {
+	b, err := marshal(s, "")
+	if err != nil {
+		panic(err) // Session has only marshalable fields
+	}
+	return b
+}
+
+func marshal(v any, indent string) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", indent)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Find returns the entry whose sessionId or gitBranch equals key, or nil.
+func (r *Registry) Find(key string) *Session {
+	for i := range r.Sessions {
+		if r.Sessions[i].SessionID == key {
+			return &r.Sessions[i]
+		}
+	}
+	for i := range r.Sessions {
+		if r.Sessions[i].GitBranch == key {
+			return &r.Sessions[i]
+		}
+	}
+	return nil
+}
+
+// Remove deletes the entry with sessionId id and reports whether it existed.
+func (r *Registry) Remove(id string) bool {
+	for i := range r.Sessions {
+		if r.Sessions[i].SessionID == id {
+			r.Sessions = append(r.Sessions[:i], r.Sessions[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// Validate checks the whole registry: schema, entries, duplicate keys.
+func (r *Registry) Validate() error {
+	if r.Schema != Schema {
+		return fmt.Errorf("schema is %d; expected %d", r.Schema, Schema)
+	}
+	seen := make(map[string]bool, len(r.Sessions))
+	for i := range r.Sessions {
+		s := &r.Sessions[i]
+		if err := s.Validate(); err != nil {
+			return fmt.Errorf("session %d (%q): %w", i+1, s.SessionID, err)
+		}
+		if seen[s.SessionID] {
+			return fmt.Errorf("duplicate sessionId %q", s.SessionID)
+		}
+		seen[s.SessionID] = true
+	}
+	return nil
+}
+
+// Validate checks one entry.
+func (s *Session) Validate() error {
+	if err := CheckKey(s.SessionID); err != nil {
+		return err
+	}
+	if s.Branch != s.SessionID {
+		return fmt.Errorf("branch %q differs from sessionId", s.Branch)
+	}
+	if s.GitBranch == "" || Sanitize(s.GitBranch) != s.SessionID {
+		return fmt.Errorf("gitBranch %q does not map to sessionId %q", s.GitBranch, s.SessionID)
+	}
+	for name, v := range map[string]string{
+		"gitBranch": s.GitBranch, "command": s.Command, "description": s.Description,
+		"phaseLabel": Deref(s.PhaseLabel), "planFile": Deref(s.PlanFile), "scope": s.Scope,
+	} {
+		if err := SingleLine(name, v); err != nil {
+			return err
+		}
+	}
+	if s.Command == "" {
+		return errors.New("command is empty")
+	}
+	if n := utf8.RuneCountInString(s.Description); n > MaxDescription {
+		return fmt.Errorf("description is %d characters; the limit is %d", n, MaxDescription)
+	}
+	if !oneOf(s.Status, Statuses) {
+		return fmt.Errorf("status %q is not one of %s", s.Status, strings.Join(Statuses, ", "))
+	}
+	if s.TotalPhases < 1 {
+		return fmt.Errorf("totalPhases %d is below 1", s.TotalPhases)
+	}
+	if !s.Phase.Done && (s.Phase.N < 1 || s.Phase.N > s.TotalPhases) {
+		return fmt.Errorf("phase %d is outside 1..%d", s.Phase.N, s.TotalPhases)
+	}
+	if s.JiraTicket != nil && !JiraKey.MatchString(*s.JiraTicket) {
+		return fmt.Errorf("jiraTicket %q is not a Jira key", *s.JiraTicket)
+	}
+	urls := make(map[string]bool, len(s.LinkedPRs))
+	for _, pr := range s.LinkedPRs {
+		if pr.Repo == "" || pr.URL == "" {
+			return errors.New("a linked PR lacks repo or url")
+		}
+		if urls[pr.URL] {
+			return fmt.Errorf("PR %s is linked twice", pr.URL)
+		}
+		urls[pr.URL] = true
+	}
+	for name, v := range map[string]string{"startedAt": s.StartedAt, "updatedAt": s.UpdatedAt} {
+		if _, err := time.Parse(TimeLayout, v); err != nil {
+			return fmt.Errorf("%s %q is not a UTC time like 2026-01-02T15:04:05Z", name, v)
+		}
+	}
+	if s.Scope != "" && s.Scope != "workspace" {
+		return fmt.Errorf("scope %q is not workspace", s.Scope)
+	}
+	for _, r := range s.Repos {
+		if r == "" {
+			return errors.New("repos has an empty name")
+		}
+	}
+	if s.Gate != nil {
+		for _, v := range s.Gate.Verdicts {
+			if v.Verdict != "approved" && v.Verdict != "changes_requested" {
+				return fmt.Errorf("gate verdict %q is not approved or changes_requested", v.Verdict)
+			}
+		}
+	}
+	return nil
+}
+
+// SingleLine refuses values with control characters (newlines included):
+// they would break the frontmatter mirror and the TSV listings.
+func SingleLine(name, v string) error {
+	if !utf8.ValidString(v) {
+		return fmt.Errorf("%s is not valid UTF-8", name)
+	}
+	for _, r := range v {
+		if unicode.IsControl(r) {
+			return fmt.Errorf("%s contains a control character (%U); it must be one line", name, r)
+		}
+	}
+	return nil
+}
+
+func oneOf(v string, set []string) bool {
+	for _, s := range set {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
