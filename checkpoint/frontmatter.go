@@ -1,0 +1,154 @@
+package checkpoint
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Frontmatter is the registry mirror at the top of checkpoint.md, rendered in
+// exactly this field order; an empty PhaseLabel or JiraTicket is omitted.
+type Frontmatter struct {
+	Schema    int
+	Command   string
+	Branch    string // the sessionId
+	GitBranch string // the raw branch name
+	// Phase is a decimal integer ≥ 1 without sign or leading zeros ("3"),
+	// rendered as a YAML int (phase: 3), or "done", rendered as a string.
+	Phase       string
+	PhaseLabel  string
+	TotalPhases int
+	Status      string
+	JiraTicket  string
+	// UpdatedAt is RFC3339 UTC seconds (2026-08-20T18:11:00Z). It is kept as
+	// a string and always read back as the same string, never as a time.
+	UpdatedAt string
+}
+
+// Doc is a parsed checkpoint.md.
+type Doc struct {
+	Front    *Frontmatter // nil when the file has no valid frontmatter
+	FrontErr error        // why the frontmatter was rejected; nil when valid or simply absent
+	// Body is every byte after the closing "---" line, byte-for-byte; the
+	// whole input when Front is nil.
+	Body []byte
+}
+
+const delim = "---"
+
+// Parse splits a checkpoint file into frontmatter and body. It never fails:
+// a file whose frontmatter is missing, unterminated or invalid (unknown or
+// duplicate key, missing or null required key, wrong type, yaml error, an
+// invalid value) yields Front nil and its whole text as Body, with FrontErr
+// saying why (nil when there simply is no frontmatter).
+func Parse(data []byte) Doc {
+	whole := Doc{Body: data}
+	if !bytes.HasPrefix(data, []byte(delim+"\n")) {
+		return whole
+	}
+	end, ok := closingEnd(data)
+	if !ok {
+		whole.FrontErr = errors.New(`frontmatter has no closing "---" line`)
+		return whole
+	}
+	fm, err := decodeFront(data[:end])
+	if err != nil {
+		whole.FrontErr = err
+		return whole
+	}
+	return Doc{Front: &fm, Body: data[end:]}
+}
+
+// closingEnd returns the offset just past the first line after the opening
+// one that is exactly "---" (ended by "\n" or by the end of the data).
+func closingEnd(data []byte) (int, bool) {
+	for pos := len(delim) + 1; pos < len(data); {
+		end, next := lineAt(data, pos)
+		if string(data[pos:end]) == delim {
+			return next, true
+		}
+		pos = next
+	}
+	return 0, false
+}
+
+// Validate checks what Render refuses and Parse rejects: a phase that is
+// neither "done" nor a canonical integer ≥ 1, and a line break, control
+// character or invalid UTF-8 in any string field.
+func (fm Frontmatter) Validate() error {
+	if !validPhase(fm.Phase) {
+		return fmt.Errorf("phase %q is neither done nor an integer ≥ 1", fm.Phase)
+	}
+	fields := []struct{ name, value string }{
+		{"command", fm.Command},
+		{"branch", fm.Branch},
+		{"gitBranch", fm.GitBranch},
+		{"phaseLabel", fm.PhaseLabel},
+		{"status", fm.Status},
+		{"jiraTicket", fm.JiraTicket},
+		{"updatedAt", fm.UpdatedAt},
+	}
+	for _, f := range fields {
+		if err := checkSingleLine(f.name, f.value); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validPhase accepts "done" or 1–9 decimal digits without a leading zero
+// (the registry's rule).
+func validPhase(p string) bool {
+	if p == "done" {
+		return true
+	}
+	if p == "" || len(p) > 9 || p[0] < '1' || p[0] > '9' {
+		return false
+	}
+	_, err := strconv.Atoi(p)
+	return err == nil
+}
+
+func checkSingleLine(name, v string) error {
+	if !utf8.ValidString(v) {
+		return fmt.Errorf("%s is not valid utf-8", name)
+	}
+	for _, r := range v {
+		switch {
+		case r == '\n' || r == '\r' || r == '\u2028' || r == '\u2029' || r == '\u0085':
+			return fmt.Errorf("%s contains a line break; it must be a single line", name)
+		case unicode.IsControl(r):
+			return fmt.Errorf("%s contains control character %U", name, r)
+		}
+	}
+	return nil
+}
+
+// Render returns "---\n" + the frontmatter as YAML + "---\n" + body. Every
+// value is YAML-encoded (2-space indent), so a branch named "yes" or a label
+// such as "a: b" stays a string. It refuses what Validate refuses (a line
+// break in a single-line field, which could otherwise close the frontmatter
+// early and plant keys) and, as a last guard, output that would not parse
+// back to the same frontmatter and body.
+func Render(fm Frontmatter, body []byte) ([]byte, error) {
+	if err := fm.Validate(); err != nil {
+		return nil, err
+	}
+	yml, err := encodeFront(fm)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, 2*len(delim)+2+len(yml)+len(body))
+	out = append(out, delim+"\n"...)
+	out = append(out, yml...)
+	out = append(out, delim+"\n"...)
+	out = append(out, body...)
+	back := Parse(out)
+	if back.Front == nil || *back.Front != fm || !bytes.Equal(back.Body, body) {
+		return nil, fmt.Errorf("frontmatter does not survive a round trip (%v)", back.FrontErr)
+	}
+	return out, nil
+}
