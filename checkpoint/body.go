@@ -93,3 +93,28 @@ func appendLines(out, content []byte) []byte {
 	}
 	return out
 }
+
+// SetAuto replaces the Auto-checkpoint's bullet block (the "- " lines right
+// after the heading) with auto, keeping any other text that sits in the
+// section after that block: free text appended under the last section by
+// other tools is never erased by an auto-checkpoint.
+func SetAuto(body, auto []byte) []byte {
+	content, count := Section(body, AutoHeading)
+	if count == 0 {
+		return SetSection(body, AutoHeading, auto)
+	}
+	rest := content
+	for len(rest) > 0 && bytes.HasPrefix(rest, []byte("- ")) {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			rest = nil
+			break
+		}
+		rest = rest[i+1:]
+	}
+	if len(bytes.TrimSpace(rest)) == 0 {
+		return SetSection(body, AutoHeading, auto)
+	}
+	merged := append(append([]byte{}, auto...), rest...)
+	return SetSection(body, AutoHeading, merged)
+}

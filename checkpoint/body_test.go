@@ -93,3 +93,28 @@ func TestSetSectionDoesNotAliasInput(t *testing.T) {
 		t.Errorf("input modified: %q", body)
 	}
 }
+
+func TestSetAuto(t *testing.T) {
+	auto := []byte("- At: T2 (trigger: manual)\n- Dirty: 0 files\n")
+	tests := []struct{ name, body, want string }{
+		{"absent: appended",
+			"\n## Resume digest\n- Done: x\n",
+			"\n## Resume digest\n- Done: x\n\n## Auto-checkpoint\n- At: T2 (trigger: manual)\n- Dirty: 0 files\n"},
+		{"replaces the old bullets",
+			"## Auto-checkpoint\n- At: T1 (trigger: auto)\n- HEAD: abc\n- Dirty: 3 files\n",
+			"## Auto-checkpoint\n- At: T2 (trigger: manual)\n- Dirty: 0 files\n"},
+		{"keeps free text appended below the bullets",
+			"## Auto-checkpoint\n- At: T1 (trigger: auto)\ndocker_env_status: ready (api, db)\n",
+			"## Auto-checkpoint\n- At: T2 (trigger: manual)\n- Dirty: 0 files\ndocker_env_status: ready (api, db)\n"},
+		{"keeps the next section",
+			"## Auto-checkpoint\n- At: T1\n\n## Notes\nfree\n",
+			"## Auto-checkpoint\n- At: T2 (trigger: manual)\n- Dirty: 0 files\n\n## Notes\nfree\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := string(SetAuto([]byte(tt.body), auto)); got != tt.want {
+				t.Errorf("SetAuto:\n got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}

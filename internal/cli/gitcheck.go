@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -46,7 +47,8 @@ func (e *Env) gitFindings(d *state.Dir, s *registry.Session) []verify.Finding {
 		defer cancel()
 		st, err := r.Status(ctx)
 		if err == nil && !st.TimedOut {
-			paths := dirtyPaths(st, d)
+			rel, _ := filepath.Rel(d.Git.WorktreeRoot, d.Path)
+			paths := dirtyPaths(st, filepath.ToSlash(rel))
 			if len(paths) > 0 {
 				out = append(out, verify.Finding{Code: "git.dirty",
 					Message: fmt.Sprintf("%d uncommitted file(s): %s", len(paths), strings.Join(first(paths, 5), ", ")),
@@ -91,11 +93,12 @@ func suiteFinding(d *state.Dir, r *gitx.Repo, s *registry.Session, head string) 
 	}
 }
 
-// dirtyPaths lists the dirty paths, the state dir excluded.
-func dirtyPaths(st gitx.Status, d *state.Dir) []string {
+// dirtyPaths lists the dirty paths, the state dir (relative to the
+// worktree root, slash-separated) excluded.
+func dirtyPaths(st gitx.Status, stateRel string) []string {
 	var out []string
 	for _, en := range st.Entries {
-		if strings.HasPrefix(en.Path, ".orc/") || en.Path == ".orc" {
+		if en.Path == stateRel || strings.HasPrefix(en.Path, stateRel+"/") || en.Path == ".orc" || strings.HasPrefix(en.Path, ".orc/") {
 			continue
 		}
 		out = append(out, en.Path)

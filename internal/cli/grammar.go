@@ -8,21 +8,25 @@ type Grammar struct {
 	Dir         string        `help:"State dir (default: the main worktree root's .orc)." env:"ORC_STATE_DIR" placeholder:"DIR"`
 	LockTimeout time.Duration `help:"How long a writer waits for the state lock." env:"ORC_LOCK_TIMEOUT" default:"5s"`
 
-	Init     InitCmd     `cmd:"" help:"Register the branch's session (or update the flags passed); prints the sessionId."`
-	Current  CurrentCmd  `cmd:"" help:"Print the current branch's session entry."`
-	Get      GetCmd      `cmd:"" help:"Print a session entry, or one raw field of it."`
-	Sessions SessionsCmd `cmd:"" help:"List sessions as TSV (sessionId command phase/total status gitBranch)."`
-	Line     LineCmd     `cmd:"" help:"One line of compact JSON for statuslines; silent and exit 0 on any problem."`
-	Phase    PhaseCmd    `cmd:"" help:"Set the session's phase."`
-	Status   StatusCmd   `cmd:"" help:"Set the session's status."`
-	LinkPR   LinkPRCmd   `cmd:"" name:"link-pr" help:"Link a pull request to the session (the same URL is updated, not duplicated)."`
-	Jira     JiraCmd     `cmd:"" help:"Bind or unbind the session's Jira key."`
-	Digest   DigestCmd   `cmd:"" help:"Write the Resume digest from stdin."`
-	Verify   VerifyCmd   `cmd:"" help:"Check a session's files against the registry, the caps, the journal and git."`
-	Migrate  MigrateCmd  `cmd:"" help:"Upgrade a legacy registry to schema 1, losing nothing silently."`
-	Session  SessionCmd  `cmd:"" help:"Remove a session."`
-	Log      LogCmd      `cmd:"" help:"Print a session's journal."`
-	Version  VersionCmd  `cmd:"" help:"Print the version."`
+	Init       InitCmd       `cmd:"" help:"Register the branch's session (or update the flags passed); prints the sessionId."`
+	Current    CurrentCmd    `cmd:"" help:"Print the current branch's session entry."`
+	Get        GetCmd        `cmd:"" help:"Print a session entry, or one raw field of it."`
+	Sessions   SessionsCmd   `cmd:"" help:"List sessions as TSV (sessionId command phase/total status gitBranch)."`
+	Line       LineCmd       `cmd:"" help:"One line of compact JSON for statuslines; silent and exit 0 on any problem."`
+	Phase      PhaseCmd      `cmd:"" help:"Set the session's phase."`
+	Status     StatusCmd     `cmd:"" help:"Set the session's status."`
+	LinkPR     LinkPRCmd     `cmd:"" name:"link-pr" help:"Link a pull request to the session (the same URL is updated, not duplicated)."`
+	Jira       JiraCmd       `cmd:"" help:"Bind or unbind the session's Jira key."`
+	Digest     DigestCmd     `cmd:"" help:"Write the Resume digest from stdin."`
+	Checkpoint CheckpointCmd `cmd:"" help:"Write the Auto-checkpoint section (phase, slices, HEAD, dirty files); never touches the digest."`
+	Verify     VerifyCmd     `cmd:"" help:"Check a session's files against the registry, the caps, the journal and git."`
+	Migrate    MigrateCmd    `cmd:"" help:"Upgrade a legacy registry to schema 1, losing nothing silently."`
+	Session    SessionCmd    `cmd:"" help:"Remove a session."`
+	Log        LogCmd        `cmd:"" help:"Print a session's journal."`
+	Progress   ProgressCmd   `cmd:"" help:"Append to progress.md."`
+	Artifact   ArtifactCmd   `cmd:"" help:"Persisted gate inputs stamped with HEAD."`
+	Repair     RepairCmd     `cmd:"" help:"Regenerate a session's checkpoint mirror from the registry and re-baseline its journal."`
+	Version    VersionCmd    `cmd:"" help:"Print the version."`
 }
 
 // BranchFlag selects the session a verb acts on.
@@ -32,14 +36,14 @@ type BranchFlag struct {
 
 // InitCmd is `init`.
 type InitCmd struct {
-	BranchFlag
-	Command     string   `required:"" help:"The owning slash command (flow, plan, debug, ...)."`
-	TotalPhases int      `required:"" name:"total-phases" help:"Number of phases (≥ 1)."`
-	Description *string  `help:"Description, at most 120 characters."`
-	Jira        *string  `help:"Jira key (e.g. ABC-123)." placeholder:"KEY"`
-	Scope       *string  `enum:"workspace," default:"" help:"Scope: workspace for a session spanning repositories."`
-	Repos       []string `sep:"," help:"Member repositories (with --scope workspace)."`
-	PlanFile    *string  `name:"plan-file" help:"Plan file the session follows." placeholder:"P"`
+	BranchFlag  `json:"-"`
+	Command     string   `required:"" help:"The owning slash command (flow, plan, debug, ...)." json:"command"`
+	TotalPhases int      `required:"" name:"total-phases" help:"Number of phases (≥ 1)." json:"totalPhases"`
+	Description *string  `help:"Description, at most 120 characters." json:"description,omitempty"`
+	Jira        *string  `help:"Jira key (e.g. ABC-123)." placeholder:"KEY" json:"jira,omitempty"`
+	Scope       *string  `enum:"workspace," default:"" help:"Scope: workspace for a session spanning repositories." json:"scope,omitempty"`
+	Repos       []string `sep:"," help:"Member repositories (with --scope workspace)." json:"repos,omitempty"`
+	PlanFile    *string  `name:"plan-file" help:"Plan file the session follows." placeholder:"P" json:"planFile,omitempty"`
 }
 
 // CurrentCmd is `current`.
@@ -128,6 +132,13 @@ type DigestWriteCmd struct {
 	Source string `arg:"" help:"Must be - (stdin)."`
 }
 
+// CheckpointCmd is `checkpoint --auto`.
+type CheckpointCmd struct {
+	BranchFlag
+	Auto    bool   `help:"Required: write the mechanical Auto-checkpoint section."`
+	Trigger string `default:"auto" help:"What triggered it (auto, manual, stop, ...)." placeholder:"T"`
+}
+
 // VerifyCmd is `verify`.
 type VerifyCmd struct {
 	BranchFlag
@@ -154,6 +165,42 @@ type LogCmd struct {
 	BranchFlag
 	Key  string `arg:"" optional:"" help:"Branch or sessionId."`
 	JSON bool   `name:"json" help:"Print the journal lines as JSON."`
+}
+
+// ProgressCmd is `progress`.
+type ProgressCmd struct {
+	Append ProgressAppendCmd `cmd:"" help:"Append stdin to progress.md as a dated section; earlier bytes are never rewritten."`
+}
+
+// ProgressAppendCmd is `progress append -`.
+type ProgressAppendCmd struct {
+	BranchFlag
+	Source string `arg:"" help:"Must be - (stdin)."`
+	Title  string `help:"Section title (one line); default Progress." placeholder:"T"`
+}
+
+// ArtifactCmd is `artifact`.
+type ArtifactCmd struct {
+	Put   ArtifactPutCmd   `cmd:"" help:"Store a JSON object from stdin as files/NAME, stamped with headSha and generatedAt."`
+	Check ArtifactCheckCmd `cmd:"" help:"Exit 0 when files/NAME was generated at HEAD, 1 when stale or missing."`
+}
+
+// ArtifactPutCmd is `artifact put NAME -`.
+type ArtifactPutCmd struct {
+	BranchFlag
+	Name   string `arg:"" help:"Relative path inside files/, ending in .json."`
+	Source string `arg:"" help:"Must be - (stdin)."`
+}
+
+// ArtifactCheckCmd is `artifact check NAME`.
+type ArtifactCheckCmd struct {
+	BranchFlag
+	Name string `arg:"" help:"Relative path inside files/."`
+}
+
+// RepairCmd is `repair`.
+type RepairCmd struct {
+	BranchFlag
 }
 
 // VersionCmd is `version`.

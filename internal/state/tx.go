@@ -39,6 +39,7 @@ type Tx struct {
 	order    []string
 	touched  map[string]json.RawMessage // sessionId → journal args
 	removed  map[string]bool
+	appends  [][2]string // {path, data} for append-only files
 	renames  [][2]string
 	tombs    [][]byte
 	// Raw is orc.json as read under the lock, with Options.RawRegistry.
@@ -118,6 +119,12 @@ func (tx *Tx) Write(id, name string, data []byte) {
 	tx.staged[path] = data
 }
 
+// Append stages an append to an append-only session file (progress.md):
+// its earlier bytes are never rewritten.
+func (tx *Tx) Append(id, name string, data []byte) {
+	tx.appends = append(tx.appends, [2]string{tx.dir.File(id, name), string(data)})
+}
+
 // Staged reports whether any session file is staged for writing.
 func (tx *Tx) Staged() bool { return len(tx.order) > 0 }
 
@@ -193,6 +200,14 @@ func (tx *Tx) commit() error {
 		}
 		if err := atomicfile.WriteFile(path, tx.staged[path], 0o644); err != nil {
 			return fault.Wrap(fault.Invalid, err, "cannot write %s", path)
+		}
+	}
+	for _, a := range tx.appends {
+		if err := atomicfile.MkdirAll(filepath.Dir(a[0])); err != nil {
+			return fault.Wrap(fault.Invalid, err, "cannot create %s", filepath.Dir(a[0]))
+		}
+		if err := atomicfile.Append(a[0], []byte(a[1]), 0o644); err != nil {
+			return fault.Wrap(fault.Invalid, err, "cannot append to %s", a[0])
 		}
 	}
 	if tx.regDirty {
