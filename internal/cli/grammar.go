@@ -23,6 +23,9 @@ type Grammar struct {
 	Migrate    MigrateCmd    `cmd:"" help:"Upgrade a legacy registry to schema 1, losing nothing silently."`
 	Session    SessionCmd    `cmd:"" help:"Remove a session."`
 	Log        LogCmd        `cmd:"" help:"Print a session's journal."`
+	Slice      SliceCmd      `cmd:"" help:"The slice ledger (slices.json)."`
+	Decision   DecisionCmd   `cmd:"" help:"Settled decisions (decisions.json), write-once."`
+	Gate       GateCmd       `cmd:"" help:"Verdict-gated phases with a retry budget."`
 	Progress   ProgressCmd   `cmd:"" help:"Append to progress.md."`
 	Artifact   ArtifactCmd   `cmd:"" help:"Persisted gate inputs stamped with HEAD."`
 	Repair     RepairCmd     `cmd:"" help:"Regenerate a session's checkpoint mirror from the registry and re-baseline its journal."`
@@ -165,6 +168,95 @@ type LogCmd struct {
 	BranchFlag
 	Key  string `arg:"" optional:"" help:"Branch or sessionId."`
 	JSON bool   `name:"json" help:"Print the journal lines as JSON."`
+}
+
+// SliceCmd is `slice`.
+type SliceCmd struct {
+	Init   SliceInitCmd   `cmd:"" help:"Install the ledger from FILE (validated; refuses to overwrite progress without --force)."`
+	Set    SliceSetCmd    `cmd:"" help:"Move a slice through the status machine."`
+	List   SliceListCmd   `cmd:"" help:"List slices; with --status, exit 1 while any matches (0 = none left)."`
+	Next   SliceNextCmd   `cmd:"" help:"Print the re-entry slice; exit 1 when none is ready."`
+	Verify SliceVerifyCmd `cmd:"" help:"Readiness checks on the plan; writes readiness.json; exit 1 on FAIL."`
+}
+
+// SliceInitCmd is `slice init FILE`.
+type SliceInitCmd struct {
+	BranchFlag
+	File  string `arg:"" help:"A JSON file with a .slices array." type:"path"`
+	Force bool   `help:"Replace a ledger that has progress (journaled)."`
+}
+
+// SliceSetCmd is `slice set ID --status S`.
+type SliceSetCmd struct {
+	BranchFlag
+	ID        string `arg:"" help:"Slice id."`
+	Status    string `required:"" enum:"pending,red,green,committed,escalated,skipped" help:"Target status."`
+	Commit    string `help:"Commit sha (required for committed)." placeholder:"SHA"`
+	ActualLoc *int   `name:"actual-loc" help:"Lines of code actually changed." placeholder:"N"`
+	Note      string `help:"Note (required for skipped and escalated)." placeholder:"S"`
+	Force     bool   `help:"Leave a terminal status (committed, skipped); journaled."`
+}
+
+// SliceListCmd is `slice list`.
+type SliceListCmd struct {
+	BranchFlag
+	Status []string `sep:"," enum:"pending,red,green,committed,escalated,skipped" help:"Only these statuses (comma-separated)."`
+	JSON   bool     `name:"json" help:"JSON rows."`
+}
+
+// SliceNextCmd is `slice next`.
+type SliceNextCmd struct {
+	BranchFlag
+}
+
+// SliceVerifyCmd is `slice verify`.
+type SliceVerifyCmd struct {
+	BranchFlag
+	Budget int  `help:"LOC budget per slice (default $ORC_PR_LOC_BUDGET, else 300)." placeholder:"N"`
+	Quiet  bool `help:"Print nothing; the exit code says FAIL."`
+}
+
+// DecisionCmd is `decision`.
+type DecisionCmd struct {
+	Set DecisionSetCmd `cmd:"" help:"Settle a key (exit 1 if settled to another value, unless --supersede)."`
+	Get DecisionGetCmd `cmd:"" help:"Print a settled value (or the whole file)."`
+}
+
+// DecisionSetCmd is `decision set K V`.
+type DecisionSetCmd struct {
+	BranchFlag
+	Key        string `arg:"" help:"Key."`
+	Value      string `arg:"" help:"Value (one line)."`
+	Provenance string `required:"" help:"flag, asked, policy or inferred."`
+	Supersede  bool   `help:"Replace a settled value (the old one is kept in history)."`
+}
+
+// DecisionGetCmd is `decision get [K]`.
+type DecisionGetCmd struct {
+	BranchFlag
+	Key  string `arg:"" optional:"" help:"Key (default: print the whole file)."`
+	Echo bool   `help:"Print 'using settled decision: K=V (provenance)'."`
+}
+
+// GateCmd is `gate`.
+type GateCmd struct {
+	Record GateRecordCmd `cmd:"" help:"Record a verdict on the current phase: approved advances it, changes_requested counts a retry."`
+	Show   GateShowCmd   `cmd:"" help:"Print the recorded verdicts and retry counts."`
+}
+
+// GateRecordCmd is `gate record PHASE --verdict V`.
+type GateRecordCmd struct {
+	BranchFlag
+	Phase    int    `arg:"" help:"The phase the verdict is about (the current one)."`
+	Verdict  string `required:"" enum:"approved,changes_requested" help:"approved or changes_requested."`
+	Reviewer string `help:"Who gave the verdict." placeholder:"R"`
+	Note     string `help:"One-line note." placeholder:"N"`
+}
+
+// GateShowCmd is `gate show`.
+type GateShowCmd struct {
+	BranchFlag
+	JSON bool `name:"json" help:"JSON."`
 }
 
 // ProgressCmd is `progress`.

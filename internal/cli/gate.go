@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/orc-state/orc-state/checkpoint"
+	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/registry"
+)
+
+// gateHeading is the checkpoint section that mirrors the entry's gate.
+const gateHeading = "## Gate"
+
+// defaultMaxRetriesPerPhase applies when the decision is not settled.
+const defaultMaxRetriesPerPhase = 2
+
+// Run records a verdict on the current phase: approved advances it (to
+// done after the last), changes_requested counts a retry, and past the
+// budget pauses the session and exits 5.
+func (c *GateRecordCmd) Run(e *Env) error {
+	for name, v := range map[string]string{"--reviewer": c.Reviewer, "--note": c.Note} {
+		if err := registry.SingleLine(name, v); err != nil {
+			return fault.Usagef("%v", err)
+		}
+	}
+	if err := refuseSecrets("--note", []byte(c.Note)); err != nil {
+		return err
+	}
+	var escalated bool
+	var retries, budget int
+	err := e.Mutate(c.Branch, c, func(tx *state.Tx, s *registry.Session) error {
+		if s.Phase.Done {
+			return fault.Usagef("the session is done; there is no phase to gate")
+		}
+		if c.Phase != s.Phase.N {
+			return fault.Usagef("verdict for phase %d, but the session is at phase %d", c.Phase, s.Phase.N).
+				WithHint("record the verdict of the current phase (%d)", s.Phase.N)
+		}
+		dec, err := readDecisions(tx, s.SessionID)
+		if err != nil {
+			return err
+		}
+		budget = dec.Int("maxRetriesPerPhase", defaultMaxRetriesPerPhase)
+		if s.Gate == nil {
+			s.Gate = &registry.Gate{Verdicts: []registry.Verdict{}, Retries: map[string]int{}}
+		}
+		s.Gate.Verdicts = append(s.Gate.Verdicts, registry.Verdict{Phase: c.Phase, Verdict: c.Verdict,
+			Reviewer: c.Reviewer, Note: c.Note, At: registry.Now()})
+		key := strconv.Itoa(c.Phase)
+		if c.Verdict == "approved" {
+			if c.Phase >= s.TotalPhases {
+				s.Phase = registry.Phase{Done: true}
+			} else {
+				s.Phase = registry.Phase{N: c.Phase + 1}
+			}
+		} else {
+			s.Gate.Retries[key]++
+			retries = s.Gate.Retries[key]
+			if retries > budget {
+				escalated = true
+				s.Status = "paused"
+			}
+		}
+		body, err := tx.Body(s.SessionID)
+		if err != nil {
+			return err
+		}
+		return tx.WriteCheckpoint(s, checkpoint.SetSection(body, gateHeading, renderGate(s.Gate, budget)))
+	})
+	if err != nil {
+		return err
+	}
+	if escalated {
+		return &fault.Error{Code: fault.Escalation,
+			Msg:  fmt.Sprintf("phase %d had changes requested %d times (budget %d); the session is paused", c.Phase, retries, budget),
+			Hint: "a human decides how to proceed; resume with orc-state status set in_progress"}
+	}
+	return nil
+}
+
+// renderGate mirrors the gate into the checkpoint: the last verdict of each
+// of the five most recent phases, with its retry count.
+func renderGate(g *registry.Gate, budget int) []byte {
+	last := map[int]registry.Verdict{}
+	for _, v := range g.Verdicts {
+		last[v.Phase] = v
+	}
+	phases := make([]int, 0, len(last))
+	for p := range last {
+		phases = append(phases, p)
+	}
+	sort.Ints(phases)
+	if len(phases) > 5 {
+		phases = phases[len(phases)-5:]
+	}
+	var b strings.Builder
+	for _, p := range phases {
+		v := last[p]
+		fmt.Fprintf(&b, "- Phase %d: %s (retries %d/%d)", p, v.Verdict, g.Retries[strconv.Itoa(p)], budget)
+		if v.Reviewer != "" {
+			fmt.Fprintf(&b, " by %s", v.Reviewer)
+		}
+		fmt.Fprintf(&b, " at %s\n", v.At)
+	}
+	return []byte(b.String())
+}
+
+// Run prints the recorded verdicts.
+func (c *GateShowCmd) Run(e *Env) error {
+	_, _, s, err := e.Session(c.Branch)
+	if err != nil {
+		return err
+	}
+	g := s.Gate
+	if g == nil {
+		g = &registry.Gate{Verdicts: []registry.Verdict{}, Retries: map[string]int{}}
+	}
+	if c.JSON {
+		return printJSON(e, g, "  ")
+	}
+	for _, v := range g.Verdicts {
+		fmt.Fprintf(e.Stdout, "%d\t%s\t%s\t%s\t%s\n", v.Phase, v.Verdict, dash(v.Reviewer), v.At, dash(v.Note))
+	}
+	return nil
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
