@@ -20,6 +20,7 @@ type Grammar struct {
 	Digest     DigestCmd     `cmd:"" help:"Write the Resume digest from stdin."`
 	Checkpoint CheckpointCmd `cmd:"" help:"Write the Auto-checkpoint section (phase, slices, HEAD, dirty files); never touches the digest."`
 	Verify     VerifyCmd     `cmd:"" help:"Check a session's files against the registry, the caps, the journal and git."`
+	Resume     ResumeCmd     `cmd:"" help:"Print one bounded resume packet: entry, digest, git reality, cross-checks, re-entry slice, findings."`
 	Migrate    MigrateCmd    `cmd:"" help:"Upgrade a legacy registry to schema 1, losing nothing silently."`
 	Session    SessionCmd    `cmd:"" help:"Remove a session."`
 	Log        LogCmd        `cmd:"" help:"Print a session's journal."`
@@ -147,6 +148,14 @@ type VerifyCmd struct {
 	BranchFlag
 	Key  string `arg:"" optional:"" help:"Branch or sessionId."`
 	JSON bool   `name:"json" help:"Findings as JSON."`
+}
+
+// ResumeCmd is `resume`.
+type ResumeCmd struct {
+	BranchFlag
+	Key      string `arg:"" optional:"" help:"Branch or sessionId (default: the current branch's session)."`
+	JSON     bool   `name:"json" help:"The packet as JSON."`
+	MaxBytes int    `name:"max-bytes" default:"4096" help:"Upper bound of the packet, in bytes."`
 }
 
 // MigrateCmd is `migrate`.

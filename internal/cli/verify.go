@@ -21,7 +21,7 @@ func (c *VerifyCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	findings = append(findings, e.gitFindings(d, s)...)
+	findings = append(findings, gitFindings(d, s, observe(d, s.GitBranch, 0))...)
 	if c.JSON {
 		if findings == nil {
 			findings = []verify.Finding{}

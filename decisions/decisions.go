@@ -1,0 +1,251 @@
+// Package decisions owns .orc/<sessionId>/files/decisions.json (schema 1):
+// the session's settled decisions, each a string value with its provenance,
+// settled once and changed only by an explicit supersede that keeps the old
+// value in the key's history.
+//
+// Everything here is a pure function over bytes; the caller locks, reads,
+// calls Parse and Set, writes Marshal's output atomically and journals it.
+// Secrets are screened by the caller (internal/secrets) before Set.
+//
+// Format:
+//
+//	{"schema": 1, "decisions": {"<key>": {"value": "<string>",
+//	  "provenance": "flag|asked|policy|inferred", "settledAt": "<UTC>",
+//	  "history": [{"value", "provenance", "settledAt", "supersededAt"}]}}}
+//
+// history is present only once a value has been superseded, oldest first.
+// Parse is strict: duplicate keys, unknown fields, a missing schema or
+// decisions object, schema above 1, a bad key, value, provenance or time
+// make an *InvalidError (exit 3).
+//
+// Keys are 1 to 128 bytes of [A-Za-z0-9._-]. Values are 1 to 4096 bytes of
+// valid UTF-8 on one line: no control character other than tab. Times are
+// UTC to the second, like 2026-01-02T15:04:05Z.
+package decisions
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/orc-state/orc-state/internal/strictjson"
+)
+
+// Schema is the format version this build reads and writes.
+const Schema = 1
+
+// TimeLayout is the format of settledAt and supersededAt.
+const TimeLayout = "2006-01-02T15:04:05Z"
+
+// MaxValue bounds a value, in bytes.
+const MaxValue = 4096
+
+// Provenances is the closed enum of how a decision was settled.
+var Provenances = []string{"flag", "asked", "policy", "inferred"}
+
+var keyShape = regexp.MustCompile(`^[A-Za-z0-9._-]{1,128}$`)
+
+// File is decisions.json.
+type File struct {
+	Schema    int                 `json:"schema"`
+	Decisions map[string]Decision `json:"decisions"`
+}
+
+// Decision is one settled key.
+type Decision struct {
+	Value      string         `json:"value"`
+	Provenance string         `json:"provenance"`
+	SettledAt  string         `json:"settledAt"`
+	History    []HistoryEntry `json:"history,omitempty"`
+}
+
+// HistoryEntry is a value a later Set superseded.
+type HistoryEntry struct {
+	Value        string `json:"value"`
+	Provenance   string `json:"provenance"`
+	SettledAt    string `json:"settledAt"`
+	SupersededAt string `json:"supersededAt"`
+}
+
+// Parse reads decisions.json strictly. Empty data (a file not yet written)
+// is an empty File.
+func Parse(data []byte) (*File, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return &File{Schema: Schema, Decisions: map[string]Decision{}}, nil
+	}
+	if err := strictjson.Check(data); err != nil {
+		return nil, invalid("%s", err)
+	}
+	if bytes.TrimSpace(data)[0] != '{' {
+		return nil, invalid("the top level is not a JSON object")
+	}
+	var probe struct {
+		Schema    *int            `json:"schema"`
+		Decisions json.RawMessage `json:"decisions"`
+	}
+	_ = json.Unmarshal(data, &probe)
+	if probe.Schema != nil && *probe.Schema > Schema {
+		return nil, &InvalidError{
+			Fault: fmt.Sprintf("schema %d is newer than this orc-state understands (%d)", *probe.Schema, Schema),
+			Next:  "upgrade orc-state",
+		}
+	}
+	var f File
+	if err := strictjson.Decode(data, &f); err != nil {
+		return nil, invalid("%s", err)
+	}
+	if probe.Schema == nil {
+		return nil, invalid("no schema field")
+	}
+	if len(probe.Decisions) == 0 || string(probe.Decisions) == "null" {
+		return nil, invalid("no decisions object")
+	}
+	if err := f.Validate(); err != nil {
+		return nil, invalid("%s", err)
+	}
+	return &f, nil
+}
+
+func invalid(format string, args ...any) *InvalidError {
+	return &InvalidError{Fault: fmt.Sprintf(format, args...), Next: "run orc-state doctor"}
+}
+
+// Validate checks the schema and every decision.
+func (f *File) Validate() error {
+	if f.Schema != Schema {
+		return fmt.Errorf("schema is %d; expected %d", f.Schema, Schema)
+	}
+	for _, k := range f.Keys() {
+		d := f.Decisions[k]
+		if err := CheckKey(k); err != nil {
+			return err
+		}
+		if err := check(d.Value, d.Provenance, d.SettledAt); err != nil {
+			return fmt.Errorf("%s: %w", k, err)
+		}
+		for i, h := range d.History {
+			if err := check(h.Value, h.Provenance, h.SettledAt); err != nil {
+				return fmt.Errorf("%s: history[%d]: %w", k, i, err)
+			}
+			if err := checkTime("supersededAt", h.SupersededAt); err != nil {
+				return fmt.Errorf("%s: history[%d]: %w", k, i, err)
+			}
+		}
+	}
+	return nil
+}
+
+func check(value, provenance, at string) error {
+	if err := CheckValue(value); err != nil {
+		return err
+	}
+	if err := CheckProvenance(provenance); err != nil {
+		return err
+	}
+	return checkTime("settledAt", at)
+}
+
+// CheckKey refuses a key outside 1 to 128 bytes of [A-Za-z0-9._-].
+func CheckKey(key string) error {
+	if !keyShape.MatchString(key) {
+		return fmt.Errorf("key %q is not 1 to 128 characters of A-Z a-z 0-9 . _ -", key)
+	}
+	return nil
+}
+
+// CheckValue refuses an empty, over-long, non-UTF-8 or multi-line value.
+func CheckValue(v string) error {
+	switch {
+	case v == "":
+		return errors.New("value is empty")
+	case len(v) > MaxValue:
+		return fmt.Errorf("value is %d bytes; the limit is %d", len(v), MaxValue)
+	case !utf8.ValidString(v):
+		return errors.New("value is not valid UTF-8")
+	}
+	for _, r := range v {
+		if r != '\t' && unicode.IsControl(r) {
+			return fmt.Errorf("value contains a control character (%U); it must be one line", r)
+		}
+	}
+	return nil
+}
+
+// CheckProvenance refuses a provenance outside Provenances.
+func CheckProvenance(p string) error {
+	for _, q := range Provenances {
+		if p == q {
+			return nil
+		}
+	}
+	return fmt.Errorf("provenance %q is not one of %s", p, strings.Join(Provenances, ", "))
+}
+
+func checkTime(name, v string) error {
+	t, err := time.Parse(TimeLayout, v)
+	if err != nil || t.Format(TimeLayout) != v {
+		return fmt.Errorf("%s %q is not a UTC time like 2026-01-02T15:04:05Z", name, v)
+	}
+	return nil
+}
+
+// Marshal renders the file canonically: 2-space indent, keys sorted, no
+// HTML escaping, a trailing newline.
+func (f *File) Marshal() []byte {
+	out := File{Schema: Schema, Decisions: f.Decisions}
+	if out.Decisions == nil {
+		out.Decisions = map[string]Decision{}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		panic(err) // only strings and ints
+	}
+	return buf.Bytes()
+}
+
+// Keys returns the settled keys, sorted.
+func (f *File) Keys() []string {
+	keys := make([]string, 0, len(f.Decisions))
+	for k := range f.Decisions {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Get returns the decision settled for key.
+func (f *File) Get(key string) (Decision, bool) {
+	d, ok := f.Decisions[key]
+	return d, ok
+}
+
+// Int reads key as a non-negative decimal integer (maxRetriesPerSlice,
+// maxRetriesPerPhase); def when the key is absent or holds anything else.
+func (f *File) Int(key string, def int) int {
+	d, ok := f.Decisions[key]
+	if !ok || d.Value == "" || strings.TrimLeft(d.Value, "0123456789") != "" {
+		return def
+	}
+	n, err := strconv.Atoi(d.Value)
+	if err != nil {
+		return def
+	}
+	return n
+}
+
+// Echo is the line a command prints when it uses a settled decision
+// instead of asking.
+func Echo(key string, d Decision) string {
+	return fmt.Sprintf("using settled decision: %s=%s (%s)", key, d.Value, d.Provenance)
+}

@@ -1,0 +1,260 @@
+package decisions
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+const (
+	t1 = "2026-01-02T15:04:05Z"
+	t2 = "2026-01-03T09:00:00Z"
+	t3 = "2026-01-04T10:30:00Z"
+)
+
+const sample = `{
+  "schema": 1,
+  "decisions": {
+    "autopilotLevel": {
+      "value": "auto",
+      "provenance": "asked",
+      "settledAt": "2026-01-03T09:00:00Z",
+      "history": [
+        {
+          "value": "manual",
+          "provenance": "policy",
+          "settledAt": "2026-01-02T15:04:05Z",
+          "supersededAt": "2026-01-03T09:00:00Z"
+        }
+      ]
+    },
+    "maxRetriesPerSlice": {
+      "value": "3",
+      "provenance": "flag",
+      "settledAt": "2026-01-02T15:04:05Z"
+    },
+    "targetRepos": {
+      "value": "api, web <&>",
+      "provenance": "inferred",
+      "settledAt": "2026-01-02T15:04:05Z"
+    }
+  }
+}
+`
+
+func mustParse(t testing.TB, s string) *File {
+	t.Helper()
+	f, err := Parse([]byte(s))
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	return f
+}
+
+func TestParseMarshalCanonical(t *testing.T) {
+	f := mustParse(t, sample)
+	if got := string(f.Marshal()); got != sample {
+		t.Fatalf("Marshal =\n%s", got)
+	}
+	d, ok := f.Get("autopilotLevel")
+	if !ok || d.Value != "auto" || len(d.History) != 1 || d.History[0].Value != "manual" {
+		t.Fatalf("Get = %+v, %v", d, ok)
+	}
+	if got := strings.Join(f.Keys(), ","); got != "autopilotLevel,maxRetriesPerSlice,targetRepos" {
+		t.Fatalf("Keys = %s", got)
+	}
+}
+
+func TestParseEmpty(t *testing.T) {
+	for _, in := range []string{"", " \n"} {
+		f, err := Parse([]byte(in))
+		if err != nil || len(f.Decisions) != 0 {
+			t.Fatalf("Parse(%q) = %+v, %v", in, f, err)
+		}
+		if got := string(f.Marshal()); got != "{\n  \"schema\": 1,\n  \"decisions\": {}\n}\n" {
+			t.Fatalf("empty Marshal = %q", got)
+		}
+	}
+	if got := string((&File{}).Marshal()); !strings.Contains(got, `"schema": 1`) {
+		t.Fatalf("zero File Marshal = %q", got)
+	}
+}
+
+func TestParseRefuses(t *testing.T) {
+	entry := func(fields string) string {
+		return `{"schema":1,"decisions":{"k":{` + fields + `}}}`
+	}
+	ok := `"value":"v","provenance":"flag","settledAt":"` + t1 + `"`
+	tests := []struct{ name, in, want, hint string }{
+		{"not json", `{"schema":1,`, "unexpected end", "run orc-state doctor"},
+		{"array", `[]`, "the top level is not a JSON object", "run orc-state doctor"},
+		{"duplicate key", `{"schema":1,"decisions":{"k":{` + ok + `},"k":{` + ok + `}}}`, `duplicate key "k"`, "run orc-state doctor"},
+		{"duplicate field", entry(ok + `,"value":"w"`), `duplicate key "value"`, "run orc-state doctor"},
+		{"unknown top field", `{"schema":1,"decisions":{},"extra":1}`, `unknown field "extra"`, "run orc-state doctor"},
+		{"unknown entry field", entry(ok + `,"note":"x"`), `unknown field "note"`, "run orc-state doctor"},
+		{"schema newer", `{"schema":2,"decisions":{}}`, "schema 2 is newer", "upgrade orc-state"},
+		{"schema zero", `{"schema":0,"decisions":{}}`, "schema is 0; expected 1", "run orc-state doctor"},
+		{"no schema", `{"decisions":{}}`, "no schema field", "run orc-state doctor"},
+		{"no decisions", `{"schema":1}`, "no decisions object", "run orc-state doctor"},
+		{"null decisions", `{"schema":1,"decisions":null}`, "no decisions object", "run orc-state doctor"},
+		{"number value", entry(`"value":3,"provenance":"flag","settledAt":"` + t1 + `"`), "expected string", "run orc-state doctor"},
+		{"empty value", entry(`"value":"","provenance":"flag","settledAt":"` + t1 + `"`), "k: value is empty", "run orc-state doctor"},
+		{"multi-line value", entry(`"value":"a\nb","provenance":"flag","settledAt":"` + t1 + `"`), "control character", "run orc-state doctor"},
+		{"bad provenance", entry(`"value":"v","provenance":"guess","settledAt":"` + t1 + `"`), `provenance "guess" is not one of flag, asked, policy, inferred`, "run orc-state doctor"},
+		{"missing provenance", entry(`"value":"v","settledAt":"` + t1 + `"`), `provenance "" is not one of`, "run orc-state doctor"},
+		{"local time", entry(`"value":"v","provenance":"flag","settledAt":"2026-01-02T15:04:05+01:00"`), "is not a UTC time", "run orc-state doctor"},
+		{"date only", entry(`"value":"v","provenance":"flag","settledAt":"2026-01-02"`), "is not a UTC time", "run orc-state doctor"},
+		{"fractional seconds", entry(`"value":"v","provenance":"flag","settledAt":"2026-01-02T15:04:05.5Z"`), "is not a UTC time", "run orc-state doctor"},
+		{"bad key", `{"schema":1,"decisions":{"a b":{` + ok + `}}}`, `key "a b" is not`, "run orc-state doctor"},
+		{"empty key", `{"schema":1,"decisions":{"":{` + ok + `}}}`, `key "" is not`, "run orc-state doctor"},
+		{"long key", `{"schema":1,"decisions":{"` + strings.Repeat("k", 129) + `":{` + ok + `}}}`, "is not 1 to 128", "run orc-state doctor"},
+		{"bad history time", entry(ok + `,"history":[{"value":"w","provenance":"flag","settledAt":"` + t1 + `","supersededAt":"soon"}]`), `k: history[0]: supersededAt "soon"`, "run orc-state doctor"},
+		{"bad history value", entry(ok + `,"history":[{"value":"","provenance":"flag","settledAt":"` + t1 + `","supersededAt":"` + t2 + `"}]`), "k: history[0]: value is empty", "run orc-state doctor"},
+		{"legacy shape", `{"schema":1,"decisions":{},"autopilotLevel":{"value":"auto"}}`, `unknown field "autopilotLevel"`, "run orc-state doctor"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse([]byte(tt.in))
+			var ie *InvalidError
+			if !errors.As(err, &ie) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Parse = %v, want *InvalidError containing %q", err, tt.want)
+			}
+			if ie.ExitCode() != 3 || ie.Hint() != tt.hint || strings.ContainsAny(err.Error(), "\n") {
+				t.Fatalf("exit %d hint %q msg %q", ie.ExitCode(), ie.Hint(), err)
+			}
+		})
+	}
+}
+
+func TestSet(t *testing.T) {
+	f := mustParse(t, "")
+	if r, err := f.Set("prMode", "stack", "flag", false, t1); err != nil || r != Created {
+		t.Fatalf("create: %v, %v", r, err)
+	}
+	before := f.Marshal()
+	// The same value again converges, whatever the provenance or time.
+	for _, prov := range []string{"flag", "asked"} {
+		if r, err := f.Set("prMode", "stack", prov, false, t2); err != nil || r != Unchanged {
+			t.Fatalf("same value (%s): %v, %v", prov, r, err)
+		}
+	}
+	if r, err := f.Set("prMode", "stack", "policy", true, t2); err != nil || r != Unchanged {
+		t.Fatalf("same value with supersede: %v, %v", r, err)
+	}
+	if !bytes.Equal(before, f.Marshal()) {
+		t.Fatal("an unchanged Set changed the file")
+	}
+	// A different value without supersede loses the compare-and-set.
+	_, err := f.Set("prMode", "single", "asked", false, t2)
+	var se *SettledError
+	if !errors.As(err, &se) || se.ExitCode() != 1 || se.Value != "stack" || se.Provenance != "flag" ||
+		err.Error() != "'prMode' already settled (stack); pass --supersede to change it" {
+		t.Fatalf("settled: %v", err)
+	}
+	if !bytes.Equal(before, f.Marshal()) {
+		t.Fatal("a refused Set changed the file")
+	}
+	// Supersede keeps the old values, oldest first.
+	if r, err := f.Set("prMode", "single", "asked", true, t2); err != nil || r != Superseded {
+		t.Fatalf("supersede: %v, %v", r, err)
+	}
+	if r, err := f.Set("prMode", "stack", "policy", true, t3); err != nil || r != Superseded {
+		t.Fatalf("supersede again: %v, %v", r, err)
+	}
+	d, _ := f.Get("prMode")
+	want := []HistoryEntry{
+		{Value: "stack", Provenance: "flag", SettledAt: t1, SupersededAt: t2},
+		{Value: "single", Provenance: "asked", SettledAt: t2, SupersededAt: t3},
+	}
+	if d.Value != "stack" || d.Provenance != "policy" || d.SettledAt != t3 || len(d.History) != 2 || d.History[0] != want[0] || d.History[1] != want[1] {
+		t.Fatalf("after supersedes: %+v", d)
+	}
+	if _, err := Parse(f.Marshal()); err != nil {
+		t.Fatalf("Set produced an invalid file: %v", err)
+	}
+}
+
+func TestSetRefusesInput(t *testing.T) {
+	tests := []struct{ name, key, value, prov, now, want string }{
+		{"empty key", "", "v", "flag", t1, `key "" is not`},
+		{"slash key", "a/b", "v", "flag", t1, `key "a/b" is not`},
+		{"empty value", "k", "", "flag", t1, "value is empty"},
+		{"newline value", "k", "a\nb", "flag", t1, "control character (U+000A)"},
+		{"nul value", "k", "a\x00b", "flag", t1, "control character (U+0000)"},
+		{"bad utf8", "k", "\xff", "flag", t1, "not valid UTF-8"},
+		{"long value", "k", strings.Repeat("v", MaxValue+1), "flag", t1, "value is 4097 bytes"},
+		{"bad provenance", "k", "v", "user", t1, `provenance "user" is not one of`},
+		{"bad time", "k", "v", "flag", "now", `time "now" is not a UTC time`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := mustParse(t, sample)
+			_, err := f.Set(tt.key, tt.value, tt.prov, true, tt.now)
+			var ie *InputError
+			if !errors.As(err, &ie) || ie.ExitCode() != 2 || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Set = %v, want *InputError %q", err, tt.want)
+			}
+			if string(f.Marshal()) != sample {
+				t.Fatal("a refused Set changed the file")
+			}
+		})
+	}
+	f := mustParse(t, "")
+	if _, err := f.Set("k", "tab\tok", "flag", false, t1); err != nil {
+		t.Fatalf("tab refused: %v", err)
+	}
+	if _, err := f.Set(strings.Repeat("k", 128), strings.Repeat("é", MaxValue/2), "inferred", false, t1); err != nil {
+		t.Fatalf("limits refused: %v", err)
+	}
+}
+
+func TestInt(t *testing.T) {
+	f := mustParse(t, "")
+	for k, v := range map[string]string{"three": "3", "zero": "0", "neg": "-1", "word": "two", "space": " 2", "huge": "99999999999999999999999", "plus": "+4"} {
+		if _, err := f.Set(k, v, "policy", false, t1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for k, want := range map[string]int{"three": 3, "zero": 0, "neg": 2, "word": 2, "space": 2, "huge": 2, "plus": 2, "absent": 2} {
+		if got := f.Int(k, 2); got != want {
+			t.Errorf("Int(%s) = %d, want %d", k, got, want)
+		}
+	}
+}
+
+func TestEcho(t *testing.T) {
+	d := Decision{Value: "auto", Provenance: "asked"}
+	if got := Echo("autopilotLevel", d); got != "using settled decision: autopilotLevel=auto (asked)" {
+		t.Fatalf("Echo = %q", got)
+	}
+}
+
+func TestSetResultString(t *testing.T) {
+	if Created.String() != "created" || Unchanged.String() != "unchanged" || Superseded.String() != "superseded" || SetResult(0).String() != "SetResult(0)" {
+		t.Fatal("SetResult names")
+	}
+}
+
+// FuzzDecisionsParse: Parse never panics; what it accepts marshals to
+// bytes that parse back and marshal identically.
+func FuzzDecisionsParse(f *testing.F) {
+	for _, s := range []string{sample, ``, `{"schema":1,"decisions":{}}`, `{"schema":2}`,
+		`{"schema":1,"decisions":{"k":{"value":"\u2028<>&","provenance":"flag","settledAt":"` + t1 + `","history":[]}}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d, err := Parse(data)
+		if err != nil {
+			return
+		}
+		m1 := d.Marshal()
+		d2, err := Parse(m1)
+		if err != nil {
+			t.Fatalf("Marshal output does not parse: %v\n%s", err, m1)
+		}
+		if m2 := d2.Marshal(); !bytes.Equal(m1, m2) {
+			t.Fatalf("Marshal not idempotent:\n%s\n---\n%s", m1, m2)
+		}
+	})
+}

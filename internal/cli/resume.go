@@ -1,0 +1,203 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/orc-state/orc-state/checkpoint"
+	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/verify"
+	"github.com/orc-state/orc-state/registry"
+	ledger "github.com/orc-state/orc-state/slices"
+)
+
+// DefaultResumeBytes bounds the resume packet.
+const DefaultResumeBytes = 4096
+
+// Packet is the resume packet: everything a new session needs to pick up
+// the work, with the claims cross-checked against git. It lists problems;
+// it never repairs them.
+type Packet struct {
+	Session      *registry.Session `json:"session"`
+	Digest       string            `json:"digest"`
+	Auto         string            `json:"autoCheckpoint"`
+	Head         string            `json:"head"`
+	HeadSubject  string            `json:"headSubject"`
+	HeadState    string            `json:"headState"` // branch, detached, unborn, not checked out, missing
+	Worktree     string            `json:"worktree"`
+	Commits      []string          `json:"commits"`
+	Dirty        []string          `json:"dirty"`
+	CrossCheck   []string          `json:"crossCheck"`
+	ReentrySlice string            `json:"reentrySlice"`
+	NextArtifact *ArtifactRef      `json:"nextArtifact"`
+	Open         string            `json:"openDecisions"`
+	Findings     []verify.Finding  `json:"findings"`
+	Omitted      []string          `json:"omitted,omitempty"`
+}
+
+// ArtifactRef is the artifact the digest's Next: names: its path and
+// whether it exists (its content is never included).
+type ArtifactRef struct {
+	Path   string `json:"path"`
+	Exists bool   `json:"exists"`
+}
+
+// Run prints the resume packet of the given session, else the current
+// branch's; with neither, it lists the in-progress sessions and exits 1.
+func (c *ResumeCmd) Run(e *Env) error {
+	if c.MaxBytes < 512 {
+		return fault.Usagef("--max-bytes %d is below 512", c.MaxBytes)
+	}
+	key := c.Key
+	if key == "" {
+		key = c.Branch
+	}
+	d, err := e.Dir()
+	if err != nil {
+		return err
+	}
+	reg, _, err := d.ReadRegistry()
+	if err != nil {
+		return err
+	}
+	s, err := e.pickSession(reg, key)
+	if err != nil {
+		return err
+	}
+	p := buildPacket(d, reg, s)
+	if c.JSON {
+		return printJSON(e, fitJSON(p, c.MaxBytes), "  ")
+	}
+	_, err = fmt.Fprint(e.Stdout, renderPacket(p, c.MaxBytes))
+	return err
+}
+
+// pickSession returns the session for key, else the current branch's;
+// when there is none it lists the live sessions for a picker (exit 1).
+func (e *Env) pickSession(reg *registry.Registry, key string) (*registry.Session, error) {
+	if key != "" {
+		if s := lookup(reg, key); s != nil {
+			return s, nil
+		}
+		return nil, notFound(key)
+	}
+	if b, err := e.Branch(""); err == nil {
+		if s := lookup(reg, b); s != nil {
+			return s, nil
+		}
+	}
+	var live []string
+	for _, s := range reg.Sessions {
+		if s.Status == "in_progress" {
+			live = append(live, s.SessionID)
+			fmt.Fprintf(e.Stdout, "%s\t%s\t%s/%d\t%s\t%s\n", s.SessionID, s.Command, s.Phase, s.TotalPhases, s.Status, s.GitBranch)
+		}
+	}
+	if len(live) == 0 {
+		return nil, fault.NotFoundf("no session for this branch, and no session in progress")
+	}
+	return nil, fault.NotFoundf("no session for this branch; %d in progress listed on stdout", len(live)).
+		WithHint("orc-state resume <sessionId>")
+}
+
+func buildPacket(d *state.Dir, reg *registry.Registry, s *registry.Session) Packet {
+	p := Packet{Session: s, Commits: []string{}, Dirty: []string{}, CrossCheck: []string{}, Findings: []verify.Finding{}}
+	var body []byte
+	if data, _ := d.ReadFile(s.SessionID, state.CheckpointFile); data != nil {
+		body = checkpoint.Parse(data).Body
+	}
+	digest, _ := checkpoint.Section(body, checkpoint.DigestHeading)
+	auto, _ := checkpoint.Section(body, checkpoint.AutoHeading)
+	open, _ := checkpoint.Section(body, checkpoint.OpenDecisionsHeading)
+	p.Digest, p.Auto, p.Open = trimBlank(digest), trimBlank(auto), trimBlank(open)
+
+	g := observe(d, s.GitBranch, 10)
+	p.Worktree = g.worktree
+	switch {
+	case g.err != nil:
+		p.HeadState = "unknown (" + g.err.Error() + ")"
+	case g.unborn:
+		p.HeadState = "unborn"
+	case !g.headOK:
+		p.HeadState = "missing (the branch does not exist)"
+	case g.head.Detached:
+		p.HeadState = "detached"
+	case g.worktree == "":
+		p.HeadState = "not checked out"
+	default:
+		p.HeadState = "branch " + s.GitBranch
+	}
+	if g.headOK {
+		p.Head, p.HeadSubject = g.head.SHA, g.head.Subject
+		if dg, ok := sessionDigest(d, s); ok && dg.SuiteSHA != "" {
+			v := suiteVerdict(g.repo, dg.SuiteSHA, g.head.SHA)
+			if v.code == "" {
+				p.CrossCheck = append(p.CrossCheck, fmt.Sprintf("Suite sha %s equals HEAD", dg.SuiteSHA))
+			} else {
+				p.CrossCheck = append(p.CrossCheck, v.message)
+			}
+		}
+	}
+	for _, c := range g.log {
+		p.Commits = append(p.Commits, c.SHA[:7]+" "+c.Subject)
+	}
+	p.Dirty = append(p.Dirty, g.dirty...)
+	if g.status != nil && g.status.TimedOut {
+		p.CrossCheck = append(p.CrossCheck, "git status timed out; the dirty list is unknown")
+	}
+	if data, _ := d.ReadFile(s.SessionID, state.LedgerFile); data != nil {
+		if l, err := ledger.Parse(data); err == nil {
+			done, total := l.Done()
+			if id, ok := l.Next(); ok {
+				sl, _ := l.Get(id)
+				p.ReentrySlice = fmt.Sprintf("%s (%s) %s — %d/%d slices done", sl.ID, sl.Status, oneLine(sl.Title), done, total)
+			} else {
+				p.ReentrySlice = fmt.Sprintf("none ready — %d/%d slices done", done, total)
+			}
+		}
+	}
+	p.NextArtifact = nextArtifact(d, s, p.Digest)
+	if f, err := verify.Session(d, reg, s); err == nil {
+		p.Findings = append(p.Findings, f...)
+	}
+	p.Findings = append(p.Findings, gitFindings(d, s, g)...)
+	for _, f := range p.Findings {
+		if strings.HasPrefix(f.Code, "slice.") {
+			p.CrossCheck = append(p.CrossCheck, f.Message)
+		}
+	}
+	return p
+}
+
+// artifactName finds a file name in the digest's Next: bullet.
+var artifactName = regexp.MustCompile(`[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.(md|json|jsonl|txt|yaml|yml|diff|patch|html)\b`)
+
+func nextArtifact(d *state.Dir, s *registry.Session, digest string) *ArtifactRef {
+	for _, line := range strings.Split(digest, "\n") {
+		if !strings.HasPrefix(line, "- Next:") {
+			continue
+		}
+		name := artifactName.FindString(line)
+		if name == "" || strings.Contains(name, "..") {
+			return nil
+		}
+		rel := strings.TrimPrefix(name, "files/")
+		ref := &ArtifactRef{Path: filepath.Join(d.FilesDir(s.SessionID), filepath.FromSlash(rel))}
+		if _, err := os.Stat(ref.Path); err == nil {
+			ref.Exists = true
+		} else if d.Git != nil {
+			alt := filepath.Join(d.Git.WorktreeRoot, filepath.FromSlash(name))
+			if _, err := os.Stat(alt); err == nil {
+				ref.Path, ref.Exists = alt, true
+			}
+		}
+		return ref
+	}
+	return nil
+}
+
+func trimBlank(b []byte) string { return strings.Trim(string(b), "\n") }

@@ -1,0 +1,98 @@
+package gitx
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+)
+
+// StatusEntry is one changed, unmerged or untracked path.
+type StatusEntry struct {
+	Path     string // path relative to the worktree root, '/'-separated; the new path for renames and copies
+	OrigPath string // original path of a rename or copy ("" otherwise)
+	Code     string // porcelain v2 XY: "M.", ".M", "A.", "R.", "UU", "??", ...
+}
+
+// ParsePorcelainV2 parses the output of `git status --porcelain=v2 -z`.
+// Header lines ("# ...") and ignored entries ("!") are skipped. Every
+// returned entry has a non-empty Path and a two-letter Code. It is exported
+// for fuzzing.
+func ParsePorcelainV2(out []byte) ([]StatusEntry, error) {
+	var entries []StatusEntry
+	rest := out
+	next := func() (string, bool) {
+		if len(rest) == 0 {
+			return "", false
+		}
+		rec := rest
+		if i := bytes.IndexByte(rest, 0); i >= 0 {
+			rec, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		return string(rec), true
+	}
+	for {
+		rec, ok := next()
+		if !ok {
+			return entries, nil
+		}
+		if len(rec) < 2 || rec[1] != ' ' {
+			if rec == "" {
+				return nil, fmt.Errorf("porcelain v2: empty record")
+			}
+			return nil, fmt.Errorf("porcelain v2: malformed record %q", truncate(rec, 80))
+		}
+		var e StatusEntry
+		switch rec[0] {
+		case '#', '!':
+			continue
+		case '?':
+			e = StatusEntry{Path: rec[2:], Code: "??"}
+		case '1': // 1 XY sub mH mI mW hH hI path
+			f := strings.SplitN(rec, " ", 9)
+			if len(f) != 9 {
+				return nil, fmt.Errorf("porcelain v2: short changed record %q", truncate(rec, 80))
+			}
+			e = StatusEntry{Path: f[8], Code: f[1]}
+		case '2': // 2 XY sub mH mI mW hH hI Xscore path NUL origPath
+			f := strings.SplitN(rec, " ", 10)
+			if len(f) != 10 {
+				return nil, fmt.Errorf("porcelain v2: short rename record %q", truncate(rec, 80))
+			}
+			orig, ok := next()
+			if !ok || orig == "" {
+				return nil, fmt.Errorf("porcelain v2: rename of %q has no original path", truncate(f[9], 80))
+			}
+			e = StatusEntry{Path: f[9], OrigPath: orig, Code: f[1]}
+		case 'u': // u XY sub m1 m2 m3 mW h1 h2 h3 path
+			f := strings.SplitN(rec, " ", 11)
+			if len(f) != 11 {
+				return nil, fmt.Errorf("porcelain v2: short unmerged record %q", truncate(rec, 80))
+			}
+			e = StatusEntry{Path: f[10], Code: f[1]}
+		default:
+			return nil, fmt.Errorf("porcelain v2: unknown record type %q", rec[:1])
+		}
+		if e.Path == "" {
+			return nil, fmt.Errorf("porcelain v2: empty path in %q", truncate(rec, 80))
+		}
+		if !validXY(e.Code) {
+			return nil, fmt.Errorf("porcelain v2: bad XY %q", truncate(e.Code, 10))
+		}
+		entries = append(entries, e)
+	}
+}
+
+// validXY accepts the two status letters of porcelain v2 ('.' = unchanged).
+func validXY(xy string) bool {
+	if len(xy) != 2 {
+		return false
+	}
+	for i := 0; i < 2; i++ {
+		if !strings.ContainsRune(".MTADRCU?", rune(xy[i])) {
+			return false
+		}
+	}
+	return true
+}

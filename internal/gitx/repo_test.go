@@ -1,0 +1,255 @@
+package gitx
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestOpenFromSubdir(t *testing.T) {
+	t.Parallel()
+	repo := initRepo(t)
+	sha := commitFile(t, repo, "pkg/inner/x.go", "package x\n", "first line\n\nbody text")
+	r := mustOpen(t, filepath.Join(repo, "pkg", "inner"))
+	if got := r.Layout().WorktreeRoot; got != repo {
+		t.Errorf("WorktreeRoot = %s, want %s", got, repo)
+	}
+	want := Head{SHA: sha, Branch: "main", Subject: "first line"}
+	if got := mustHead(t, r); got != want {
+		t.Errorf("Head = %+v, want %+v", got, want)
+	}
+	if r.lenient {
+		t.Error("plain repository opened through the lenient fallback")
+	}
+}
+
+func TestUnborn(t *testing.T) {
+	t.Parallel()
+	repo := initRepo(t)
+	r := mustOpen(t, repo)
+	if got, want := mustHead(t, r), (Head{Branch: "main", Unborn: true}); got != want {
+		t.Errorf("Head = %+v, want %+v", got, want)
+	}
+	log, err := r.Log(10)
+	if err != nil || log == nil || len(log) != 0 {
+		t.Errorf("Log = %v, %v; want empty, nil", log, err)
+	}
+	if _, ok := r.ResolveCommit("0123456789abcdef0123456789abcdef01234567"); ok {
+		t.Error("ResolveCommit ok in an unborn repository")
+	}
+	if r.BranchExists("main") {
+		t.Error("BranchExists(main) on an unborn branch")
+	}
+}
+
+func TestDetachedHead(t *testing.T) {
+	t.Parallel()
+	repo := initRepo(t)
+	first := commit(t, repo, "one")
+	commit(t, repo, "two")
+	mustGit(t, repo, "checkout", "-q", first)
+	want := Head{SHA: first, Detached: true, Subject: "one"}
+	if got := mustHead(t, mustOpen(t, repo)); got != want {
+		t.Errorf("Head = %+v, want %+v", got, want)
+	}
+}
+
+func TestLinkedWorktree(t *testing.T) {
+	t.Parallel()
+	repo := initRepo(t)
+	commit(t, repo, "base")
+	wt := filepath.Join(tempDir(t), "linked")
+	mustGit(t, repo, "worktree", "add", "-q", "-b", "feat", wt)
+	sha := commit(t, wt, "on feat")
+
+	r := mustOpen(t, filepath.Join(wt))
+	l := r.Layout()
+	if l.MainRoot() != repo || l.WorktreeRoot != wt || !l.IsLinked() {
+		t.Errorf("layout = %+v (MainRoot %s)", l, l.MainRoot())
+	}
+	want := Head{SHA: sha, Branch: "feat", Subject: "on feat"}
+	if got := mustHead(t, r); got != want {
+		t.Errorf("Head = %+v, want %+v", got, want)
+	}
+	if br, det, err := l.CurrentBranch(); br != "feat" || det || err != nil {
+		t.Errorf("CurrentBranch = %q, %v, %v", br, det, err)
+	}
+	if !r.BranchExists("main") || !r.BranchExists("feat") {
+		t.Error("BranchExists false for an existing branch")
+	}
+}
+
+func TestSubmodule(t *testing.T) {
+	t.Parallel()
+	fx := newLayoutFixture(t)
+	subSHA := mustGit(t, fx.sub, "rev-parse", "HEAD")
+	superSHA := mustGit(t, fx.main, "rev-parse", "HEAD")
+	for _, dir := range []string{fx.sub, filepath.Join(fx.sub, "nested")} {
+		h := mustHead(t, mustOpen(t, dir))
+		if h.SHA != subSHA || h.SHA == superSHA || h.Subject != "sub: init" {
+			t.Errorf("Open(%s).Head = %+v, want submodule HEAD %s", dir, h, subSHA)
+		}
+	}
+}
+
+// TestExtensions covers go-git's refusal of [extensions] and the lenient
+// fallback: benign keys open, format-changing ones stay refused.
+func TestExtensions(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, repo string)
+	}{
+		{"worktreeConfig v1", func(t *testing.T, repo string) {
+			mustGit(t, repo, "config", "core.repositoryformatversion", "1")
+			mustGit(t, repo, "config", "extensions.worktreeConfig", "true")
+		}},
+		{"worktreeConfig v0", func(t *testing.T, repo string) {
+			mustGit(t, repo, "config", "extensions.worktreeConfig", "true")
+		}},
+		{"sparse-checkout", func(t *testing.T, repo string) {
+			mustGit(t, repo, "sparse-checkout", "set", "dir")
+		}},
+		{"preciousObjects+worktreeConfig", func(t *testing.T, repo string) {
+			mustGit(t, repo, "config", "core.repositoryformatversion", "1")
+			mustGit(t, repo, "config", "extensions.preciousObjects", "true")
+			mustGit(t, repo, "config", "extensions.worktreeConfig", "true")
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			repo := initRepo(t)
+			first := commitFile(t, repo, "dir/a.txt", "a\n", "first")
+			second := commitFile(t, repo, "dir/b.txt", "b\n", "second")
+			tc.setup(t, repo)
+			if !strings.Contains(mustGit(t, repo, "config", "--list", "--local"), "extensions.") {
+				t.Fatal("setup did not write an extension")
+			}
+			r := mustOpen(t, repo)
+			if !r.lenient {
+				t.Error("expected the lenient fallback (go-git v5.19 refuses extensions)")
+			}
+			if got, want := mustHead(t, r), (Head{SHA: second, Branch: "main", Subject: "second"}); got != want {
+				t.Errorf("Head = %+v, want %+v", got, want)
+			}
+			log, err := r.Log(5)
+			if err != nil || len(log) != 2 || log[0].SHA != second || log[1].SHA != first {
+				t.Errorf("Log = %+v, %v", log, err)
+			}
+			if full, ok := r.ResolveCommit(first[:9]); !ok || full != first {
+				t.Errorf("ResolveCommit = %q, %v", full, ok)
+			}
+			if err := r.repo.Storer.SetConfig(nil); !errors.Is(err, errReadOnlyConfig) {
+				t.Errorf("SetConfig through lenient storage = %v, want refusal", err)
+			}
+
+			// A detached linked worktree of the same repository.
+			wt := filepath.Join(tempDir(t), "wt")
+			mustGit(t, repo, "worktree", "add", "-q", "--detach", wt, first)
+			h := mustHead(t, mustOpen(t, wt))
+			if h.SHA != first || !h.Detached {
+				t.Errorf("linked worktree Head = %+v, want detached at %s", h, first)
+			}
+		})
+	}
+}
+
+func TestExtensionsRefused(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		init  []string
+		setup func(t *testing.T, repo string)
+	}{
+		{"sha256", []string{"--object-format=sha256"}, nil},
+		{"sha256+worktreeConfig", []string{"--object-format=sha256"}, func(t *testing.T, repo string) {
+			mustGit(t, repo, "config", "extensions.worktreeConfig", "true")
+		}},
+		{"refStorage", nil, func(t *testing.T, repo string) {
+			mustGit(t, repo, "config", "core.repositoryformatversion", "1")
+			mustGit(t, repo, "config", "extensions.refStorage", "reftable")
+		}},
+		{"unknown", nil, func(t *testing.T, repo string) {
+			mustGit(t, repo, "config", "core.repositoryformatversion", "1")
+			mustGit(t, repo, "config", "extensions.worktreeConfig", "true")
+			mustGit(t, repo, "config", "extensions.somethingNew", "true")
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			repo := initRepo(t, tc.init...)
+			commit(t, repo, "one")
+			if tc.setup != nil {
+				tc.setup(t, repo)
+			}
+			_, err := Open(repo)
+			if err == nil {
+				t.Fatal("Open succeeded, want refusal")
+			}
+			if !strings.Contains(err.Error(), "extension") {
+				t.Errorf("error %q does not mention the extension", err)
+			}
+		})
+	}
+}
+
+func TestBranchExists(t *testing.T) {
+	t.Parallel()
+	repo := initRepo(t)
+	one := commit(t, repo, "one")
+	mustGit(t, repo, "branch", "feature/x")
+	mustGit(t, repo, "branch", "packed")
+	mustGit(t, repo, "pack-refs", "--all")
+	mustGit(t, repo, "branch", "loose")
+	r := mustOpen(t, repo)
+	tests := map[string]bool{
+		"main": true, "feature/x": true, "packed": true, "loose": true,
+		"feature": false, "nope": false, "": false, "../../HEAD": false,
+		"../config": false, "HEAD": false, "main.lock": false, "a b": false,
+	}
+	for name, want := range tests {
+		if got := r.BranchExists(name); got != want {
+			t.Errorf("BranchExists(%q) = %v, want %v", name, got, want)
+		}
+		if sha, ok := r.BranchHead(name); ok != want || (ok && sha != one) {
+			t.Errorf("BranchHead(%q) = %q, %v", name, sha, ok)
+		}
+	}
+}
+
+func TestWorktrees(t *testing.T) {
+	t.Parallel()
+	repo := initRepo(t)
+	commit(t, repo, "base")
+	tmp := tempDir(t)
+	feat, det, fresh := filepath.Join(tmp, "feat"), filepath.Join(tmp, "det"), filepath.Join(tmp, "fresh")
+	mustGit(t, repo, "worktree", "add", "-q", "-b", "feat", feat)
+	mustGit(t, repo, "worktree", "add", "-q", "--detach", det)
+	mustGit(t, repo, "worktree", "add", "-q", "--detach", fresh)
+	mustGit(t, fresh, "checkout", "-q", "--orphan", "fresh") // unborn branch
+	want := map[string]string{"main": repo, "feat": feat, "fresh": fresh}
+	for _, from := range []string{repo, feat, det} {
+		got, err := mustOpen(t, from).Worktrees()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !equalMaps(got, want) {
+			t.Errorf("Worktrees from %s = %v, want %v", from, got, want)
+		}
+	}
+}
+
+func equalMaps(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,218 @@
+package ledger
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// member is one key/value pair of a JSON object exactly as written.
+type member struct {
+	key    string          // the decoded key
+	rawKey []byte          // the key token as written, quotes included
+	val    json.RawMessage // the value as written, without surrounding space
+}
+
+// object is a JSON object kept as its ordered members, so fields this
+// package does not own are rendered again from their original bytes.
+type object []member
+
+// get returns the value of key, or nil.
+func (o object) get(key string) json.RawMessage {
+	for _, m := range o {
+		if m.key == key {
+			return m.val
+		}
+	}
+	return nil
+}
+
+// set replaces the value of key in place, or appends key at the end.
+func (o *object) set(key string, val json.RawMessage) {
+	for i := range *o {
+		if (*o)[i].key == key {
+			(*o)[i].val = val
+			return
+		}
+	}
+	*o = append(*o, member{key: key, val: val})
+}
+
+// del removes key if present.
+func (o *object) del(key string) {
+	for i := range *o {
+		if (*o)[i].key == key {
+			*o = append((*o)[:i], (*o)[i+1:]...)
+			return
+		}
+	}
+}
+
+// clone copies the member list (the byte slices are never mutated).
+func (o object) clone() object { return append(object(nil), o...) }
+
+// write renders o with its members one per line, indented by indent+2
+// spaces, and its closing brace at indent. value may override how a
+// member's value is written; it returns false to write the raw bytes.
+func (o object) write(buf *bytes.Buffer, indent string, value func(m member) bool) {
+	if len(o) == 0 {
+		buf.WriteString("{}")
+		return
+	}
+	buf.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.WriteString("\n" + indent + "  ")
+		if m.rawKey != nil {
+			buf.Write(m.rawKey)
+		} else {
+			buf.Write(encode(m.key))
+		}
+		buf.WriteString(": ")
+		if value == nil || !value(m) {
+			buf.Write(m.val)
+		}
+	}
+	buf.WriteString("\n" + indent + "}")
+}
+
+// encode renders v as compact JSON without HTML escaping.
+func encode(v any) json.RawMessage {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(err) // only strings, ints and bools are encoded here
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+// The scanner below splits input that strictjson.Check has already accepted
+// (one valid JSON value), so it checks nothing and cannot fail on it.
+
+type scanner struct {
+	b []byte
+	i int
+}
+
+// splitObject returns the members of the object data, or ok=false when data
+// is not an object.
+func splitObject(data []byte) (o object, ok bool) {
+	s := scanner{b: data}
+	s.space()
+	if s.i >= len(s.b) || s.b[s.i] != '{' {
+		return nil, false
+	}
+	s.i++
+	o = object{}
+	for {
+		s.space()
+		switch s.b[s.i] {
+		case '}':
+			return o, true
+		case ',':
+			s.i++
+			s.space()
+		}
+		start := s.i
+		s.skipString()
+		raw := s.b[start:s.i]
+		var key string
+		if err := json.Unmarshal(raw, &key); err != nil {
+			return nil, false
+		}
+		s.space()
+		s.i++ // ':'
+		s.space()
+		o = append(o, member{key: key, rawKey: raw, val: s.value()})
+	}
+}
+
+// splitArray returns the elements of the array data, or ok=false when data
+// is not an array.
+func splitArray(data []byte) (elems []json.RawMessage, ok bool) {
+	s := scanner{b: data}
+	s.space()
+	if s.i >= len(s.b) || s.b[s.i] != '[' {
+		return nil, false
+	}
+	s.i++
+	for {
+		s.space()
+		switch s.b[s.i] {
+		case ']':
+			return elems, true
+		case ',':
+			s.i++
+			s.space()
+		}
+		elems = append(elems, s.value())
+	}
+}
+
+func (s *scanner) space() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// value skips one value and returns its bytes.
+func (s *scanner) value() json.RawMessage {
+	start := s.i
+	switch s.b[s.i] {
+	case '"':
+		s.skipString()
+	case '{', '[':
+		depth := 0
+		for s.i < len(s.b) {
+			switch s.b[s.i] {
+			case '"':
+				s.skipString()
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+			}
+			s.i++
+			if depth == 0 {
+				break
+			}
+		}
+	default:
+		for s.i < len(s.b) && !isDelim(s.b[s.i]) {
+			s.i++
+		}
+	}
+	return json.RawMessage(s.b[start:s.i])
+}
+
+func isDelim(c byte) bool {
+	switch c {
+	case ',', '}', ']', ' ', '\t', '\n', '\r':
+		return true
+	}
+	return false
+}
+
+// skipString moves past the string token starting at s.i.
+func (s *scanner) skipString() {
+	s.i++ // opening quote
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case '\\':
+			s.i += 2
+		case '"':
+			s.i++
+			return
+		default:
+			s.i++
+		}
+	}
+}

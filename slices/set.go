@@ -1,0 +1,147 @@
+package ledger
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// DefaultMaxRetries is the retry budget per slice when the decision
+// maxRetriesPerSlice is not settled.
+const DefaultMaxRetries = 2
+
+// MaxNote bounds a note, in bytes.
+const MaxNote = 4096
+
+// Update is one slice set call.
+type Update struct {
+	Status         string // the target status (required)
+	Commit         string // 7 to 40 hex digits; stored lowercase; "" leaves it
+	CommitVerified bool   // the caller resolved Commit in the repository
+	ActualLoc      *int   // nil leaves it
+	Note           string // "" leaves it
+	Force          bool   // allows leaving a terminal status
+	MaxRetries     int    // entries into red allowed; 0 means DefaultMaxRetries, < 0 the first red only
+}
+
+// Result says what Set did.
+type Result struct {
+	From, To  string   // To is escalated when the retry budget ran out
+	Attempts  int      // entries into red after the change
+	Escalated bool     // the budget ran out: the CLI exits 5
+	Forced    bool     // a terminal status was left with Force: journal it
+	Changed   bool     // false when the ledger is byte-for-byte unchanged
+	Warnings  []string // for stderr
+}
+
+// Set applies u to the slice with id. Only the keys status, commit,
+// commitVerified, actualLoc, note and attempts are written; every other
+// member keeps its bytes and position. Errors: *UsageError for a bad Update
+// (checked first), *NotFoundError for an unknown id, *EdgeError for a
+// transition the machine refuses. On error the ledger is unchanged.
+func (l *Ledger) Set(id string, u Update) (Result, error) {
+	if err := u.check(); err != nil {
+		return Result{}, err
+	}
+	e := l.find(id)
+	if e == nil {
+		return Result{}, &NotFoundError{ID: id}
+	}
+	from, to := e.view.Status, u.Status
+	r := Result{From: from}
+	obj := e.obj.clone()
+	attempts, note := e.view.Attempts, u.Note
+	if from != to {
+		if Terminal[from] && u.Force {
+			r.Forced = true
+		} else if !allowed(from, to) {
+			return Result{}, &EdgeError{From: from, To: to, Allowed: Allowed(from)}
+		}
+		if from == "escalated" || r.Forced {
+			attempts = 0 // a human moved it: a fresh budget
+		}
+		if to == "red" {
+			budget := u.MaxRetries
+			switch {
+			case budget == 0:
+				budget = DefaultMaxRetries
+			case budget < 0:
+				budget = 1 // no retries: the first red only
+			}
+			if attempts+1 > budget {
+				to, r.Escalated = "escalated", true
+				note = fmt.Sprintf("retry budget exhausted (%d attempts)", attempts)
+				if u.Note != "" {
+					note += "; " + u.Note
+				}
+			} else {
+				attempts++
+			}
+		}
+		obj.set("status", encode(to))
+		if attempts != e.view.Attempts {
+			obj.set("attempts", encode(attempts))
+		}
+	}
+	if u.Commit != "" {
+		c := strings.ToLower(u.Commit)
+		obj.set("commit", encode(c))
+		if u.CommitVerified {
+			obj.del("commitVerified")
+		} else {
+			obj.set("commitVerified", encode(false))
+			r.Warnings = append(r.Warnings, fmt.Sprintf("commit %s does not resolve in this repository; recorded as unverified", c))
+		}
+	}
+	if u.ActualLoc != nil {
+		obj.set("actualLoc", encode(*u.ActualLoc))
+	}
+	if note != "" {
+		obj.set("note", encode(note))
+	}
+	view, err := decodeSlice(obj)
+	if err != nil {
+		return Result{}, fmt.Errorf("internal error: slice %s would become invalid: %v", id, err)
+	}
+	r.To, r.Attempts, r.Changed = to, attempts, !sameBytes(e.obj, obj)
+	e.obj, e.view = obj, view
+	return r, nil
+}
+
+// check refuses an Update before any slice is looked at.
+func (u Update) check() error {
+	if !isStatus(u.Status) {
+		return &UsageError{Fault: fmt.Sprintf("status %q is not one of %s", u.Status, strings.Join(Statuses, ", "))}
+	}
+	if u.Commit != "" && !hexCommit.MatchString(u.Commit) {
+		return &UsageError{Fault: fmt.Sprintf("commit %q is not 7 to 40 hex digits", u.Commit), Next: "pass a commit sha"}
+	}
+	if u.ActualLoc != nil && *u.ActualLoc < 0 {
+		return &UsageError{Fault: fmt.Sprintf("actual LOC %d is negative", *u.ActualLoc)}
+	}
+	if !utf8.ValidString(u.Note) {
+		return &UsageError{Fault: "note is not valid UTF-8"}
+	}
+	if strings.IndexFunc(u.Note, unicode.IsControl) >= 0 {
+		return &UsageError{Fault: "note contains a control character; it must be one line"}
+	}
+	if len(u.Note) > MaxNote {
+		return &UsageError{Fault: fmt.Sprintf("note is %d bytes; the limit is %d", len(u.Note), MaxNote)}
+	}
+	switch flag := Requires[u.Status]; {
+	case flag == "--commit" && u.Commit == "":
+		return &UsageError{Fault: u.Status + " requires --commit", Next: "pass --commit SHA"}
+	case flag == "--note" && u.Note == "":
+		return &UsageError{Fault: u.Status + " requires --note", Next: "pass --note saying why"}
+	}
+	return nil
+}
+
+func sameBytes(a, b object) bool {
+	var x, y bytes.Buffer
+	a.write(&x, "", nil)
+	b.write(&y, "", nil)
+	return bytes.Equal(x.Bytes(), y.Bytes())
+}

@@ -1,0 +1,228 @@
+package ledger
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func intp(n int) *int { return &n }
+
+func TestSetRefusesBadUpdates(t *testing.T) {
+	tests := []struct {
+		name string
+		id   string
+		u    Update
+		want string
+		hint string
+	}{
+		{"unknown status", "1", Update{Status: "done"}, `status "done" is not one of pending, red, green, committed, escalated, skipped`, ""},
+		{"committed without commit", "1", Update{Status: "committed"}, "committed requires --commit", "pass --commit SHA"},
+		{"skipped without note", "1", Update{Status: "skipped"}, "skipped requires --note", "pass --note saying why"},
+		{"escalated without note", "1", Update{Status: "escalated"}, "escalated requires --note", "pass --note saying why"},
+		{"bad commit", "1", Update{Status: "committed", Commit: "xyz1234"}, `commit "xyz1234" is not 7 to 40 hex digits`, "pass a commit sha"},
+		{"long commit", "1", Update{Status: "committed", Commit: strings.Repeat("a", 41)}, "not 7 to 40 hex digits", "pass a commit sha"},
+		{"negative loc", "1", Update{Status: "red", ActualLoc: intp(-1)}, "actual LOC -1 is negative", ""},
+		{"note with newline", "1", Update{Status: "red", Note: "a\nb"}, "note contains a control character", ""},
+		{"note with tab", "1", Update{Status: "red", Note: "a\tb"}, "note contains a control character", ""},
+		{"note not utf8", "1", Update{Status: "red", Note: "\xff"}, "note is not valid UTF-8", ""},
+		{"note too long", "1", Update{Status: "red", Note: strings.Repeat("n", MaxNote+1)}, "note is 4097 bytes", ""},
+		{"input checked before the id", "99", Update{Status: "committed"}, "committed requires --commit", "pass --commit SHA"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := mustParse(t, canonical)
+			_, err := l.Set(tt.id, tt.u)
+			var ue *UsageError
+			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.want) || ue.ExitCode() != 2 || ue.Hint() != tt.hint {
+				t.Fatalf("Set = %v (hint %q), want *UsageError %q (hint %q)", err, ue.Hint(), tt.want, tt.hint)
+			}
+			if string(l.Marshal()) != canonical {
+				t.Fatal("a refused Set changed the ledger")
+			}
+		})
+	}
+}
+
+func TestSetUnknownID(t *testing.T) {
+	l := mustParse(t, canonical)
+	_, err := l.Set("9", Update{Status: "red"})
+	var nf *NotFoundError
+	if !errors.As(err, &nf) || nf.ExitCode() != 1 || err.Error() != `no slice with id "9"` || nf.Hint() == "" {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestSetPreservesPlannerBytes sets every tool-owned field and compares the
+// whole file: only those keys change, appended at the end when absent.
+func TestSetPreservesPlannerBytes(t *testing.T) {
+	l := mustParse(t, canonical)
+	if _, err := l.Set("1", Update{Status: "red", ActualLoc: intp(12), Note: "first test written"}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := l.Set("3", Update{Status: "committed", Commit: "ABCDEF0123", Note: "built on another branch"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Warnings) != 1 || r.Warnings[0] != "commit abcdef0123 does not resolve in this repository; recorded as unverified" {
+		t.Fatalf("warnings = %q", r.Warnings)
+	}
+	want := strings.NewReplacer(
+		`      "status": "pending"
+    },`, `      "status": "red",
+      "attempts": 1,
+      "actualLoc": 12,
+      "note": "first test written"
+    },`,
+		`      "estLoc": 40
+    }`, `      "estLoc": 40,
+      "status": "committed",
+      "commit": "abcdef0123",
+      "commitVerified": false,
+      "note": "built on another branch"
+    }`).Replace(canonical)
+	got := l.Marshal()
+	if string(got) != want {
+		t.Fatalf("Marshal =\n%s\nwant\n%s", got, want)
+	}
+	// Verifying the commit later drops the marker and nothing else moves.
+	r, err = l.Set("3", Update{Status: "committed", Commit: "abcdef0123", CommitVerified: true, Note: "built on another branch"})
+	if err != nil || !r.Changed || len(r.Warnings) != 0 {
+		t.Fatalf("verify commit: %+v, %v", r, err)
+	}
+	if s, _ := l.Get("3"); s.Unverified || bytes.Contains(l.Marshal(), []byte("commitVerified")) {
+		t.Fatalf("commitVerified kept: %s", l.Marshal())
+	}
+	// A second parse of the written bytes is stable.
+	if again := mustParse(t, string(l.Marshal())).Marshal(); !bytes.Equal(again, l.Marshal()) {
+		t.Fatal("Marshal is not idempotent after Set")
+	}
+}
+
+func TestSetSameStatus(t *testing.T) {
+	l := mustParse(t, canonical)
+	before := l.Marshal()
+	r, err := l.Set("2", Update{Status: "committed", Commit: "abcdef1", CommitVerified: true})
+	if err != nil || r.Changed || r.From != "committed" || r.To != "committed" || r.Forced {
+		t.Fatalf("idempotent retry: %+v, %v", r, err)
+	}
+	if !bytes.Equal(before, l.Marshal()) {
+		t.Fatal("a no-op Set changed the bytes")
+	}
+	r, err = l.Set("2", Update{Status: "committed", Commit: "abcdef2", CommitVerified: true, ActualLoc: intp(90)})
+	if err != nil || !r.Changed || r.From != r.To {
+		t.Fatalf("same status, new commit: %+v, %v", r, err)
+	}
+	if s, _ := l.Get("2"); s.Commit != "abcdef2" || *s.ActualLoc != 90 {
+		t.Fatalf("fields not recorded: %+v", s)
+	}
+	// red → red counts no attempt.
+	l = mustParse(t, `{"slices":[{"id":1,"status":"red","attempts":1}]}`)
+	r, err = l.Set("1", Update{Status: "red"})
+	if err != nil || r.Changed || r.Attempts != 1 {
+		t.Fatalf("red → red: %+v, %v", r, err)
+	}
+}
+
+func TestForceLeavesTerminal(t *testing.T) {
+	l := mustParse(t, canonical)
+	r, err := l.Set("2", Update{Status: "red", Force: true})
+	if err != nil || !r.Forced || r.From != "committed" || r.To != "red" || r.Attempts != 1 {
+		t.Fatalf("forced: %+v, %v", r, err)
+	}
+	// Force does not open an illegal edge between open statuses.
+	_, err = l.Set("1", Update{Status: "green", Force: true})
+	var ee *EdgeError
+	if !errors.As(err, &ee) {
+		t.Fatalf("pending → green with force: %v", err)
+	}
+}
+
+// TestRetryBudget walks a slice through red repeatedly. With the default
+// budget (2) the first two entries go to red and the third escalates.
+func TestRetryBudget(t *testing.T) {
+	type step struct {
+		to, wantTo   string
+		wantAttempts int
+		escalated    bool
+	}
+	run := func(t *testing.T, max int, steps []step) *Ledger {
+		t.Helper()
+		l := mustParse(t, `{"slices":[{"id":1,"planner":"keep"}]}`)
+		for i, s := range steps {
+			r, err := l.Set("1", Update{Status: s.to, MaxRetries: max})
+			if err != nil {
+				t.Fatalf("step %d (%s): %v", i+1, s.to, err)
+			}
+			if r.To != s.wantTo || r.Attempts != s.wantAttempts || r.Escalated != s.escalated {
+				t.Fatalf("step %d (%s): %+v, want to %s attempts %d escalated %v", i+1, s.to, r, s.wantTo, s.wantAttempts, s.escalated)
+			}
+			if got, _ := l.Get("1"); got.Status != s.wantTo || got.Attempts != s.wantAttempts {
+				t.Fatalf("step %d: stored %+v", i+1, got)
+			}
+		}
+		return l
+	}
+	t.Run("default budget", func(t *testing.T) {
+		l := run(t, 0, []step{
+			{"red", "red", 1, false},
+			{"green", "green", 1, false},
+			{"red", "red", 2, false},
+			{"green", "green", 2, false},
+			{"red", "escalated", 2, true},
+		})
+		if s, _ := l.Get("1"); s.Note != "retry budget exhausted (2 attempts)" {
+			t.Fatalf("note = %q", s.Note)
+		}
+		// A human sends it back: a fresh budget.
+		run2, err := l.Set("1", Update{Status: "red"})
+		if err != nil || run2.Attempts != 1 || run2.Escalated || run2.From != "escalated" {
+			t.Fatalf("escalated → red: %+v, %v", run2, err)
+		}
+	})
+	t.Run("budget of three", func(t *testing.T) {
+		run(t, 3, []step{
+			{"red", "red", 1, false},
+			{"green", "green", 1, false},
+			{"red", "red", 2, false},
+			{"green", "green", 2, false},
+			{"red", "red", 3, false},
+			{"green", "green", 3, false},
+			{"red", "escalated", 3, true},
+		})
+	})
+	t.Run("budget of one", func(t *testing.T) {
+		run(t, 1, []step{
+			{"red", "red", 1, false},
+			{"green", "green", 1, false},
+			{"red", "escalated", 1, true},
+			{"pending", "pending", 0, false},
+			{"red", "red", 1, false},
+		})
+	})
+	t.Run("negative budget allows no retry", func(t *testing.T) {
+		run(t, -1, []step{
+			{"red", "red", 1, false},
+			{"green", "green", 1, false},
+			{"red", "escalated", 1, true},
+		})
+	})
+	t.Run("user note is kept", func(t *testing.T) {
+		l := mustParse(t, `{"slices":[{"id":1,"status":"green","attempts":2}]}`)
+		r, err := l.Set("1", Update{Status: "red", Note: "flaky again"})
+		if err != nil || !r.Escalated {
+			t.Fatalf("%+v, %v", r, err)
+		}
+		if s, _ := l.Get("1"); s.Note != "retry budget exhausted (2 attempts); flaky again" {
+			t.Fatalf("note = %q", s.Note)
+		}
+	})
+	t.Run("forced reopen starts a fresh budget", func(t *testing.T) {
+		l := mustParse(t, `{"slices":[{"id":1,"status":"committed","commit":"abcdef0","attempts":2}]}`)
+		r, err := l.Set("1", Update{Status: "red", Force: true})
+		if err != nil || r.Escalated || r.Attempts != 1 {
+			t.Fatalf("%+v, %v", r, err)
+		}
+	})
+}
