@@ -52,16 +52,26 @@ func (c *CheckpointCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	branch := key
+	return e.writeAuto(key, observe(d, sessionBranch(d, key), 0), c.Trigger)
+}
+
+// sessionBranch is the git branch of the session for key (key itself when
+// there is no such session yet; the transaction reports that).
+func sessionBranch(d *state.Dir, key string) string {
 	if reg, _, err := d.ReadRegistry(); err == nil {
 		if s := lookup(reg, key); s != nil {
-			branch = s.GitBranch
+			return s.GitBranch
 		}
 	}
-	g := observe(d, branch, 0)
+	return key
+}
+
+// writeAuto writes the Auto-checkpoint of the session for key from what
+// git said (g, gathered before the lock).
+func (e *Env) writeAuto(key string, g reality, trigger string) error {
 	return e.onSession(key, func(tx *state.Tx, s *registry.Session) error {
 		a := autoFromGit(g)
-		a.At, a.Trigger = registry.Now(), c.Trigger
+		a.At, a.Trigger = registry.Now(), trigger
 		a.Phase, a.TotalPhases, a.PhaseLabel = s.Phase.String(), s.TotalPhases, registry.Deref(s.PhaseLabel)
 		if data, err := tx.Read(s.SessionID, state.LedgerFile); err != nil {
 			return err
@@ -81,7 +91,7 @@ func (c *CheckpointCmd) Run(e *Env) error {
 		if err := tx.WriteCheckpoint(s, checkpoint.SetAuto(body, checkpoint.RenderAuto(a))); err != nil {
 			return err
 		}
-		tx.Touch(s.SessionID, map[string]string{"trigger": c.Trigger, "head": g.head.SHA})
+		tx.Touch(s.SessionID, map[string]string{"trigger": trigger, "head": g.head.SHA})
 		return nil
 	})
 }

@@ -17,6 +17,7 @@ type Env struct {
 	Stdout, Stderr io.Writer
 	G              *Grammar
 	Verb           string
+	actor          string // set by hooks: hook:<event>
 	dir            *state.Dir
 }
 
@@ -32,10 +33,14 @@ func (e *Env) Dir() (*state.Dir, error) {
 	return e.dir, nil
 }
 
-// Actor is who the journal says made a change.
-func Actor() string {
+// Actor is who the journal says made a change: $ORC_ACTOR, else
+// hook:<event> inside a hook, else cli.
+func (e *Env) Actor() string {
 	if a := os.Getenv("ORC_ACTOR"); a != "" {
 		return a
+	}
+	if e.actor != "" {
+		return e.actor
 	}
 	return "cli"
 }
@@ -145,5 +150,5 @@ func (e *Env) Update(fn func(tx *state.Tx) error) error {
 	if err != nil {
 		return err
 	}
-	return d.Update(context.Background(), state.Options{Verb: e.Verb, Actor: Actor(), LockTimeout: e.G.LockTimeout}, fn)
+	return d.Update(context.Background(), state.Options{Verb: e.Verb, Actor: e.Actor(), LockTimeout: e.G.LockTimeout}, fn)
 }

@@ -29,6 +29,9 @@ type Grammar struct {
 	Gate       GateCmd       `cmd:"" help:"Verdict-gated phases with a retry budget."`
 	Progress   ProgressCmd   `cmd:"" help:"Append to progress.md."`
 	Artifact   ArtifactCmd   `cmd:"" help:"Persisted gate inputs stamped with HEAD."`
+	Hook       HookCmd       `cmd:"" help:"Claude Code hook entry points (read the hook JSON on stdin; always exit 0)."`
+	Statusline StatuslineCmd `cmd:"" help:"Render a Claude Code statusline from its stdin JSON (no lock, no git subprocess)."`
+	Install    InstallCmd    `cmd:"" help:"Write the statusLine entry into a Claude settings file, merging with what is there."`
 	Repair     RepairCmd     `cmd:"" help:"Regenerate a session's checkpoint mirror from the registry and re-baseline its journal."`
 	Version    VersionCmd    `cmd:"" help:"Print the version."`
 }
@@ -297,6 +300,33 @@ type ArtifactPutCmd struct {
 type ArtifactCheckCmd struct {
 	BranchFlag
 	Name string `arg:"" help:"Relative path inside files/."`
+}
+
+// HookCmd is `hook`.
+type HookCmd struct {
+	PreCompact   HookPreCompactCmd   `cmd:"" name:"pre-compact" help:"PreCompact: write the Auto-checkpoint; prints nothing."`
+	SessionStart HookSessionStartCmd `cmd:"" name:"session-start" help:"SessionStart: inject the resume packet (compact, resume) or a banner (startup, clear)."`
+	Stop         HookStopCmd         `cmd:"" help:"Stop: refresh the Auto-checkpoint when HEAD or the dirty set changed."`
+}
+
+// HookPreCompactCmd is `hook pre-compact`.
+type HookPreCompactCmd struct{}
+
+// HookSessionStartCmd is `hook session-start`.
+type HookSessionStartCmd struct{}
+
+// HookStopCmd is `hook stop`.
+type HookStopCmd struct{}
+
+// StatuslineCmd is `statusline`.
+type StatuslineCmd struct{}
+
+// InstallCmd is `install`.
+type InstallCmd struct {
+	Project bool `xor:"scope" help:"Write .claude/settings.json of this repository."`
+	User    bool `xor:"scope" help:"Write ~/.claude/settings.json (the default)."`
+	DryRun  bool `name:"dry-run" help:"Show the change; write nothing."`
+	Force   bool `help:"Replace a statusLine that is not orc-state's."`
 }
 
 // RepairCmd is `repair`.

@@ -47,7 +47,7 @@ func runLine(args []string, stdout io.Writer) {
 			}
 		}
 	}
-	out, ok := lineFor(dir, branch)
+	out, ok := lineFor(dir, branch, cwd())
 	if !ok {
 		return
 	}
@@ -66,12 +66,12 @@ func setLineFlag(name, v string, dir, branch *string) {
 	}
 }
 
-func lineFor(dir, branch string) (lineOut, bool) {
+func lineFor(dir, branch, wd string) (lineOut, bool) {
 	if dir == "" {
 		dir = os.Getenv("ORC_STATE_DIR")
 	}
 	var layout *gitx.Layout
-	if l, err := gitx.Discover(cwd()); err == nil {
+	if l, err := gitx.Discover(wd); err == nil {
 		layout = &l
 	}
 	if dir == "" {

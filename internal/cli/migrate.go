@@ -94,5 +94,5 @@ func (e *Env) updateRaw(fn func(tx *state.Tx) error) error {
 	if err != nil {
 		return err
 	}
-	return d.Update(context.Background(), state.Options{Verb: e.Verb, Actor: Actor(), LockTimeout: e.G.LockTimeout, RawRegistry: true}, fn)
+	return d.Update(context.Background(), state.Options{Verb: e.Verb, Actor: e.Actor(), LockTimeout: e.G.LockTimeout, RawRegistry: true}, fn)
 }

@@ -1,0 +1,230 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/orc-state/orc-state/checkpoint"
+	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/registry"
+)
+
+// hookPayload is the stdin JSON of the Claude Code hooks orc-state serves.
+type hookPayload struct {
+	SessionID          string `json:"session_id"`
+	TranscriptPath     string `json:"transcript_path"`
+	Cwd                string `json:"cwd"`
+	HookEventName      string `json:"hook_event_name"`
+	Trigger            string `json:"trigger"`
+	CustomInstructions string `json:"custom_instructions"`
+	Source             string `json:"source"`
+	AgentID            string `json:"agent_id"`
+	StopHookActive     bool   `json:"stop_hook_active"`
+}
+
+// hookStdinTimeout bounds the wait for the hook's stdin to close.
+const hookStdinTimeout = 2 * time.Second
+
+// readBounded reads r until EOF, at most limit bytes, giving up after
+// timeout (a host that never closes stdin must not hang us).
+func readBounded(r io.Reader, limit int64, timeout time.Duration) ([]byte, error) {
+	type result struct {
+		data []byte
+		err  error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		data, err := io.ReadAll(io.LimitReader(r, limit+1))
+		ch <- result{data, err}
+	}()
+	select {
+	case res := <-ch:
+		if res.err == nil && int64(len(res.data)) > limit {
+			return nil, fmt.Errorf("stdin is over %d bytes", limit)
+		}
+		return res.data, res.err
+	case <-time.After(timeout):
+		return nil, errors.New("stdin did not close in time")
+	}
+}
+
+// payload reads and decodes the hook's stdin, then moves to its cwd.
+func (e *Env) payload() (hookPayload, error) {
+	var p hookPayload
+	data, err := readBounded(e.Stdin, maxStdin, hookStdinTimeout)
+	if err != nil {
+		return p, err
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return p, errors.New("empty stdin; expected the hook's JSON")
+	}
+	if err := json.Unmarshal(data, &p); err != nil {
+		return p, fmt.Errorf("stdin is not the hook's JSON: %v", err)
+	}
+	if p.Cwd != "" {
+		if err := os.Chdir(p.Cwd); err != nil {
+			return p, fmt.Errorf("cannot enter cwd: %v", err)
+		}
+	}
+	return p, nil
+}
+
+// problem reports a hook failure as one line on stderr; hooks always exit
+// 0 so they never block the host.
+func (e *Env) problem(err error) error {
+	fmt.Fprintf(e.Stderr, "orc-state %s: %s\n", e.Verb, strings.ReplaceAll(err.Error(), "\n", " "))
+	return nil
+}
+
+// liveSession returns the current branch's session when it is in progress
+// or paused; nil (and no error) when there is none.
+func (e *Env) liveSession() (*state.Dir, *registry.Registry, *registry.Session, error) {
+	d, reg, s, err := e.Session("")
+	if err != nil {
+		var nf interface{ ExitCode() int }
+		if errors.As(err, &nf) && nf.ExitCode() == 1 {
+			return nil, nil, nil, nil // no session, or detached: nothing to do
+		}
+		return nil, nil, nil, err
+	}
+	if s.Status != "in_progress" && s.Status != "paused" {
+		return nil, nil, nil, nil
+	}
+	return d, reg, s, nil
+}
+
+// Run writes the Auto-checkpoint of the current branch's session before
+// compaction. Subagents are skipped. It prints nothing and exits 0.
+func (c *HookPreCompactCmd) Run(e *Env) error {
+	p, err := e.payload()
+	if err != nil {
+		return e.problem(err)
+	}
+	if p.AgentID != "" {
+		return nil
+	}
+	e.actor = "hook:PreCompact"
+	d, _, s, err := e.liveSession()
+	if err != nil || s == nil {
+		if err != nil {
+			return e.problem(err)
+		}
+		return nil
+	}
+	trigger := p.Trigger
+	if trigger == "" || registry.SingleLine("trigger", trigger) != nil || len(trigger) > 64 {
+		trigger = "auto"
+	}
+	if err := e.writeAuto(s.SessionID, observe(d, s.GitBranch, 0), trigger); err != nil {
+		return e.problem(err)
+	}
+	return nil
+}
+
+// sessionStartOutput is the hook's JSON answer.
+type sessionStartOutput struct {
+	HookSpecificOutput struct {
+		HookEventName     string `json:"hookEventName"`
+		AdditionalContext string `json:"additionalContext"`
+		SessionTitle      string `json:"sessionTitle,omitempty"`
+	} `json:"hookSpecificOutput"`
+}
+
+// maxContext is the host's cap on injected context, in characters.
+const maxContext = 10000
+
+// Run injects the resume packet after compaction or on resume, a one-line
+// banner on startup or clear, and nothing when there is no live session.
+func (c *HookSessionStartCmd) Run(e *Env) error {
+	p, err := e.payload()
+	if err != nil {
+		return e.problem(err)
+	}
+	if p.AgentID != "" {
+		return nil
+	}
+	e.actor = "hook:SessionStart"
+	d, reg, s, err := e.liveSession()
+	if err != nil || s == nil {
+		if err != nil {
+			return e.problem(err)
+		}
+		return nil
+	}
+	var out sessionStartOutput
+	out.HookSpecificOutput.HookEventName = "SessionStart"
+	if l, ok := lineFor(d.Path, s.GitBranch, cwd()); ok {
+		out.HookSpecificOutput.SessionTitle = l.Title
+	}
+	switch p.Source {
+	case "compact", "resume", "fork":
+		intro := fmt.Sprintf("orc-state: the workflow session %s (%s) is %s on this branch. "+
+			"The packet below was read from .orc/ and cross-checked against git just now; findings are listed, not repaired.\n\n",
+			s.SessionID, s.Command, s.Status)
+		out.HookSpecificOutput.AdditionalContext = intro + renderPacket(buildPacket(d, reg, s), maxContext-len(intro)-100)
+	default:
+		out.HookSpecificOutput.AdditionalContext = fmt.Sprintf(
+			"orc-state: session %s (%s, phase %s/%d %s, %s) is registered for this branch; `orc-state resume` prints its resume packet.",
+			s.SessionID, s.Command, s.Phase, s.TotalPhases, registry.Deref(s.PhaseLabel), s.Status)
+	}
+	return printJSON(e, out, "")
+}
+
+// Run refreshes the Auto-checkpoint at the end of a turn, only when HEAD
+// or the dirty set changed since the last one. It prints nothing.
+func (c *HookStopCmd) Run(e *Env) error {
+	p, err := e.payload()
+	if err != nil {
+		return e.problem(err)
+	}
+	if p.AgentID != "" {
+		return nil
+	}
+	e.actor = "hook:Stop"
+	d, _, s, err := e.liveSession()
+	if err != nil || s == nil {
+		if err != nil {
+			return e.problem(err)
+		}
+		return nil
+	}
+	g := observe(d, s.GitBranch, 0)
+	if !gitChangedSinceAuto(d, s, g) {
+		return nil
+	}
+	if err := e.writeAuto(s.SessionID, g, "stop"); err != nil {
+		return e.problem(err)
+	}
+	return nil
+}
+
+// gitChangedSinceAuto compares the HEAD and Dirty lines the last
+// Auto-checkpoint recorded with what git says now.
+func gitChangedSinceAuto(d *state.Dir, s *registry.Session, g reality) bool {
+	data, _ := d.ReadFile(s.SessionID, state.CheckpointFile)
+	if data == nil {
+		return true
+	}
+	old, n := checkpoint.Section(checkpoint.Parse(data).Body, checkpoint.AutoHeading)
+	if n == 0 {
+		return true
+	}
+	now := checkpoint.RenderAuto(autoFromGit(g))
+	return gitLines(old) != gitLines(now)
+}
+
+func gitLines(section []byte) string {
+	var keep []string
+	for _, l := range strings.Split(string(section), "\n") {
+		if strings.HasPrefix(l, "- HEAD:") || strings.HasPrefix(l, "- Dirty:") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
+}

@@ -1,0 +1,169 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/orc-state/orc-state/internal/atomicfile"
+	"github.com/orc-state/orc-state/internal/fault"
+)
+
+// Run writes the statusLine entry into a Claude settings file. Every other
+// key is kept, in its order and bytes; running it again changes nothing.
+func (c *InstallCmd) Run(e *Env) error {
+	path, err := c.settingsPath(e)
+	if err != nil {
+		return err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fault.Wrap(fault.Invalid, err, "cannot find the orc-state binary")
+	}
+	exe, _ = filepath.Abs(exe)
+	want, _ := json.Marshal(map[string]any{"type": "command", "command": exe + " statusline", "padding": 0})
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fault.Usagef("cannot read %s: %v", path, err)
+	}
+	members, err := objectMembers(old)
+	if err != nil {
+		return fault.Usagef("%s is not a JSON object: %v", path, err).WithHint("fix the file by hand, then run orc-state install again")
+	}
+	if cur, ok := members.get("statusLine"); ok {
+		if jsonEqual(cur, want) {
+			fmt.Fprintf(e.Stdout, "%s already has orc-state's statusLine; nothing to do\n", path)
+			return nil
+		}
+		if !c.Force && !bytes.Contains(cur, []byte("orc-state")) {
+			return fault.Usagef("%s already has another statusLine", path).WithHint("pass --force to replace it")
+		}
+	}
+	members.set("statusLine", want)
+	out := members.render()
+	if c.DryRun {
+		fmt.Fprintf(e.Stdout, "would write %s:\n%s", path, out)
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fault.Usagef("cannot create %s: %v", filepath.Dir(path), err)
+	}
+	if err := atomicfile.WriteFile(path, out, 0o644); err != nil {
+		return fault.Usagef("cannot write %s: %v", path, err)
+	}
+	fmt.Fprintf(e.Stdout, "wrote statusLine to %s\n", path)
+	return nil
+}
+
+func (c *InstallCmd) settingsPath(e *Env) (string, error) {
+	if c.Project {
+		d, err := e.Dir()
+		if err != nil {
+			return "", err
+		}
+		if d.Git == nil {
+			return "", fault.Usagef("--project needs a git repository")
+		}
+		return filepath.Join(d.Git.MainRoot(), ".claude", "settings.json"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fault.Usagef("no home directory: %v", err)
+	}
+	return filepath.Join(home, ".claude", "settings.json"), nil
+}
+
+// members is a JSON object's members in file order, values kept raw.
+type members []struct {
+	key string
+	val json.RawMessage
+}
+
+func objectMembers(data []byte) (members, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return members{}, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, errors.New("expected an object")
+	}
+	var m members
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, err
+		}
+		m = append(m, struct {
+			key string
+			val json.RawMessage
+		}{t.(string), raw})
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("trailing data after the object")
+	}
+	return m, nil
+}
+
+func (m members) get(key string) (json.RawMessage, bool) {
+	for _, kv := range m {
+		if kv.key == key {
+			return kv.val, true
+		}
+	}
+	return nil, false
+}
+
+func (m *members) set(key string, val json.RawMessage) {
+	for i := range *m {
+		if (*m)[i].key == key {
+			(*m)[i].val = val
+			return
+		}
+	}
+	*m = append(*m, struct {
+		key string
+		val json.RawMessage
+	}{key, val})
+}
+
+// render writes the object with 2-space indent; values are re-indented,
+// never re-encoded, so numbers and strings keep their bytes.
+func (m members) render() []byte {
+	var b bytes.Buffer
+	b.WriteString("{\n")
+	for i, kv := range m {
+		k, _ := json.Marshal(kv.key)
+		var v bytes.Buffer
+		if json.Indent(&v, kv.val, "  ", "  ") != nil {
+			v.Write(kv.val)
+		}
+		fmt.Fprintf(&b, "  %s: %s", k, v.Bytes())
+		if i < len(m)-1 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("}\n")
+	return b.Bytes()
+}
+
+func jsonEqual(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	xa, _ := json.Marshal(x)
+	ya, _ := json.Marshal(y)
+	return bytes.Equal(xa, ya)
+}
