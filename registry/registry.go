@@ -116,6 +116,13 @@ func Deref(p *string) string {
 	return *p
 }
 
+// IsTime reports whether v is exactly a TimeLayout time (time.Parse alone
+// would also accept fractional seconds, which break text ordering).
+func IsTime(v string) bool {
+	t, err := time.Parse(TimeLayout, v)
+	return err == nil && t.UTC().Format(TimeLayout) == v
+}
+
 // Now returns the current time in TimeLayout.
 func Now() string { return time.Now().UTC().Format(TimeLayout) }
 
@@ -138,10 +145,7 @@ func Parse(data []byte) (*Registry, error) {
 	var probe struct {
 		Schema *int `json:"schema"`
 	}
-	if err := strictjson.Check(data); err != nil {
-		return nil, &InvalidError{Fault: err.Error(), Next: "run orc-state doctor"}
-	}
-	_ = json.Unmarshal(data, &probe)
+	_ = json.Unmarshal(data, &probe) // the version first: a newer file is never "repaired"
 	if probe.Schema != nil && *probe.Schema > Schema {
 		return nil, &InvalidError{
 			Fault: fmt.Sprintf("schema %d is newer than this orc-state understands (%d)", *probe.Schema, Schema),
@@ -295,7 +299,7 @@ func (s *Session) Validate() error {
 		urls[pr.URL] = true
 	}
 	for name, v := range map[string]string{"startedAt": s.StartedAt, "updatedAt": s.UpdatedAt} {
-		if _, err := time.Parse(TimeLayout, v); err != nil {
+		if !IsTime(v) {
 			return fmt.Errorf("%s %q is not a UTC time like 2026-01-02T15:04:05Z", name, v)
 		}
 	}

@@ -11,6 +11,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
+	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -18,9 +21,10 @@ import (
 const MaxDepth = 64
 
 // Decode checks data (see Check) and decodes it into v, refusing fields v
-// does not declare.
+// does not declare. Field names must match exactly: encoding/json would
+// accept "Status" for "status", and with both present keep the last one.
 func Decode(data []byte, v any) error {
-	if err := Check(data); err != nil {
+	if err := check(data, reflect.TypeOf(v)); err != nil {
 		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -65,7 +69,9 @@ func describe(err error) error {
 
 // Check verifies that data is a single well-formed JSON value in valid UTF-8
 // without duplicate object keys or nesting deeper than MaxDepth.
-func Check(data []byte) error {
+func Check(data []byte) error { return check(data, nil) }
+
+func check(data []byte, t reflect.Type) error {
 	if !utf8.Valid(data) {
 		return errors.New("not valid UTF-8")
 	}
@@ -78,7 +84,7 @@ func Check(data []byte) error {
 		return describe(err)
 	}
 	s := scanner{data: data}
-	return s.value(0)
+	return s.value(0, t)
 }
 
 // scanner walks input already known to be valid JSON, looking only for
@@ -99,13 +105,14 @@ func (s *scanner) skipSpace() {
 	}
 }
 
-func (s *scanner) value(depth int) error {
+func (s *scanner) value(depth int, t reflect.Type) error {
 	s.skipSpace()
+	t = target(t)
 	switch s.data[s.pos] {
 	case '{':
-		return s.object(depth + 1)
+		return s.object(depth+1, t)
 	case '[':
-		return s.array(depth + 1)
+		return s.array(depth+1, t)
 	case '"':
 		_, err := s.str()
 		return err
@@ -121,12 +128,16 @@ func (s *scanner) value(depth int) error {
 	}
 }
 
-func (s *scanner) object(depth int) error {
+func (s *scanner) object(depth int, t reflect.Type) error {
 	if depth > MaxDepth {
 		return fmt.Errorf("nested deeper than %d levels", MaxDepth)
 	}
 	s.pos++ // '{'
 	seen := map[string]bool{}
+	var fields map[string]reflect.Type
+	if t != nil && t.Kind() == reflect.Struct {
+		fields = fieldsOf(t)
+	}
 	for {
 		s.skipSpace()
 		if s.data[s.pos] == '}' {
@@ -141,19 +152,39 @@ func (s *scanner) object(depth int) error {
 		if err != nil {
 			return err
 		}
-		if seen[key] {
+		var next reflect.Type
+		seenKey := key
+		if fields != nil {
+			seenKey = strings.ToLower(key) // encoding/json folds case for struct fields
+			ft, ok := fields[key]
+			if !ok {
+				for name := range fields {
+					if strings.EqualFold(name, key) {
+						return fmt.Errorf("field %q must be spelled %q", key, name)
+					}
+				}
+			}
+			next = ft
+		} else if t != nil && t.Kind() == reflect.Map {
+			next = t.Elem()
+		}
+		if seen[seenKey] {
 			return fmt.Errorf("duplicate key %q", key)
 		}
-		seen[key] = true
+		seen[seenKey] = true
 		s.skipSpace()
 		s.pos++ // ':'
-		if err := s.value(depth); err != nil {
+		if err := s.value(depth, next); err != nil {
 			return err
 		}
 	}
 }
 
-func (s *scanner) array(depth int) error {
+func (s *scanner) array(depth int, t reflect.Type) error {
+	var elem reflect.Type
+	if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
+		elem = t.Elem()
+	}
 	if depth > MaxDepth {
 		return fmt.Errorf("nested deeper than %d levels", MaxDepth)
 	}
@@ -171,7 +202,7 @@ func (s *scanner) array(depth int) error {
 		if s.data[s.pos] == ']' {
 			continue
 		}
-		if err := s.value(depth); err != nil {
+		if err := s.value(depth, elem); err != nil {
 			return err
 		}
 	}
@@ -204,4 +235,56 @@ func (s *scanner) str() (string, error) {
 		}
 	}
 	return "", errors.New("unterminated string")
+}
+
+var unmarshaler = reflect.TypeFor[json.Unmarshaler]()
+
+// target follows pointers and stops tracking types that decode themselves.
+func target(t reflect.Type) reflect.Type {
+	for t != nil {
+		if t.Implements(unmarshaler) || reflect.PointerTo(t).Implements(unmarshaler) {
+			return nil
+		}
+		if t.Kind() != reflect.Pointer {
+			return t
+		}
+		t = t.Elem()
+	}
+	return nil
+}
+
+var fieldCache sync.Map // reflect.Type → map[string]reflect.Type
+
+// fieldsOf maps the exact JSON names of a struct's fields to their types,
+// embedded structs' fields included.
+func fieldsOf(t reflect.Type) map[string]reflect.Type {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.(map[string]reflect.Type)
+	}
+	out := map[string]reflect.Type{}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		name, _, _ := strings.Cut(tag, ",")
+		if name == "-" && tag == "-" {
+			continue
+		}
+		if f.Anonymous && name == "" {
+			if et := target(f.Type); et != nil && et.Kind() == reflect.Struct {
+				for k, v := range fieldsOf(et) {
+					out[k] = v
+				}
+				continue
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		out[name] = f.Type
+	}
+	fieldCache.Store(t, out)
+	return out
 }

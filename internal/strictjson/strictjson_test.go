@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-type target struct {
+type sample struct {
 	A int               `json:"a"`
 	B []string          `json:"b"`
 	M map[string]string `json:"m"`
@@ -32,7 +32,7 @@ func TestDecode(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var v target
+			var v sample
 			err := Decode([]byte(tt.in), &v)
 			if tt.wantErr == "" {
 				if err != nil {
@@ -48,7 +48,7 @@ func TestDecode(t *testing.T) {
 }
 
 func TestUnknownField(t *testing.T) {
-	var v target
+	var v sample
 	err := Decode([]byte(`{"current_phase":3}`), &v)
 	if got := UnknownField(err); got != "current_phase" {
 		t.Fatalf("UnknownField = %q (err %v)", got, err)
@@ -65,4 +65,17 @@ func FuzzCheck(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_ = Check(data) // must not panic on any input
 	})
+}
+
+func TestDecodeFieldCase(t *testing.T) {
+	for _, in := range []string{`{"A":1}`, `{"a":1,"A":2}`, `{"b":[],"M":{}}`} {
+		var v sample
+		if err := Decode([]byte(in), &v); err == nil {
+			t.Errorf("Decode(%s) accepted a case variant of a field", in)
+		}
+	}
+	var v sample
+	if err := Decode([]byte(`{"m":{"k":"x","K":"y"}}`), &v); err != nil {
+		t.Errorf("map keys differing in case are distinct keys: %v", err)
+	}
 }
