@@ -115,7 +115,7 @@ func (u Update) check() error {
 	if !isStatus(u.Status) {
 		return &UsageError{Fault: fmt.Sprintf("status %q is not one of %s", u.Status, strings.Join(Statuses, ", "))}
 	}
-	if u.Commit != "" && !hexCommit.MatchString(u.Commit) {
+	if u.Commit != "" && !isHexCommit(u.Commit) {
 		return &UsageError{Fault: fmt.Sprintf("commit %q is not 7 to 40 hex digits", u.Commit), Next: "pass a commit sha"}
 	}
 	if u.ActualLoc != nil && *u.ActualLoc < 0 {

@@ -32,7 +32,6 @@ type Slice struct {
 }
 
 var (
-	hexCommit  = regexp.MustCompile(`^[0-9a-fA-F]{7,40}$`)
 	integerLit = regexp.MustCompile(`^-?[0-9]+$`)
 	naturalLit = regexp.MustCompile(`^[0-9]+$`)
 )
@@ -63,7 +62,7 @@ func decodeSlice(o object) (Slice, error) {
 				err = fmt.Errorf("status %q is not one of %s", s.Status, strings.Join(Statuses, ", "))
 			}
 		case "commit":
-			if s.Commit, err = str(v, m.key); err == nil && !hexCommit.MatchString(s.Commit) {
+			if s.Commit, err = str(v, m.key); err == nil && !isHexCommit(s.Commit) {
 				err = fmt.Errorf("commit %q is not 7 to 40 hex digits", s.Commit)
 			}
 		case "commitVerified":
@@ -186,4 +185,18 @@ func clip(v json.RawMessage) string {
 		s = s[:n] + "..."
 	}
 	return s
+}
+
+// isHexCommit reports whether s is 7 to 40 hex digits.
+func isHexCommit(s string) bool {
+	if len(s) < 7 || len(s) > 40 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/kong"
 
@@ -75,11 +76,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	return 0
 }
 
-var placeholder = regexp.MustCompile(`\s*<[^>]*>`)
+var placeholder = lazyRegexp(`\s*<[^>]*>`)
 
 // verbName turns kong's "phase set <phase>" into "phase set".
 func verbName(cmd string) string {
-	return strings.TrimSpace(placeholder.ReplaceAllString(cmd, ""))
+	return strings.TrimSpace(placeholder().ReplaceAllString(cmd, ""))
 }
 
 // report prints err as one line, plus its hint.
@@ -120,3 +121,9 @@ func cwd() string {
 }
 
 var errNoSession = errors.New("no session")
+
+// lazyRegexp compiles a pattern on first use, so that start-up (which every
+// hook and statusline render pays) compiles nothing it does not need.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 
@@ -50,7 +49,7 @@ func pickerRows(d *state.Dir, list []registry.Session) []pickerRow {
 	return rows
 }
 
-var autoHeadLine = regexp.MustCompile(`(?m)^- HEAD: (?:detached at )?([0-9a-f]{7,40})\b`)
+var autoHeadLine = lazyRegexp(`(?m)^- HEAD: (?:detached at )?([0-9a-f]{7,40})\b`)
 
 // autoHead is the short sha the session's Auto-checkpoint recorded, or "".
 func autoHead(d *state.Dir, id string) string {
@@ -59,7 +58,7 @@ func autoHead(d *state.Dir, id string) string {
 		return ""
 	}
 	content, _ := checkpoint.Section(checkpoint.Parse(data).Body, checkpoint.AutoHeading)
-	if m := autoHeadLine.FindSubmatch(content); m != nil {
+	if m := autoHeadLine().FindSubmatch(content); m != nil {
 		return string(m[1])
 	}
 	return ""

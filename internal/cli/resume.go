@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/orc-state/orc-state/checkpoint"
@@ -174,14 +173,14 @@ func buildPacket(d *state.Dir, reg *registry.Registry, s *registry.Session) Pack
 }
 
 // artifactName finds a file name in the digest's Next: bullet.
-var artifactName = regexp.MustCompile(`[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.(md|json|jsonl|txt|yaml|yml|diff|patch|html)\b`)
+var artifactName = lazyRegexp(`[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.(md|json|jsonl|txt|yaml|yml|diff|patch|html)\b`)
 
 func nextArtifact(d *state.Dir, s *registry.Session, digest string) *ArtifactRef {
 	for _, line := range strings.Split(digest, "\n") {
 		if !strings.HasPrefix(line, "- Next:") {
 			continue
 		}
-		name := artifactName.FindString(line)
+		name := artifactName().FindString(line)
 		if name == "" || strings.Contains(name, "..") {
 			return nil
 		}

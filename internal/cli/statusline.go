@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -133,8 +132,8 @@ func renderStatus(p statusPayload, wd string, color bool) string {
 	return out
 }
 
-var suiteSHA = regexp.MustCompile(`(?m)^- Suite: \S+ @ ([0-9a-fA-F]{7,40})\b`)
-var dirtyCount = regexp.MustCompile(`(?m)^- Dirty: ([0-9]+) file`)
+var suiteSHA = lazyRegexp(`(?m)^- Suite: \S+ @ ([0-9a-fA-F]{7,40})\b`)
+var dirtyCount = lazyRegexp(`(?m)^- Dirty: ([0-9]+) file`)
 
 // sessionMarks reads the session's checkpoint: dirty when the last
 // Auto-checkpoint counted dirty files, stale when the digest's Suite sha is
@@ -154,11 +153,11 @@ func sessionMarks(l *gitx.Layout, gitBranch string) (dirty, stale bool) {
 	}
 	body := checkpoint.Parse(data).Body
 	auto, _ := checkpoint.Section(body, checkpoint.AutoHeading)
-	if m := dirtyCount.FindSubmatch(auto); m != nil && string(m[1]) != "0" {
+	if m := dirtyCount().FindSubmatch(auto); m != nil && string(m[1]) != "0" {
 		dirty = true
 	}
 	digest, _ := checkpoint.Section(body, checkpoint.DigestHeading)
-	if m := suiteSHA.FindSubmatch(digest); m != nil {
+	if m := suiteSHA().FindSubmatch(digest); m != nil {
 		if head, ok := l.BranchSHA(gitBranch); ok {
 			stale = !strings.HasPrefix(head, strings.ToLower(string(m[1])))
 		}

@@ -13,6 +13,7 @@ package secrets
 import (
 	"bytes"
 	"regexp"
+	"sync"
 )
 
 // The kinds Find reports. They are the only strings it ever returns.
@@ -50,87 +51,94 @@ const window = 256
 // patterns are tried in this order; Find reports the match that starts
 // first in the text (earlier patterns win ties). No pattern can match
 // across a newline (no \s, no dot).
-var patterns = []pattern{
-	// PEM/OpenSSH/PGP armour: "-----BEGIN RSA PRIVATE KEY-----",
-	// "-----BEGIN OPENSSH PRIVATE KEY-----", "-----BEGIN PGP PRIVATE KEY BLOCK-----".
-	{
-		kind:    KindPrivateKey,
-		needles: []string{"-----BEGIN "},
-		re:      regexp.MustCompile(`^-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`),
-	},
-	// Long-term (AKIA) and temporary (ASIA) access key ids: 20 upper-case
-	// alphanumerics as a whole word.
-	{
-		kind:    KindAWSAccessKey,
-		needles: []string{"AKIA", "ASIA"},
-		word:    true,
-		re:      regexp.MustCompile(`^(?:AKIA|ASIA)[0-9A-Z]{16}\b`),
-	},
-	// aws_secret_access_key = <40 base64 chars>, as in ~/.aws/credentials,
-	// env files, YAML or JSON.
-	{
-		kind:    KindAWSSecretKey,
-		needles: []string{"aws"},
-		fold:    true,
-		word:    true,
-		re:      regexp.MustCompile(`(?i)^aws_?secret_?access_?key["']?[ \t]*(?::=|=>|[:=])[ \t]*["']?[A-Za-z0-9/+]{40}(?:[^A-Za-z0-9/+=]|$)`),
-	},
-	// Classic (ghp_, gho_, ghu_, ghs_, ghr_) and fine-grained PATs.
-	{
-		kind:    KindGitHub,
-		needles: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"},
-		word:    true,
-		re:      regexp.MustCompile(`^gh[pousr]_[A-Za-z0-9]{36,}\b`),
-	},
-	{
-		kind:    KindGitHub,
-		needles: []string{"github_pat_"},
-		word:    true,
-		re:      regexp.MustCompile(`^github_pat_[A-Za-z0-9_]{22,}`),
-	},
-	// Personal, deploy, runner, pipeline-trigger and service-account tokens.
-	{
-		kind:    KindGitLab,
-		needles: []string{"glpat-", "gldt-", "glrt-", "glptt-", "glsoat-"},
-		word:    true,
-		re:      regexp.MustCompile(`^gl(?:pat|dt|rt|ptt|soat)-[A-Za-z0-9_-]{20,}`),
-	},
-	// Bot, user, app, refresh... tokens, and app-level tokens.
-	{
-		kind:    KindSlack,
-		needles: []string{"xox"},
-		word:    true,
-		re:      regexp.MustCompile(`^xox[abpors]-[A-Za-z0-9-]{10,}`),
-	},
-	{
-		kind:    KindSlack,
-		needles: []string{"xapp-"},
-		word:    true,
-		re:      regexp.MustCompile(`^xapp-[0-9]-[A-Za-z0-9-]{10,}`),
-	},
-	// Incoming webhooks: the URL itself is the credential.
-	{
-		kind:    KindSlackWebhook,
-		needles: []string{"hooks.slack.com/services/"},
-		re:      regexp.MustCompile(`^hooks\.slack\.com/services/[A-Za-z0-9_]+/[A-Za-z0-9_]+/[A-Za-z0-9_]{8,}`),
-	},
-	{
-		kind:    KindGoogleAPIKey,
-		needles: []string{"AIza"},
-		word:    true,
-		re:      regexp.MustCompile(`^AIza[0-9A-Za-z_-]{35}`),
-	},
-	// "Authorization: Bearer <value>" (also Basic, token, Digest, and
-	// Proxy-Authorization), in a header dump, a curl -H or a JSON/YAML map.
-	// Placeholders such as <token>, $TOKEN or YOUR-TOKEN are not values.
-	{
-		kind:    KindAuthHeader,
-		needles: []string{"authorization"},
-		fold:    true,
-		word:    true,
-		re:      regexp.MustCompile(`(?i)^authorization["']?[ \t]*[:=][ \t]*["']?(?:bearer|basic|token|digest)[ \t]+([A-Za-z0-9._~+/=-]{8,})`),
-		check:   looksRandom,
-	},
+var patterns = sync.OnceValue(func() []pattern { return compilePatterns() })
+
+// compilePatterns builds the table on first use: compiling a dozen
+// regular expressions at start-up would tax every orc-state process,
+// including the statusline's, which never scans for secrets.
+func compilePatterns() []pattern {
+	return []pattern{
+		// PEM/OpenSSH/PGP armour: "-----BEGIN RSA PRIVATE KEY-----",
+		// "-----BEGIN OPENSSH PRIVATE KEY-----", "-----BEGIN PGP PRIVATE KEY BLOCK-----".
+		{
+			kind:    KindPrivateKey,
+			needles: []string{"-----BEGIN "},
+			re:      regexp.MustCompile(`^-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`),
+		},
+		// Long-term (AKIA) and temporary (ASIA) access key ids: 20 upper-case
+		// alphanumerics as a whole word.
+		{
+			kind:    KindAWSAccessKey,
+			needles: []string{"AKIA", "ASIA"},
+			word:    true,
+			re:      regexp.MustCompile(`^(?:AKIA|ASIA)[0-9A-Z]{16}\b`),
+		},
+		// aws_secret_access_key = <40 base64 chars>, as in ~/.aws/credentials,
+		// env files, YAML or JSON.
+		{
+			kind:    KindAWSSecretKey,
+			needles: []string{"aws"},
+			fold:    true,
+			word:    true,
+			re:      regexp.MustCompile(`(?i)^aws_?secret_?access_?key["']?[ \t]*(?::=|=>|[:=])[ \t]*["']?[A-Za-z0-9/+]{40}(?:[^A-Za-z0-9/+=]|$)`),
+		},
+		// Classic (ghp_, gho_, ghu_, ghs_, ghr_) and fine-grained PATs.
+		{
+			kind:    KindGitHub,
+			needles: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"},
+			word:    true,
+			re:      regexp.MustCompile(`^gh[pousr]_[A-Za-z0-9]{36,}\b`),
+		},
+		{
+			kind:    KindGitHub,
+			needles: []string{"github_pat_"},
+			word:    true,
+			re:      regexp.MustCompile(`^github_pat_[A-Za-z0-9_]{22,}`),
+		},
+		// Personal, deploy, runner, pipeline-trigger and service-account tokens.
+		{
+			kind:    KindGitLab,
+			needles: []string{"glpat-", "gldt-", "glrt-", "glptt-", "glsoat-"},
+			word:    true,
+			re:      regexp.MustCompile(`^gl(?:pat|dt|rt|ptt|soat)-[A-Za-z0-9_-]{20,}`),
+		},
+		// Bot, user, app, refresh... tokens, and app-level tokens.
+		{
+			kind:    KindSlack,
+			needles: []string{"xox"},
+			word:    true,
+			re:      regexp.MustCompile(`^xox[abpors]-[A-Za-z0-9-]{10,}`),
+		},
+		{
+			kind:    KindSlack,
+			needles: []string{"xapp-"},
+			word:    true,
+			re:      regexp.MustCompile(`^xapp-[0-9]-[A-Za-z0-9-]{10,}`),
+		},
+		// Incoming webhooks: the URL itself is the credential.
+		{
+			kind:    KindSlackWebhook,
+			needles: []string{"hooks.slack.com/services/"},
+			re:      regexp.MustCompile(`^hooks\.slack\.com/services/[A-Za-z0-9_]+/[A-Za-z0-9_]+/[A-Za-z0-9_]{8,}`),
+		},
+		{
+			kind:    KindGoogleAPIKey,
+			needles: []string{"AIza"},
+			word:    true,
+			re:      regexp.MustCompile(`^AIza[0-9A-Za-z_-]{35}`),
+		},
+		// "Authorization: Bearer <value>" (also Basic, token, Digest, and
+		// Proxy-Authorization), in a header dump, a curl -H or a JSON/YAML map.
+		// Placeholders such as <token>, $TOKEN or YOUR-TOKEN are not values.
+		{
+			kind:    KindAuthHeader,
+			needles: []string{"authorization"},
+			fold:    true,
+			word:    true,
+			re:      regexp.MustCompile(`(?i)^authorization["']?[ \t]*[:=][ \t]*["']?(?:bearer|basic|token|digest)[ \t]+([A-Za-z0-9._~+/=-]{8,})`),
+			check:   looksRandom,
+		},
+	}
 }
 
 // looksRandom tells a credential value from a word: it has a digit, or
@@ -156,7 +164,7 @@ func looksRandom(v []byte) bool {
 func Find(text []byte) (kind string, line int, ok bool) {
 	lower := asciiLower(text)
 	best := -1
-	for _, p := range patterns {
+	for _, p := range patterns() {
 		hay := text
 		if p.fold {
 			hay = lower

@@ -163,7 +163,7 @@ func findNaive(text []byte) (string, int, bool) {
 		} else {
 			end += at
 		}
-		for _, p := range patterns {
+		for _, p := range patterns() {
 			if p.matchAt(text, at, end) {
 				return p.kind, 1 + bytes.Count(text[:at], []byte{'\n'}), true
 			}
@@ -183,7 +183,7 @@ func maxLineLen(text []byte) int {
 // allKinds is every kind Find may return.
 func allKinds() []string {
 	var ks []string
-	for _, p := range patterns {
+	for _, p := range patterns() {
 		if !slices.Contains(ks, p.kind) {
 			ks = append(ks, p.kind)
 		}
