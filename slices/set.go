@@ -23,7 +23,7 @@ type Update struct {
 	ActualLoc      *int   // nil leaves it
 	Note           string // "" leaves it
 	Force          bool   // allows leaving a terminal status
-	MaxRetries     int    // entries into red allowed; 0 means DefaultMaxRetries, < 0 the first red only
+	MaxRetries     int    // entries into red allowed; 0 means DefaultMaxRetries, < 0 none (a settled 0)
 }
 
 // Result says what Set did.
@@ -68,7 +68,7 @@ func (l *Ledger) Set(id string, u Update) (Result, error) {
 			case budget == 0:
 				budget = DefaultMaxRetries
 			case budget < 0:
-				budget = 1 // no retries: the first red only
+				budget = 0 // a settled 0: any entry into red escalates
 			}
 			if attempts+1 > budget {
 				to, r.Escalated = "escalated", true
