@@ -150,5 +150,9 @@ func (e *Env) Update(fn func(tx *state.Tx) error) error {
 	if err != nil {
 		return err
 	}
-	return d.Update(context.Background(), state.Options{Verb: e.Verb, Actor: e.Actor(), LockTimeout: e.G.LockTimeout}, fn)
+	return d.Update(ctxBackground(), state.Options{Verb: e.Verb, Actor: e.Actor(), LockTimeout: e.G.LockTimeout}, fn)
 }
+
+// ctxBackground is the context of a verb: orc-state verbs are short and
+// bound their waits themselves (lock timeout, git timeouts).
+func ctxBackground() context.Context { return context.Background() }

@@ -32,7 +32,11 @@ type Grammar struct {
 	Hook       HookCmd       `cmd:"" help:"Claude Code hook entry points (read the hook JSON on stdin; always exit 0)."`
 	Statusline StatuslineCmd `cmd:"" help:"Render a Claude Code statusline from its stdin JSON (no lock, no git subprocess)."`
 	Install    InstallCmd    `cmd:"" help:"Write the statusLine entry into a Claude settings file, merging with what is there."`
-	Repair     RepairCmd     `cmd:"" help:"Regenerate a session's checkpoint mirror from the registry and re-baseline its journal."`
+	Repo       RepoCmd       `cmd:"" help:"Per-repository state of a workspace session."`
+	Workspace  WorkspaceCmd  `cmd:"" help:"Workspace scope: link member repositories back to the workspace session."`
+	Cleanup    CleanupCmd    `cmd:"" help:"Sweep finished sessions: prints the plan; live ones are protected unless --force."`
+	Doctor     DoctorCmd     `cmd:"" help:"Check the whole state dir: registry, orphans, entries without folders, temp files, the lock, every session."`
+	Repair     RepairCmd     `cmd:"" help:"Apply a fix doctor names: regenerate a mirror (default), --temp, --adopt NAME, --remove-orphan NAME."`
 	Version    VersionCmd    `cmd:"" help:"Print the version."`
 }
 
@@ -332,6 +336,53 @@ type InstallCmd struct {
 // RepairCmd is `repair`.
 type RepairCmd struct {
 	BranchFlag
+	Temp         bool   `help:"Remove temp files left by interrupted writes." xor:"fix"`
+	Adopt        string `help:"Register an orphan folder from its checkpoint frontmatter." placeholder:"NAME" xor:"fix"`
+	RemoveOrphan string `name:"remove-orphan" help:"Remove an orphan folder (tombstone in removed.jsonl)." placeholder:"NAME" xor:"fix"`
+}
+
+// RepoCmd is `repo`.
+type RepoCmd struct {
+	Set RepoSetCmd `cmd:"" help:"Set a member repository's path, branch, worktree, current slice or PR."`
+}
+
+// RepoSetCmd is `repo set NAME`.
+type RepoSetCmd struct {
+	Session    string `help:"Workspace session (branch or sessionId); default: the current branch's." placeholder:"S" json:"-"`
+	Name       string `arg:"" help:"Member repository name (one of the session's repos)." json:"name"`
+	Path       string `help:"The member repository's path." placeholder:"P" json:"path,omitempty"`
+	RepoBranch string `name:"branch" help:"The member's branch." placeholder:"B" json:"branch,omitempty"`
+	Worktree   string `help:"The member's worktree." placeholder:"W" json:"worktree,omitempty"`
+	Slice      *int   `help:"The slice the member is on." placeholder:"N" json:"slice,omitempty"`
+	PR         string `name:"pr" help:"The member's PR URL." placeholder:"URL" json:"pr,omitempty"`
+}
+
+// WorkspaceCmd is `workspace`.
+type WorkspaceCmd struct {
+	Link WorkspaceLinkCmd `cmd:"" help:"Write .orc/<sessionId>/workspace-link.json into each member repository."`
+}
+
+// WorkspaceLinkCmd is `workspace link`.
+type WorkspaceLinkCmd struct {
+	Session string `help:"Workspace session (branch or sessionId); default: the current branch's." placeholder:"S"`
+}
+
+// CleanupCmd is `cleanup`.
+type CleanupCmd struct {
+	Keys         []string `arg:"" optional:"" name:"session" help:"Sessions to remove (branch or sessionId)."`
+	DryRun       bool     `name:"dry-run" help:"Print the plan; change nothing."`
+	AllCompleted bool     `name:"all-completed" help:"Select completed and abandoned sessions."`
+	Gone         bool     `help:"Select sessions whose branch no longer exists."`
+	Merged       bool     `help:"Select sessions whose branch is merged into --into (default: origin's HEAD, else main, else master)."`
+	Into         string   `help:"The branch --merged compares with." placeholder:"BRANCH"`
+	OlderThan    string   `name:"older-than" help:"Only sessions not updated for this long (720h, 30d)." placeholder:"DUR"`
+	Force        bool     `help:"Also remove in_progress and paused sessions."`
+	JSON         bool     `name:"json" help:"The plan as JSON."`
+}
+
+// DoctorCmd is `doctor`.
+type DoctorCmd struct {
+	JSON bool `name:"json" help:"Findings as JSON."`
 }
 
 // VersionCmd is `version`.

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -94,5 +93,5 @@ func (e *Env) updateRaw(fn func(tx *state.Tx) error) error {
 	if err != nil {
 		return err
 	}
-	return d.Update(context.Background(), state.Options{Verb: e.Verb, Actor: e.Actor(), LockTimeout: e.G.LockTimeout, RawRegistry: true}, fn)
+	return d.Update(ctxBackground(), state.Options{Verb: e.Verb, Actor: e.Actor(), LockTimeout: e.G.LockTimeout, RawRegistry: true}, fn)
 }

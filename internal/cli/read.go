@@ -106,6 +106,11 @@ func (c *SessionsCmd) Run(e *Env) error {
 			list = append(list, s)
 		}
 	}
+	if b, err := e.Branch(""); err == nil && lookup(reg, b) == nil {
+		if _, _, s, ok := linkedSession(d, b); ok && (c.Status == "" || s.Status == c.Status) {
+			list = append(list, *s) // this member repository's workspace session
+		}
+	}
 	if c.JSON {
 		return printJSON(e, pickerRows(d, list), "  ")
 	}

@@ -2,15 +2,29 @@ package cli
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
+	"github.com/orc-state/orc-state/checkpoint"
+	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/registry"
 )
 
-// Run regenerates the checkpoint mirror from the registry, keeping the
-// body byte-for-byte, and journals the result so that verify compares
-// against the repaired files. It invents no data: the registry is the
-// source of truth for the frontmatter, and the body is kept as it is.
+// Run applies the fixes doctor names, each journaled, and invents no data:
+// the mirror is regenerated from the registry; an orphan is adopted only
+// from its own valid checkpoint frontmatter.
 func (c *RepairCmd) Run(e *Env) error {
+	switch {
+	case c.Temp:
+		return c.removeTemp(e)
+	case c.Adopt != "":
+		return c.adopt(e)
+	case c.RemoveOrphan != "":
+		return c.removeOrphan(e)
+	}
 	key, err := e.Branch(c.Branch)
 	if err != nil {
 		return err
@@ -27,4 +41,104 @@ func (c *RepairCmd) Run(e *Env) error {
 		fmt.Fprintf(e.Stdout, "repaired %s: checkpoint mirror regenerated, journal re-baselined\n", s.SessionID)
 		return nil
 	})
+}
+
+// removeTemp deletes leftover temp files; under the lock no writer is
+// between its temp file and its rename, so every one found is stale.
+func (c *RepairCmd) removeTemp(e *Env) error {
+	var removed []string
+	err := e.Update(func(tx *state.Tx) error {
+		removed = tempFiles(tx.Dir().Path)
+		perSession := map[string][]string{}
+		for _, rel := range removed {
+			tx.RemoveFile(rel)
+			if id, _, ok := strings.Cut(filepath.ToSlash(rel), "/"); ok && findExact(tx.Reg, id) != nil {
+				perSession[id] = append(perSession[id], rel)
+			} else {
+				tx.Tombstone(tombstone(e.Actor(), e.Verb, map[string]any{"tempFile": rel}))
+			}
+		}
+		for id, files := range perSession {
+			tx.Touch(id, map[string]any{"fix": "temp", "removed": files})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, r := range removed {
+		fmt.Fprintf(e.Stdout, "removed %s\n", r)
+	}
+	return nil
+}
+
+// adopt registers an orphan folder from its checkpoint's frontmatter.
+func (c *RepairCmd) adopt(e *Env) error {
+	name := c.Adopt
+	return e.Update(func(tx *state.Tx) error {
+		if err := orphanCheck(tx, name); err != nil {
+			return err
+		}
+		data, err := tx.Read(name, state.CheckpointFile)
+		if err != nil {
+			return err
+		}
+		doc := checkpoint.Parse(data)
+		if data == nil || doc.Front == nil {
+			return fault.Usagef("%s has no checkpoint with valid frontmatter to adopt it from", name).
+				WithHint("orc-state repair --remove-orphan %s, or init the branch again", name)
+		}
+		fm := doc.Front
+		phase, err := registry.ParsePhase(fm.Phase)
+		if err != nil {
+			return fault.Usagef("%s: %v", name, err)
+		}
+		started := fm.UpdatedAt
+		if entries, _, _ := journal.Read(tx.Dir().File(name, journal.FileName)); len(entries) > 0 {
+			started = entries[0].At
+		}
+		s := registry.Session{SessionID: name, Branch: name, GitBranch: fm.GitBranch, Command: fm.Command,
+			Status: fm.Status, Phase: phase, PhaseLabel: registry.Str(fm.PhaseLabel), TotalPhases: fm.TotalPhases,
+			JiraTicket: registry.Str(fm.JiraTicket), LinkedPRs: []registry.PR{}, StartedAt: started, UpdatedAt: fm.UpdatedAt}
+		if fm.Branch != name {
+			return fault.Usagef("%s's checkpoint names branch %q; refusing to adopt it under another key", name, fm.Branch)
+		}
+		if err := s.Validate(); err != nil {
+			return fault.Usagef("cannot adopt %s: %v", name, err)
+		}
+		tx.Reg.Sessions = append(tx.Reg.Sessions, s)
+		tx.RegistryChanged()
+		tx.Touch(name, map[string]string{"fix": "adopt", "from": "checkpoint frontmatter"})
+		fmt.Fprintf(e.Stdout, "adopted %s (branch %s) from its checkpoint\n", name, fm.GitBranch)
+		return nil
+	})
+}
+
+// removeOrphan deletes a folder no entry owns, with a tombstone.
+func (c *RepairCmd) removeOrphan(e *Env) error {
+	name := c.RemoveOrphan
+	return e.Update(func(tx *state.Tx) error {
+		if err := orphanCheck(tx, name); err != nil {
+			return err
+		}
+		tx.RemoveFolder(name)
+		tx.Tombstone(tombstone(e.Actor(), e.Verb, map[string]any{"orphanFolder": name}))
+		fmt.Fprintf(e.Stdout, "removed orphan folder %s\n", name)
+		return nil
+	})
+}
+
+// orphanCheck refuses anything but a session-shaped folder without entry.
+func orphanCheck(tx *state.Tx, name string) error {
+	if registry.CheckKey(name) != nil || perRepo[name] {
+		return fault.Usagef("%q is not a session folder", name)
+	}
+	if findExact(tx.Reg, name) != nil {
+		return fault.Usagef("%s has a registry entry; it is not an orphan", name)
+	}
+	st, err := os.Lstat(filepath.Join(tx.Dir().Path, name))
+	if err != nil || !st.IsDir() {
+		return fault.NotFoundf("no folder %s in %s", name, tx.Dir().Path)
+	}
+	return nil
 }

@@ -65,7 +65,16 @@ func (c *ResumeCmd) Run(e *Env) error {
 	}
 	s, err := e.pickSession(reg, key)
 	if err != nil {
-		return err
+		// a member repository of a workspace finds the session through its link
+		linkKey := key
+		if linkKey == "" {
+			linkKey, _ = e.Branch("")
+		}
+		ws, wreg, wsSession, ok := linkedSession(d, linkKey)
+		if !ok {
+			return err
+		}
+		d, reg, s = ws, wreg, wsSession
 	}
 	p := buildPacket(d, reg, s)
 	if c.JSON {
@@ -87,6 +96,11 @@ func (e *Env) pickSession(reg *registry.Registry, key string) (*registry.Session
 	if b, err := e.Branch(""); err == nil {
 		if s := lookup(reg, b); s != nil {
 			return s, nil
+		}
+		if d, err := e.Dir(); err == nil {
+			if _, _, _, ok := linkedSession(d, b); ok {
+				return nil, notFound(b) // the caller follows the link
+			}
 		}
 	}
 	var live []string

@@ -41,6 +41,7 @@ type Tx struct {
 	removed  map[string]bool
 	appends  [][2]string // {path, data} for append-only files
 	renames  [][2]string
+	deletes  []string
 	tombs    [][]byte
 	// Raw is orc.json as read under the lock, with Options.RawRegistry.
 	Raw []byte
@@ -125,6 +126,16 @@ func (tx *Tx) Append(id, name string, data []byte) {
 	tx.appends = append(tx.appends, [2]string{tx.dir.File(id, name), string(data)})
 }
 
+// WriteState stages a file given relative to the state dir (outside any
+// files/ folder: workspace-link.json).
+func (tx *Tx) WriteState(rel string, data []byte) {
+	path := filepath.Join(tx.dir.Path, rel)
+	if _, ok := tx.staged[path]; !ok {
+		tx.order = append(tx.order, path)
+	}
+	tx.staged[path] = data
+}
+
 // Staged reports whether any session file is staged for writing.
 func (tx *Tx) Staged() bool { return len(tx.order) > 0 }
 
@@ -183,6 +194,18 @@ func (tx *Tx) RemoveSession(s registry.Session) {
 	tx.regDirty = true
 }
 
+// Tombstone stages a line for removed.jsonl, the record of what was
+// deleted.
+func (tx *Tx) Tombstone(line []byte) { tx.tombs = append(tx.tombs, line) }
+
+// RemoveFolder stages the removal of a folder under the state dir that no
+// entry owns (an orphan).
+func (tx *Tx) RemoveFolder(name string) { tx.removed[name] = true }
+
+// RemoveFile stages the removal of a file under the state dir (a stale
+// temp file), given relative to it.
+func (tx *Tx) RemoveFile(rel string) { tx.deletes = append(tx.deletes, rel) }
+
 // RenameSession stages moving a session folder from old to new (migrate),
 // done before any file is written.
 func (tx *Tx) RenameSession(old, new string) { tx.renames = append(tx.renames, [2]string{old, new}) }
@@ -238,6 +261,11 @@ func (tx *Tx) commit() error {
 	for _, t := range tx.tombs {
 		if err := atomicfile.Append(filepath.Join(tx.dir.Path, RemovedFile), t, 0o644); err != nil {
 			return fault.Wrap(fault.Invalid, err, "cannot append to %s", RemovedFile)
+		}
+	}
+	for _, rel := range tx.deletes {
+		if err := os.Remove(filepath.Join(tx.dir.Path, rel)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fault.Wrap(fault.Invalid, err, "cannot remove %s", rel)
 		}
 	}
 	for id := range tx.removed {

@@ -1,0 +1,215 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/registry"
+)
+
+// planRow is one line of a cleanup plan.
+type planRow struct {
+	Session string `json:"sessionId"`
+	Branch  string `json:"gitBranch"`
+	Status  string `json:"status"`
+	Action  string `json:"action"` // remove or keep
+	Reason  string `json:"reason"`
+}
+
+// Run sweeps sessions: it prints the plan, stops there with --dry-run, and
+// otherwise removes each candidate's folder and entry under the lock with
+// a tombstone. It never deletes branches, worktrees or per-repository files.
+func (c *CleanupCmd) Run(e *Env) error {
+	if !c.AllCompleted && !c.Gone && !c.Merged && len(c.Keys) == 0 {
+		return fault.Usagef("nothing selected").WithHint("name sessions, or pass --all-completed, --gone or --merged")
+	}
+	if c.Into != "" && !c.Merged {
+		return fault.Usagef("--into needs --merged")
+	}
+	var minAge time.Duration
+	if c.OlderThan != "" {
+		var err error
+		if minAge, err = parseAge(c.OlderThan); err != nil {
+			return fault.Usagef("--older-than %q: %v", c.OlderThan, err).WithHint("use a duration like 720h or 30d")
+		}
+	}
+	d, err := e.Dir()
+	if err != nil {
+		return err
+	}
+	reg, _, err := d.ReadRegistry()
+	if err != nil {
+		return err
+	}
+	reasons, err := c.select_(e, d, reg, minAge) // git work happens here, before the lock
+	if err != nil {
+		return err
+	}
+	plan := make([]planRow, 0, len(reasons))
+	for _, s := range reg.Sessions {
+		why, ok := reasons[s.SessionID]
+		if !ok {
+			continue
+		}
+		row := planRow{Session: s.SessionID, Branch: s.GitBranch, Status: s.Status, Action: "remove", Reason: why}
+		if (s.Status == "in_progress" || s.Status == "paused") && !c.Force {
+			row.Action, row.Reason = "keep", "protected ("+s.Status+"); pass --force to remove it"
+		}
+		plan = append(plan, row)
+	}
+	if !c.DryRun {
+		if err := c.apply(e, plan); err != nil {
+			return err
+		}
+	}
+	return c.print(e, plan)
+}
+
+// select_ maps each selected sessionId to why it was selected.
+func (c *CleanupCmd) select_(e *Env, d *state.Dir, reg *registry.Registry, minAge time.Duration) (map[string]string, error) {
+	out := map[string]string{}
+	for _, k := range c.Keys {
+		s := lookup(reg, k)
+		if s == nil {
+			return nil, notFound(k)
+		}
+		out[s.SessionID] = "named"
+	}
+	var repo *gitx.Repo
+	var target, targetBranch string
+	if c.Gone || c.Merged {
+		if d.Git == nil {
+			return nil, fault.Usagef("--gone and --merged need a git repository")
+		}
+		r, err := gitx.Open(d.Git.WorktreeRoot)
+		if err != nil {
+			return nil, fault.Wrap(fault.Invalid, err, "cannot open the repository")
+		}
+		repo = r
+		if c.Merged {
+			if targetBranch, target, err = mergeTarget(d.Git, c.Into); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, s := range reg.Sessions {
+		var why []string
+		if c.AllCompleted && (s.Status == "completed" || s.Status == "abandoned") {
+			why = append(why, s.Status)
+		}
+		if c.Gone && !repo.BranchExists(s.GitBranch) {
+			why = append(why, "branch gone")
+		}
+		if c.Merged && s.GitBranch != targetBranch {
+			if head, ok := repo.BranchHead(s.GitBranch); ok {
+				if _, reachable, err := repo.CommitsBetween(head, target); err == nil && reachable {
+					why = append(why, "merged")
+				}
+			}
+		}
+		if len(why) > 0 {
+			out[s.SessionID] = strings.Join(why, ", ")
+		}
+	}
+	if minAge > 0 {
+		cutoff := time.Now().UTC().Add(-minAge).Format(registry.TimeLayout)
+		for _, s := range reg.Sessions {
+			if _, ok := out[s.SessionID]; ok && s.UpdatedAt > cutoff {
+				delete(out, s.SessionID)
+			}
+		}
+	}
+	return out, nil
+}
+
+// mergeTarget is the sha of the branch merges are judged against: --into,
+// else origin's HEAD, else main, else master.
+func mergeTarget(l *gitx.Layout, into string) (branch, sha string, err error) {
+	candidates := []string{into}
+	if into == "" {
+		candidates = []string{originHead(l), "main", "master"}
+	}
+	for _, b := range candidates {
+		if b == "" {
+			continue
+		}
+		if sha, ok := l.BranchSHA(b); ok {
+			return b, sha, nil
+		}
+	}
+	if into != "" {
+		return "", "", fault.Usagef("branch %q does not exist", into)
+	}
+	return "", "", fault.Usagef("no default branch found (origin/HEAD, main, master)").WithHint("pass --into BRANCH")
+}
+
+// originHead reads refs/remotes/origin/HEAD ("ref: refs/remotes/origin/X")
+// and returns X when the local branch X exists.
+func originHead(l *gitx.Layout) string {
+	data, err := readFileSmall(l.CommonDir + "/refs/remotes/origin/HEAD")
+	if err != nil {
+		return ""
+	}
+	ref := strings.TrimSpace(strings.TrimPrefix(string(data), "ref:"))
+	return strings.TrimPrefix(ref, "refs/remotes/origin/")
+}
+
+// apply removes the planned sessions under the lock, re-checking each one:
+// a session that became live meanwhile is kept.
+func (c *CleanupCmd) apply(e *Env, plan []planRow) error {
+	return e.Update(func(tx *state.Tx) error {
+		for i := range plan {
+			if plan[i].Action != "remove" {
+				continue
+			}
+			s := findExact(tx.Reg, plan[i].Session)
+			if s == nil {
+				plan[i].Action, plan[i].Reason = "gone", "already removed"
+				continue
+			}
+			if (s.Status == "in_progress" || s.Status == "paused") && !c.Force {
+				plan[i].Action, plan[i].Reason = "keep", "became "+s.Status+" meanwhile"
+				continue
+			}
+			tx.RemoveSession(*s)
+		}
+		return nil
+	})
+}
+
+func (c *CleanupCmd) print(e *Env, plan []planRow) error {
+	if c.JSON {
+		return printJSON(e, map[string]any{"dryRun": c.DryRun, "plan": plan}, "  ")
+	}
+	var b strings.Builder
+	for _, r := range plan {
+		action := r.Action
+		if c.DryRun && action == "remove" {
+			action = "would remove"
+		}
+		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\n", action, r.Session, r.Status, r.Reason)
+	}
+	_, err := fmt.Fprint(e.Stdout, b.String())
+	return err
+}
+
+// parseAge reads a Go duration or a number of days ("30d").
+func parseAge(s string) (time.Duration, error) {
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		days, err := strconv.Atoi(n)
+		if err != nil || days < 0 {
+			return 0, fmt.Errorf("not a number of days")
+		}
+		return time.Duration(days) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err == nil && d < 0 {
+		err = fmt.Errorf("negative")
+	}
+	return d, err
+}

@@ -1,0 +1,200 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/orc-state/orc-state/internal/atomicfile"
+	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/lock"
+	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/verify"
+	"github.com/orc-state/orc-state/registry"
+)
+
+// perRepo are the names under .orc/ that belong to the repository, not to
+// a session; sweeps and doctor leave them alone.
+var perRepo = map[string]bool{
+	"knowledge": true, "project-context.md": true, "planning-calibration.json": true,
+	"pr-budget.json": true, ".worktrees": true,
+}
+
+// doctorFinding is a finding about the whole state dir (Session empty) or
+// one session.
+type doctorFinding struct {
+	Session string `json:"session,omitempty"`
+	verify.Finding
+}
+
+// Run checks the whole state dir and lists each problem with its next
+// command; exit 1 when anything is found.
+func (c *DoctorCmd) Run(e *Env) error {
+	d, err := e.Dir()
+	if err != nil {
+		return err
+	}
+	findings := doctor(d)
+	if c.JSON {
+		if findings == nil {
+			findings = []doctorFinding{}
+		}
+		if err := printJSON(e, map[string]any{"stateDir": d.Path, "ok": len(findings) == 0, "findings": findings}, "  "); err != nil {
+			return err
+		}
+	} else {
+		for _, f := range findings {
+			who := ""
+			if f.Session != "" {
+				who = f.Session + ": "
+			}
+			fmt.Fprintf(e.Stdout, "%s: %s%s\n  next: %s\n", f.Code, who, f.Message, f.Next)
+		}
+	}
+	if len(findings) > 0 {
+		return fault.NotFoundf("%d problem(s) in %s", len(findings), d.Path)
+	}
+	return nil
+}
+
+// doctor inspects the state dir without a lock and without git.
+func doctor(d *state.Dir) []doctorFinding {
+	var out []doctorFinding
+	add := func(session, code, next, format string, args ...any) {
+		out = append(out, doctorFinding{Session: session, Finding: verify.Finding{Code: code, Message: fmt.Sprintf(format, args...), Next: next}})
+	}
+	st, err := os.Lstat(d.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil || !st.IsDir() {
+		add("", "statedir.not-a-directory", "move it away, or pass --dir", "%s is not a directory", d.Path)
+		return out
+	}
+	reg, exists, err := d.ReadRegistry()
+	if err != nil {
+		code, next := "registry.invalid", "fix orc.json by hand (see orc-state log), or restore it"
+		var ie *registry.InvalidError
+		if errors.As(err, &ie) {
+			next = ie.Next
+			switch {
+			case strings.Contains(ie.Fault, "legacy field") || strings.Contains(ie.Fault, "no schema"):
+				code = "registry.legacy"
+			case ie.Next == "upgrade orc-state":
+				code = "registry.newer-schema"
+			}
+		}
+		add("", code, next, "%v", err)
+	}
+	if held, _ := lock.Held(d.Path); !held {
+		if h := lock.Holder(d.Path); h != "" {
+			add("", "lock.dead-holder", "nothing: the lock is free (its holder died); the next writer overwrites the line",
+				"the lock file names %q, but no process holds the lock", h)
+		}
+	}
+	for _, t := range tempFiles(d.Path) {
+		add("", "temp.stale", "orc-state repair --temp", "temporary file %s was left by an interrupted write", t)
+	}
+	if reg == nil || !exists {
+		return append(out, orphanFindings(d, nil)...)
+	}
+	out = append(out, orphanFindings(d, reg)...)
+	for i := range reg.Sessions {
+		s := &reg.Sessions[i]
+		if _, err := os.Stat(d.FilesDir(s.SessionID)); errors.Is(err, fs.ErrNotExist) {
+			add(s.SessionID, "entry.no-folder", "orc-state repair --branch "+s.SessionID+" (recreates checkpoint.md from the entry)",
+				"the registry lists %s but its folder does not exist", s.SessionID)
+			continue
+		}
+		fs, err := verify.Session(d, reg, s)
+		if err != nil {
+			add(s.SessionID, "session.unreadable", "orc-state verify "+s.SessionID, "%v", err)
+			continue
+		}
+		for _, f := range fs {
+			out = append(out, doctorFinding{Session: s.SessionID, Finding: f})
+		}
+	}
+	return out
+}
+
+// orphanFindings names folders under .orc/ that no entry owns.
+func orphanFindings(d *state.Dir, reg *registry.Registry) []doctorFinding {
+	var out []doctorFinding
+	for _, name := range orphans(d, reg) {
+		out = append(out, doctorFinding{Finding: verify.Finding{Code: "folder.orphan",
+			Message: fmt.Sprintf("folder %s has no registry entry", name),
+			Next:    "orc-state repair --adopt " + name + " (from its checkpoint) or orc-state repair --remove-orphan " + name}})
+	}
+	return out
+}
+
+func orphans(d *state.Dir, reg *registry.Registry) []string {
+	entries, err := os.ReadDir(d.Path)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, en := range entries {
+		name := en.Name()
+		if !en.IsDir() || perRepo[name] || strings.HasPrefix(name, ".") {
+			continue
+		}
+		if reg != nil && findExact(reg, name) != nil || isLinkFolder(d, name) {
+			continue
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
+func findExact(reg *registry.Registry, id string) *registry.Session {
+	for i := range reg.Sessions {
+		if reg.Sessions[i].SessionID == id {
+			return &reg.Sessions[i]
+		}
+	}
+	return nil
+}
+
+// tempFiles lists leftover temp files of atomic writes (relative paths),
+// outside the per-repository folders.
+func tempFiles(root string) []string {
+	var out []string
+	_ = filepath.WalkDir(root, func(path string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, path)
+		if de.IsDir() && path != root && perRepo[rel] {
+			return filepath.SkipDir
+		}
+		if !de.IsDir() && atomicfile.IsTemp(de.Name()) {
+			out = append(out, rel)
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out
+}
+
+// tombstone is a line of removed.jsonl.
+func tombstone(actor, verb string, fields map[string]any) []byte {
+	fields["at"], fields["actor"], fields["verb"] = registry.Now(), actor, verb
+	b, _ := json.Marshal(fields)
+	return append(b, '\n')
+}
+
+// readFileSmall reads a small file (a ref) refusing anything over 4 KiB.
+func readFileSmall(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if err == nil && len(data) > 4096 {
+		return nil, fmt.Errorf("%s is too large", path)
+	}
+	return data, err
+}
