@@ -3,10 +3,16 @@ package registry
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
+	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
+
+	"github.com/orc-state/orc-state/internal/strictjson"
 )
 
 // Migration is the result of Migrate: the schema-1 registry, and a record
@@ -14,10 +20,14 @@ import (
 type Migration struct {
 	Registry *Registry
 	Changed  bool
-	// Notes are one-line human reports (printed on stderr).
+	// Notes are one-line human reports (printed on stderr), in a stable
+	// order.
 	Notes []string
-	// Dropped holds, per new sessionId, the legacy keys that have no place
-	// in schema 1, with their raw values (recorded in the journal).
+	// Dropped holds, per new sessionId, the raw legacy values that schema 1
+	// does not hold as they were: keys it has no place for, values it could
+	// not use or had to change, and under "mergedEntries" the raw legacy
+	// objects of the duplicates merged into the entry (recorded in the
+	// journal).
 	Dropped map[string]map[string]json.RawMessage
 	// DroppedTop holds the unmapped top-level keys.
 	DroppedTop map[string]json.RawMessage
@@ -30,20 +40,27 @@ type Migration struct {
 var consumed = map[string]bool{
 	"sessionId": true, "branch": true, "gitBranch": true, "command": true, "description": true,
 	"status": true, "phase": true, "current_phase": true, "phaseLabel": true, "totalPhases": true,
-	"total_phases": true, "jiraTicket": true, "planFile": true, "linkedPRs": true, "startedAt": true,
-	"created_at": true, "updatedAt": true, "updated_at": true, "scope": true, "repos": true,
-	"perRepoState": true, "gate": true,
+	"total_phases": true, "jiraTicket": true, "planFile": true, "planPath": true, "linkedPRs": true,
+	"startedAt": true, "created_at": true, "updatedAt": true, "updated_at": true, "scope": true,
+	"repos": true, "perRepoState": true, "gate": true,
 }
 
 // Migrate converts a legacy registry (snake_case vocabulary, string phases,
 // a missing schema, duplicate entries, '/'-only sanitized keys) to schema 1
 // with the one sanitizer. An input that is already valid schema 1 comes back
-// unchanged with Changed false.
+// unchanged with Changed false. A newer schema is refused before anything
+// else, however malformed the rest of the file is.
 func Migrate(data []byte) (*Migration, error) {
+	if err := refuseNewer(data); err != nil {
+		return nil, err
+	}
 	if r, err := Parse(data); err == nil {
 		return &Migration{Registry: r}, nil
-	} else if ie, ok := err.(*InvalidError); ok && ie.Next == "upgrade orc-state" {
-		return nil, err
+	}
+	// Duplicate keys and invalid UTF-8 would be resolved silently below
+	// (the last key wins, bad bytes become U+FFFD): refuse them instead.
+	if err := strictjson.Check(data); err != nil {
+		return nil, &InvalidError{Fault: err.Error(), Next: "fix orc.json by hand (or restore a backup), then run orc-state migrate"}
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
@@ -56,53 +73,42 @@ func Migrate(data []byte) (*Migration, error) {
 		DroppedTop: map[string]json.RawMessage{},
 		Folders:    map[string][]string{},
 	}
-	for k, v := range top {
-		if k != "schema" && k != "sessions" {
+	for _, k := range slices.Sorted(maps.Keys(top)) {
+		v := top[k]
+		switch {
+		case k == "sessions", k == "schema" && (isNull(v) || sameJSON(v, Schema)):
+		case k == "schema":
+			m.DroppedTop[k] = v
+			m.Notes = append(m.Notes, "top-level schema is not 1; recorded in the journal")
+		default:
 			m.DroppedTop[k] = v
 			m.Notes = append(m.Notes, fmt.Sprintf("top-level key %q has no place in schema 1; recorded in the journal", k))
 		}
 	}
-	var raw []map[string]json.RawMessage
-	if s, ok := top["sessions"]; ok {
-		if err := json.Unmarshal(s, &raw); err != nil {
+	var entries []json.RawMessage
+	if v, ok := top["sessions"]; ok && json.Unmarshal(v, &entries) != nil {
+		return nil, &InvalidError{Fault: "sessions is not a list of objects", Next: "fix orc.json by hand, then run orc-state migrate"}
+	}
+	var order []string
+	groups := map[string][]*draft{}
+	for i, raw := range entries {
+		var e map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &e); err != nil {
 			return nil, &InvalidError{Fault: "sessions is not a list of objects", Next: "fix orc.json by hand, then run orc-state migrate"}
 		}
-	}
-	index := map[string]int{}
-	for i, e := range raw {
-		s, dropped, notes, oldKey, err := migrateEntry(e)
+		d, err := newDraft(raw, e)
 		if err != nil {
 			return nil, &InvalidError{Fault: fmt.Sprintf("session %d: %v", i+1, err), Next: "fix that entry by hand, then run orc-state migrate"}
 		}
-		for _, n := range notes {
-			m.Notes = append(m.Notes, s.SessionID+": "+n)
+		id := d.s.SessionID
+		if groups[id] == nil {
+			order = append(order, id)
 		}
-		if oldKey != "" && oldKey != s.SessionID {
-			m.Folders[s.SessionID] = appendUnique(m.Folders[s.SessionID], oldKey)
-		}
-		if j, dup := index[s.SessionID]; dup {
-			kept := &m.Registry.Sessions[j]
-			if kept.GitBranch != s.GitBranch {
-				return nil, &InvalidError{
-					Fault: fmt.Sprintf("branches %q and %q both map to session %q", kept.GitBranch, s.GitBranch, s.SessionID),
-					Next:  "remove or rename one entry by hand, then run orc-state migrate",
-				}
-			}
-			loser := mergeInto(kept, s)
-			whole, _ := json.Marshal(loser)
-			dropped["mergedEntry"] = whole
-			m.Notes = append(m.Notes, fmt.Sprintf("%s: merged a duplicate entry (older fields kept in the journal)", s.SessionID))
-		} else {
-			index[s.SessionID] = len(m.Registry.Sessions)
-			m.Registry.Sessions = append(m.Registry.Sessions, s)
-		}
-		if len(dropped) > 0 {
-			if m.Dropped[s.SessionID] == nil {
-				m.Dropped[s.SessionID] = map[string]json.RawMessage{}
-			}
-			for k, v := range dropped {
-				m.Dropped[s.SessionID][k] = v
-			}
+		groups[id] = append(groups[id], d)
+	}
+	for _, id := range order {
+		if err := m.add(groups[id]); err != nil {
+			return nil, err
 		}
 	}
 	if err := m.Registry.Validate(); err != nil {
@@ -111,214 +117,468 @@ func Migrate(data []byte) (*Migration, error) {
 	return m, nil
 }
 
-// mergeInto merges duplicate b into a: the newer entry's fields win, linked
-// PRs are united by URL. It returns the entry whose fields lost.
-func mergeInto(a *Session, b Session) Session {
-	older := b
-	if b.UpdatedAt > a.UpdatedAt {
-		older = *a
-		prs := a.LinkedPRs
-		*a = b
-		a.LinkedPRs = unionPRs(b.LinkedPRs, prs)
-	} else {
-		a.LinkedPRs = unionPRs(a.LinkedPRs, b.LinkedPRs)
+// refuseNewer reads only the top-level schema, leniently (a duplicate key or
+// invalid UTF-8 elsewhere does not hide it), and refuses one above Schema.
+func refuseNewer(data []byte) error {
+	var top map[string]json.RawMessage
+	var schema float64
+	if json.Unmarshal(data, &top) != nil || json.Unmarshal(top["schema"], &schema) != nil || schema <= Schema {
+		return nil
 	}
-	if older.StartedAt < a.StartedAt {
-		a.StartedAt = older.StartedAt
+	return &InvalidError{
+		Fault: fmt.Sprintf("schema %g is newer than this orc-state understands (%d)", schema, Schema),
+		Next:  "upgrade orc-state",
 	}
-	return older
+}
+
+// add merges the entries that map to one sessionId and appends the result.
+// The entry with the latest recorded updatedAt wins (one without a recorded
+// time counts as oldest; a tie goes to the first); linked PRs are united by
+// URL; the earliest startedAt is kept; each losing entry is recorded whole.
+func (m *Migration) add(group []*draft) error {
+	win := group[0]
+	for _, d := range group[1:] {
+		if d.s.GitBranch != group[0].s.GitBranch {
+			return &InvalidError{
+				Fault: fmt.Sprintf("branches %q and %q both map to session %q", group[0].s.GitBranch, d.s.GitBranch, d.s.SessionID),
+				Next:  "remove or rename one entry by hand, then run orc-state migrate",
+			}
+		}
+		if d.s.UpdatedAt > win.s.UpdatedAt {
+			win = d
+		}
+	}
+	s := win.s
+	var losers []json.RawMessage
+	for _, d := range group {
+		if d == win {
+			continue
+		}
+		s.LinkedPRs = unionPRs(s.LinkedPRs, d.s.LinkedPRs)
+		if d.s.StartedAt != "" && d.s.StartedAt < s.StartedAt {
+			for _, k := range []string{"startedAt", "created_at"} {
+				if _, ok := win.present(k); ok {
+					win.record(k, fmt.Sprintf("%s gives way to the earlier startedAt %q of a duplicate", k, d.s.StartedAt))
+				}
+			}
+			s.StartedAt = d.s.StartedAt
+		}
+		losers = append(losers, d.raw)
+		win.note(fmt.Sprintf("merged a duplicate entry (updatedAt %q) into the newest; recorded in the journal", d.s.UpdatedAt))
+	}
+	if len(losers) > 0 {
+		win.dropped["mergedEntries"], _ = json.Marshal(losers) // raw values of a valid document
+	}
+	win.finish(&s)
+
+	id := s.SessionID
+	for _, d := range group {
+		for _, n := range d.notes {
+			m.Notes = append(m.Notes, id+": "+n)
+		}
+		for _, old := range d.oldKeys {
+			m.Folders[id] = appendUnique(m.Folders[id], old)
+		}
+	}
+	if len(win.dropped) > 0 {
+		m.Dropped[id] = win.dropped
+	}
+	m.Registry.Sessions = append(m.Registry.Sessions, s)
+	return nil
+}
+
+// draft is one legacy entry on its way to schema 1.
+type draft struct {
+	raw     json.RawMessage            // the legacy object as read
+	e       map[string]json.RawMessage // its keys
+	s       Session
+	oldKeys []string // legacy folder names, when they differ from s.SessionID
+	dropped map[string]json.RawMessage
+	notes   []string
+}
+
+func newDraft(raw json.RawMessage, e map[string]json.RawMessage) (*draft, error) {
+	d := &draft{raw: raw, e: e, dropped: map[string]json.RawMessage{}}
+	for _, k := range slices.Sorted(maps.Keys(e)) {
+		if !consumed[k] {
+			d.record(k, fmt.Sprintf("key %q has no place in schema 1", k))
+		}
+	}
+	if err := d.keys(); err != nil {
+		return nil, err
+	}
+	d.texts()
+	d.phase()
+	d.total()
+	d.times()
+	d.lists()
+	return d, nil
+}
+
+func (d *draft) note(n string) { d.notes = append(d.notes, n) }
+
+// record keeps the raw value of key for the journal and says why.
+func (d *draft) record(key, why string) {
+	if _, done := d.dropped[key]; !done {
+		d.dropped[key] = d.e[key]
+	}
+	d.note(why + "; recorded in the journal")
+}
+
+// present returns the raw value of key unless it is absent or null.
+func (d *draft) present(key string) (json.RawMessage, bool) {
+	v, ok := d.e[key]
+	return v, ok && !isNull(v)
+}
+
+// str reads a string; any other present value is recorded and reads as "".
+func (d *draft) str(key string) string {
+	var s string
+	if v, ok := d.present(key); ok && json.Unmarshal(v, &s) != nil {
+		d.record(key, key+" is not a string")
+	}
+	return s
+}
+
+// strOr reads a string, defaulting (with a note) when there is none.
+func (d *draft) strOr(key, def string) string {
+	if s := d.str(key); s != "" {
+		return s
+	}
+	d.note(fmt.Sprintf("no %s; set to %s", key, def))
+	return def
+}
+
+// count reads a whole number ≥ 1 (a JSON number or a digit string); any
+// other present value is recorded and reads as 0.
+func (d *draft) count(key string) int {
+	v, ok := d.present(key)
+	if !ok {
+		return 0
+	}
+	if n := intOf(v); n >= 1 {
+		return n
+	}
+	d.record(key, key+" is not a whole number ≥ 1")
+	return 0
+}
+
+// time reads the first usable time among keys, in TimeLayout, or "".
+// Unusable values, a fraction of a second and a later key that disagrees are
+// recorded.
+func (d *draft) time(name string, keys ...string) string {
+	got := ""
+	for _, k := range keys {
+		v := d.str(k)
+		if v == "" {
+			continue
+		}
+		t, exact, ok := normTime(v)
+		switch {
+		case !ok:
+			d.record(k, fmt.Sprintf("%s %q is not a time", k, v))
+		case got != "":
+			if t != got || !exact {
+				d.record(k, fmt.Sprintf("%s %q differs from %s %q", k, v, name, got))
+			}
+		default:
+			got = t
+			why := fmt.Sprintf("%s %q normalised to UTC seconds", name, v)
+			if !exact {
+				d.record(k, why)
+			} else if t != v {
+				d.note(why)
+			}
+		}
+	}
+	return got
+}
+
+// check records the raw value of key when schema 1's value v does not mean
+// the same (fields or entries that had no place were left out).
+func (d *draft) check(key string, v any) {
+	if !sameJSON(d.e[key], v) {
+		d.record(key, key+" holds values schema 1 has no place for; kept what maps")
+	}
+}
+
+// keys derives the sessionId from the raw branch with the one sanitizer and
+// keeps the legacy keys that named its folder.
+func (d *draft) keys() error {
+	s := &d.s
+	oldID, branch := d.str("sessionId"), d.str("branch")
+	if s.GitBranch = d.str("gitBranch"); s.GitBranch == "" {
+		s.GitBranch = branch
+	}
+	if s.GitBranch == "" {
+		return errors.New("no gitBranch or branch to key it by")
+	}
+	id, err := KeyFor(s.GitBranch)
+	if err != nil {
+		return err
+	}
+	s.SessionID, s.Branch = id, id
+	for _, old := range []string{oldID, branch} {
+		if old != "" && old != id {
+			d.oldKeys = appendUnique(d.oldKeys, old)
+		}
+	}
+	return nil
+}
+
+func (d *draft) texts() {
+	s := &d.s
+	s.Command = d.strOr("command", "unknown")
+	s.Description = d.str("description")
+	s.Status = d.strOr("status", "completed")
+	s.PhaseLabel = Str(d.str("phaseLabel"))
+	s.Scope = d.str("scope")
+	if s.JiraTicket = Str(d.str("jiraTicket")); s.JiraTicket != nil && !JiraKey.MatchString(*s.JiraTicket) {
+		d.record("jiraTicket", fmt.Sprintf("jiraTicket %q is not a Jira key", *s.JiraTicket))
+		s.JiraTicket = nil
+	}
+	s.PlanFile = Str(d.str("planFile"))
+	switch plan := d.str("planPath"); {
+	case plan == "" || plan == Deref(s.PlanFile):
+	case s.PlanFile == nil:
+		s.PlanFile = &plan
+		d.note("planPath kept as planFile")
+	default:
+		d.record("planPath", "planPath beside planFile")
+	}
+}
+
+// phase keeps a numeric phase (current_phase first), maps "done", and keeps
+// a string phase as the label instead of clobbering an existing label.
+func (d *draft) phase() {
+	s := &d.s
+	raw, has := d.present("phase")
+	var text string
+	isText := has && json.Unmarshal(raw, &text) == nil
+	if isText && text == "" {
+		has, isText = false, false
+	}
+	p, err := ParsePhase(text)
+	if n := d.count("current_phase"); n >= 1 {
+		s.Phase = Phase{N: n}
+		switch {
+		case !has, isText && err == nil && p == s.Phase, !isText && intOf(raw) == n:
+		case isText && err != nil:
+			if !d.useLabel(text) {
+				d.record("phase", fmt.Sprintf("string phase %q differs from phaseLabel", text))
+			}
+		default:
+			d.record("phase", fmt.Sprintf("phase differs from current_phase %d", n))
+		}
+		return
+	}
+	switch {
+	case !has:
+		s.Phase = Phase{Done: true}
+		d.note("no phase; set to done")
+	case isText && err == nil:
+		s.Phase = p
+	case isText:
+		s.Phase = Phase{Done: true}
+		if d.useLabel(text) {
+			d.note(fmt.Sprintf("string phase %q kept as phaseLabel; phase set to done", text))
+		} else {
+			d.dropped["phase"] = raw
+			d.note(fmt.Sprintf("string phase %q recorded in the journal; phase set to done", text))
+		}
+	case intOf(raw) >= 1:
+		s.Phase = Phase{N: intOf(raw)}
+	default:
+		s.Phase = Phase{Done: true}
+		d.record("phase", "phase is neither done, a label nor a whole number ≥ 1; set to done")
+	}
+}
+
+// useLabel keeps a string phase as the label; it reports false when the
+// entry has a different label already.
+func (d *draft) useLabel(label string) bool {
+	if d.s.PhaseLabel == nil {
+		d.s.PhaseLabel = &label
+	}
+	return *d.s.PhaseLabel == label
+}
+
+// total reads totalPhases (or total_phases) and raises it to the phase.
+func (d *draft) total() {
+	s := &d.s
+	key, n := "totalPhases", d.count("totalPhases")
+	if alt := d.count("total_phases"); n == 0 {
+		key, n = "total_phases", alt
+	} else if alt != 0 && alt != n {
+		d.record("total_phases", fmt.Sprintf("total_phases %d differs from totalPhases %d", alt, n))
+	}
+	s.TotalPhases = n
+	if n < 1 || (!s.Phase.Done && s.Phase.N > n) {
+		s.TotalPhases = max(s.Phase.N, 1)
+		why := fmt.Sprintf("totalPhases %d is missing or below the phase; set to %d", n, s.TotalPhases)
+		if n > 0 {
+			d.record(key, why)
+		} else {
+			d.note(why)
+		}
+	}
+}
+
+// times reads the recorded times; each stands in for the other when one is
+// missing. An entry without either keeps them empty until after the merge,
+// so that it never wins over a dated duplicate.
+func (d *draft) times() {
+	s := &d.s
+	s.StartedAt = d.time("startedAt", "startedAt", "created_at")
+	s.UpdatedAt = d.time("updatedAt", "updatedAt", "updated_at")
+	if s.StartedAt == "" {
+		s.StartedAt = s.UpdatedAt
+	}
+	if s.UpdatedAt == "" {
+		s.UpdatedAt = s.StartedAt
+	}
+}
+
+// lists reads linkedPRs, repos, perRepoState and gate.
+func (d *draft) lists() {
+	s := &d.s
+	s.LinkedPRs = []PR{}
+	if raw, ok := d.present("linkedPRs"); ok {
+		if json.Unmarshal(raw, &s.LinkedPRs) != nil {
+			s.LinkedPRs = []PR{}
+			d.record("linkedPRs", "linkedPRs has an unknown shape")
+		} else {
+			s.LinkedPRs = unionPRs(nil, s.LinkedPRs)
+			d.check("linkedPRs", s.LinkedPRs)
+		}
+	}
+	if raw, ok := d.present("repos"); ok {
+		var objs []struct {
+			Name string `json:"name"`
+		}
+		switch {
+		case json.Unmarshal(raw, &s.Repos) == nil:
+			d.check("repos", s.Repos)
+		case json.Unmarshal(raw, &objs) == nil:
+			s.Repos = nil
+			for _, o := range objs {
+				s.Repos = append(s.Repos, o.Name)
+			}
+			d.record("repos", "repos listed as objects; kept their names")
+		default:
+			s.Repos = nil
+			d.record("repos", "repos has an unknown shape")
+		}
+	}
+	if raw, ok := d.present("perRepoState"); ok {
+		if json.Unmarshal(raw, &s.PerRepoState) != nil {
+			s.PerRepoState = nil
+			d.record("perRepoState", "perRepoState has an unknown shape")
+		} else {
+			d.check("perRepoState", s.PerRepoState)
+		}
+	}
+	if raw, ok := d.present("gate"); ok {
+		if s.Gate = new(Gate); json.Unmarshal(raw, s.Gate) != nil {
+			s.Gate = nil
+			d.record("gate", "gate has an unknown shape")
+		} else {
+			d.check("gate", s.Gate)
+		}
+	}
+}
+
+// finish completes the merged entry s of which d is the winner: it stamps
+// the times no entry recorded, and drops a gate that alone keeps s from
+// validating.
+func (d *draft) finish(s *Session) {
+	if s.UpdatedAt == "" {
+		now := Now()
+		s.StartedAt, s.UpdatedAt = now, now
+		d.note("no usable startedAt; set to " + now)
+		d.note("no usable updatedAt; set to " + now)
+	}
+	if s.Gate == nil {
+		return
+	}
+	if err := s.Validate(); err != nil {
+		without := *s
+		without.Gate = nil
+		if without.Validate() == nil {
+			s.Gate = nil
+			d.record("gate", fmt.Sprintf("gate is not valid (%v)", err))
+		}
+	}
 }
 
 func unionPRs(a, b []PR) []PR {
 	out := append([]PR{}, a...)
 	for _, pr := range b {
-		found := false
-		for _, have := range out {
-			found = found || have.URL == pr.URL
-		}
-		if !found {
+		if !slices.ContainsFunc(out, func(have PR) bool { return have.URL == pr.URL }) {
 			out = append(out, pr)
 		}
 	}
 	return out
 }
 
-func migrateEntry(e map[string]json.RawMessage) (s Session, dropped map[string]json.RawMessage, notes []string, oldKey string, err error) {
-	dropped = map[string]json.RawMessage{}
-	for k, v := range e {
-		if !consumed[k] && k != "planPath" {
-			dropped[k] = v
-			notes = append(notes, fmt.Sprintf("key %q has no place in schema 1; recorded in the journal", k))
-		}
+// normTime parses an RFC 3339 time and renders it in TimeLayout (UTC, whole
+// seconds); exact is false when that drops a fraction of a second.
+func normTime(v string) (out string, exact, ok bool) {
+	t, err := time.Parse(time.RFC3339Nano, v)
+	if err != nil {
+		return "", false, false
 	}
-	str := func(keys ...string) string {
-		for _, k := range keys {
-			var v string
-			if json.Unmarshal(e[k], &v) == nil && v != "" {
-				return v
-			}
-		}
-		return ""
-	}
-	oldKey = str("sessionId", "branch")
-	s.GitBranch = str("gitBranch", "branch")
-	if s.GitBranch == "" {
-		return s, nil, nil, "", fmt.Errorf("no gitBranch or branch to key it by")
-	}
-	if s.SessionID, err = KeyFor(s.GitBranch); err != nil {
-		return s, nil, nil, "", err
-	}
-	s.Branch = s.SessionID
-	s.Command = str("command")
-	if s.Command == "" {
-		s.Command = "unknown"
-		notes = append(notes, "no command; set to unknown")
-	}
-	s.Description = str("description")
-	s.Status = str("status")
-	if s.Status == "" {
-		s.Status = "completed"
-		notes = append(notes, "no status; set to completed")
-	}
-	s.PhaseLabel = Str(str("phaseLabel"))
-	s.Phase, notes = migratePhase(e, &s, notes, dropped)
-	s.TotalPhases = intOf(e["totalPhases"], e["total_phases"])
-	if s.TotalPhases < 1 || (!s.Phase.Done && s.Phase.N > s.TotalPhases) {
-		was := s.TotalPhases
-		s.TotalPhases = max(s.Phase.N, 1)
-		notes = append(notes, fmt.Sprintf("totalPhases %d is missing or below the phase; set to %d", was, s.TotalPhases))
-	}
-	s.JiraTicket = Str(str("jiraTicket"))
-	if s.JiraTicket != nil && !JiraKey.MatchString(*s.JiraTicket) {
-		dropped["jiraTicket"] = e["jiraTicket"]
-		notes = append(notes, fmt.Sprintf("jiraTicket %q is not a Jira key; recorded in the journal", *s.JiraTicket))
-		s.JiraTicket = nil
-	}
-	s.PlanFile = Str(str("planFile"))
-	if plan := str("planPath"); plan != "" && s.PlanFile == nil {
-		s.PlanFile = &plan
-		notes = append(notes, "planPath kept as planFile")
-	} else if v, ok := e["planPath"]; ok {
-		dropped["planPath"] = v
-		notes = append(notes, "planPath beside planFile; recorded in the journal")
-	}
-	s.LinkedPRs = []PR{}
-	if v, ok := e["linkedPRs"]; ok && string(v) != "null" {
-		if json.Unmarshal(v, &s.LinkedPRs) != nil {
-			s.LinkedPRs = []PR{}
-			dropped["linkedPRs"] = v
-			notes = append(notes, "linkedPRs has an unknown shape; recorded in the journal")
-		}
-		s.LinkedPRs = unionPRs(nil, s.LinkedPRs)
-	}
-	s.StartedAt, notes = migrateTime("startedAt", notes, str("startedAt", "created_at"), str("updatedAt", "updated_at"))
-	s.UpdatedAt, notes = migrateTime("updatedAt", notes, str("updatedAt", "updated_at", "startedAt", "created_at"))
-	s.Scope = str("scope")
-	if v, ok := e["repos"]; ok {
-		if json.Unmarshal(v, &s.Repos) != nil {
-			var objs []struct{ Name string }
-			if json.Unmarshal(v, &objs) == nil {
-				s.Repos = nil
-				for _, o := range objs {
-					s.Repos = append(s.Repos, o.Name)
-				}
-			}
-			dropped["repos"] = v
-			notes = append(notes, "repos listed as objects; kept their names, full list recorded in the journal")
-		}
-	}
-	if v, ok := e["perRepoState"]; ok && json.Unmarshal(v, &s.PerRepoState) != nil {
-		s.PerRepoState = nil
-		dropped["perRepoState"] = v
-		notes = append(notes, "perRepoState has an unknown shape; recorded in the journal")
-	}
-	for _, k := range []string{"session_id", "branchSanitized"} {
-		if v, ok := e[k]; ok {
-			dropped[k] = v
-		}
-	}
-	return s, dropped, notes, oldKey, nil
+	out = t.UTC().Format(TimeLayout)
+	back, err := time.Parse(TimeLayout, out) // fails for a year outside 0000..9999
+	return out, back.Equal(t), err == nil
 }
 
-// migratePhase keeps a numeric phase, maps "done", and keeps a string phase
-// as the label instead of clobbering an existing label.
-func migratePhase(e map[string]json.RawMessage, s *Session, notes []string, dropped map[string]json.RawMessage) (Phase, []string) {
-	if n := intOf(e["current_phase"]); n >= 1 {
-		if v, ok := e["phase"]; ok {
-			var label string
-			if json.Unmarshal(v, &label) == nil && label != "" && label != "done" {
-				if s.PhaseLabel == nil {
-					s.PhaseLabel = &label
-				} else if *s.PhaseLabel != label {
-					dropped["phase"] = v
-					notes = append(notes, fmt.Sprintf("string phase %q differs from phaseLabel; recorded in the journal", label))
-				}
+// sameJSON reports whether v, marshalled, means the same as raw. Null object
+// members count as absent: schema 1 writes unset optional fields as null.
+func sameJSON(raw json.RawMessage, v any) bool {
+	b, err := json.Marshal(v)
+	var x, y any
+	if err != nil || json.Unmarshal(raw, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(withoutNulls(x), withoutNulls(y))
+}
+
+func withoutNulls(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if e == nil {
+				delete(x, k)
+			} else {
+				x[k] = withoutNulls(e)
 			}
 		}
-		return Phase{N: n}, notes
-	}
-	raw := e["phase"]
-	if n := intOf(raw); n >= 1 {
-		return Phase{N: n}, notes
-	}
-	var str string
-	if json.Unmarshal(raw, &str) == nil && str != "" {
-		if p, err := ParsePhase(str); err == nil {
-			return p, notes
+	case []any:
+		for i, e := range x {
+			x[i] = withoutNulls(e)
 		}
-		if s.PhaseLabel == nil {
-			s.PhaseLabel = &str
-			notes = append(notes, fmt.Sprintf("string phase %q kept as phaseLabel; phase set to done", str))
-		} else {
-			dropped["phase"] = raw
-			notes = append(notes, fmt.Sprintf("string phase %q recorded in the journal; phase set to done", str))
-		}
-		return Phase{Done: true}, notes
 	}
-	notes = append(notes, "no phase; set to done")
-	return Phase{Done: true}, notes
+	return v
 }
 
-func migrateTime(name string, notes []string, candidates ...string) (string, []string) {
-	for _, c := range candidates {
-		if c == "" {
-			continue
-		}
-		if _, err := time.Parse(TimeLayout, c); err == nil {
-			return c, notes
-		}
-		if t, err := time.Parse(time.RFC3339Nano, c); err == nil {
-			return t.UTC().Format(TimeLayout), append(notes, fmt.Sprintf("%s %q normalised to UTC seconds", name, c))
-		}
-	}
-	now := Now()
-	return now, append(notes, fmt.Sprintf("no usable %s; set to %s", name, now))
-}
+func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
 
-// intOf returns the first raw value that is a whole JSON number or a string
-// of digits, else 0.
-func intOf(raws ...json.RawMessage) int {
-	for _, raw := range raws {
-		raw = bytes.TrimSpace(raw)
-		if len(raw) == 0 {
-			continue
-		}
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
-			raw = []byte(s)
-		}
-		if n, err := strconv.Atoi(string(raw)); err == nil {
-			return n
-		}
+// intOf returns the raw value as an int when it is a whole JSON number or a
+// string of digits, else 0.
+func intOf(raw json.RawMessage) int {
+	raw = bytes.TrimSpace(raw)
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		raw = []byte(s)
 	}
-	return 0
+	n, _ := strconv.Atoi(string(raw))
+	return n
 }
 
 func appendUnique(list []string, v string) []string {
-	for _, x := range list {
-		if x == v {
-			return list
-		}
+	if slices.Contains(list, v) {
+		return list
 	}
 	list = append(list, v)
 	sort.Strings(list)

@@ -60,7 +60,11 @@ func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
 	if dir == "" {
 		dir = "." // CreateTemp("") would pick $TMPDIR, another filesystem
 	}
-	tmp, err := os.CreateTemp(dir, "."+base+tempInfix+"*")
+	prefix := base
+	if len(prefix) > maxTempBase {
+		prefix = prefix[:maxTempBase] // a 240-byte name must not make a 256-byte temp name
+	}
+	tmp, err := os.CreateTemp(dir, "."+prefix+tempInfix+"*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
@@ -148,6 +152,10 @@ func Append(path string, data []byte, perm os.FileMode) (err error) {
 // IsTemp reports whether name looks like a temp file left by [WriteFile]:
 // ".<base>.tmp-<digits>" with a non-empty base. A path is reduced to its
 // last element first.
+// maxTempBase bounds the part of the target's name a temp name repeats, so
+// that "." + base + ".tmp-" + up to 10 digits fits the 255-byte name limit.
+const maxTempBase = 200
+
 func IsTemp(name string) bool {
 	name = filepath.Base(name)
 	if !strings.HasPrefix(name, ".") {

@@ -60,8 +60,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	kctx, err := parser.Parse(args)
 	if err != nil {
 		verb := "orc-state"
-		if kctx != nil && kctx.Command() != "" {
-			verb = "orc-state " + verbName(kctx.Command())
+		if v := failedVerb(kctx, err); v != "" {
+			verb = "orc-state " + v
 		}
 		fmt.Fprintf(stderr, "%s: %s\n", verb, err)
 		fmt.Fprintln(stderr, "hint: run "+verb+" --help")
@@ -126,4 +126,23 @@ var errNoSession = errors.New("no session")
 // hook and statusline render pays) compiles nothing it does not need.
 func lazyRegexp(expr string) func() *regexp.Regexp {
 	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
+
+// failedVerb names the verb a parse error belongs to: from the parse
+// context when kong got that far, else from the leading words of the path.
+func failedVerb(kctx *kong.Context, err error) string {
+	var pe *kong.ParseError
+	if errors.As(err, &pe) && pe.Context != nil {
+		kctx = pe.Context
+	}
+	if kctx == nil {
+		return ""
+	}
+	var words []string
+	for _, p := range kctx.Path {
+		if p.Command != nil {
+			words = append(words, p.Command.Name)
+		}
+	}
+	return strings.Join(words, " ")
 }

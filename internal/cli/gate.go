@@ -27,7 +27,7 @@ func (c *GateRecordCmd) Run(e *Env) error {
 			return fault.Usagef("%v", err)
 		}
 	}
-	if err := refuseSecrets("--note", []byte(c.Note)); err != nil {
+	if err := refuseSecrets("--reviewer/--note", []byte(c.Reviewer+"\n"+c.Note)); err != nil {
 		return err
 	}
 	var escalated bool

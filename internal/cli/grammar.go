@@ -34,6 +34,7 @@ type Grammar struct {
 	Install    InstallCmd    `cmd:"" help:"Write the statusLine entry into a Claude settings file, merging with what is there."`
 	Repo       RepoCmd       `cmd:"" help:"Per-repository state of a workspace session."`
 	Workspace  WorkspaceCmd  `cmd:"" help:"Workspace scope: link member repositories back to the workspace session."`
+	Sync       SyncCmd       `cmd:"" help:"Move session state between machines through git refs (refs/orc/sessions/*)."`
 	Cleanup    CleanupCmd    `cmd:"" help:"Sweep finished sessions: prints the plan; live ones are protected unless --force."`
 	Doctor     DoctorCmd     `cmd:"" help:"Check the whole state dir: registry, orphans, entries without folders, temp files, the lock, every session."`
 	Repair     RepairCmd     `cmd:"" help:"Apply a fix doctor names: regenerate a mirror (default), --temp, --adopt NAME, --remove-orphan NAME."`
@@ -365,6 +366,32 @@ type WorkspaceCmd struct {
 // WorkspaceLinkCmd is `workspace link`.
 type WorkspaceLinkCmd struct {
 	Session string `help:"Workspace session (branch or sessionId); default: the current branch's." placeholder:"S"`
+}
+
+// SyncCmd is `sync`.
+type SyncCmd struct {
+	Push   SyncPushCmd   `cmd:"" help:"Record sessions as commits on refs/orc/sessions/<id> and push them."`
+	Pull   SyncPullCmd   `cmd:"" help:"Fetch and import sessions whose remote journal extends the local one."`
+	Status SyncStatusCmd `cmd:"" help:"Per session: in sync, ahead, behind, diverged, not pushed, remote only."`
+}
+
+// SyncPushCmd is `sync push`.
+type SyncPushCmd struct {
+	Remote string `default:"origin" help:"The git remote (any transport git knows)."`
+	Key    string `arg:"" optional:"" help:"One session (default: all)."`
+}
+
+// SyncPullCmd is `sync pull`.
+type SyncPullCmd struct {
+	Remote string `default:"origin" help:"The git remote."`
+	Key    string `arg:"" optional:"" help:"One session (default: all the remote has)."`
+}
+
+// SyncStatusCmd is `sync status`.
+type SyncStatusCmd struct {
+	Remote  string `default:"origin" help:"The git remote."`
+	NoFetch bool   `name:"no-fetch" help:"Compare with what was fetched last."`
+	JSON    bool   `name:"json" help:"JSON."`
 }
 
 // CleanupCmd is `cleanup`.

@@ -31,6 +31,9 @@ func (c *ProgressAppendCmd) Run(e *Env) error {
 	if err := checkText("the progress text", text); err != nil {
 		return err
 	}
+	if err := refuseSecrets("--title", []byte(c.Title)); err != nil {
+		return err
+	}
 	title := c.Title
 	if title == "" {
 		title = "Progress"

@@ -36,6 +36,9 @@ func (c *SliceInitCmd) Run(e *Env) error {
 		if err != nil {
 			return err
 		}
+		if string(old) == string(out) {
+			return nil // the same plan again: nothing to do
+		}
 		if old != nil && !c.Force {
 			prev, err := ledger.Parse(old)
 			if err != nil {
@@ -46,9 +49,6 @@ func (c *SliceInitCmd) Run(e *Env) error {
 				return fault.Usagef("the ledger has progress (%d of %d slices done, some not pending); refusing to overwrite it", done, total).
 					WithHint("pass --force to replace it (journaled)")
 			}
-		}
-		if string(old) == string(out) {
-			return nil
 		}
 		tx.Write(s.SessionID, state.LedgerFile, out)
 		tx.Touch(s.SessionID, map[string]any{"file": c.File, "force": c.Force, "sha256": journal.Sum(out)})

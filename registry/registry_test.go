@@ -1,0 +1,625 @@
+package registry
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+const (
+	hintDoctor  = "run orc-state doctor"
+	hintMigrate = "run orc-state migrate"
+	hintUpgrade = "upgrade orc-state"
+)
+
+// entry returns a valid schema-1 entry as a generic map that a test case
+// mutates before encoding it.
+func entry() map[string]any {
+	return map[string]any{
+		"sessionId":   "feat-x",
+		"command":     "flow",
+		"branch":      "feat-x",
+		"gitBranch":   "feat/x",
+		"description": "",
+		"status":      "in_progress",
+		"phase":       1,
+		"phaseLabel":  nil,
+		"totalPhases": 3,
+		"jiraTicket":  nil,
+		"planFile":    nil,
+		"linkedPRs":   []any{},
+		"startedAt":   "2026-01-02T15:04:05Z",
+		"updatedAt":   "2026-01-02T15:04:05Z",
+	}
+}
+
+// mustJSON encodes v without HTML escaping.
+func mustJSON(t testing.TB, v any) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatalf("encoding test input: %v", err)
+	}
+	return buf.Bytes()
+}
+
+// withEntry returns a schema-1 registry holding one entry changed by mod.
+func withEntry(t testing.TB, mod func(e map[string]any)) []byte {
+	t.Helper()
+	e := entry()
+	if mod != nil {
+		mod(e)
+	}
+	return mustJSON(t, map[string]any{"schema": 1, "sessions": []any{e}})
+}
+
+// set returns a mutation that sets key k to v.
+func set(k string, v any) func(map[string]any) {
+	return func(e map[string]any) { e[k] = v }
+}
+
+// del returns a mutation that removes key k.
+func del(k string) func(map[string]any) {
+	return func(e map[string]any) { delete(e, k) }
+}
+
+// keyed returns a mutation that makes sessionId and branch id, and gitBranch raw.
+func keyed(id, raw string) func(map[string]any) {
+	return func(e map[string]any) {
+		e["sessionId"], e["branch"], e["gitBranch"] = id, id, raw
+	}
+}
+
+// wantInvalid asserts that err is an *InvalidError with exit code 3, a
+// one-line message, and (unless hint is "") the given hint.
+func wantInvalid(t *testing.T, err error, hint string) *InvalidError {
+	t.Helper()
+	if err == nil {
+		t.Fatal("got no error, want an *InvalidError")
+	}
+	var ie *InvalidError
+	if !errors.As(err, &ie) {
+		t.Fatalf("error %q is a %T, want *InvalidError", err, err)
+	}
+	if ie.ExitCode() != 3 {
+		t.Errorf("ExitCode() = %d, want 3", ie.ExitCode())
+	}
+	if hint != "" && ie.Hint() != hint {
+		t.Errorf("Hint() = %q, want %q (error: %v)", ie.Hint(), hint, err)
+	}
+	if ie.Hint() == "" {
+		t.Errorf("Hint() is empty (error: %v)", err)
+	}
+	if strings.ContainsAny(ie.Error(), "\r\n") {
+		t.Errorf("error is not one line: %q", ie.Error())
+	}
+	return ie
+}
+
+func readTestdata(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestParseFull(t *testing.T) {
+	in := readTestdata(t, "full.json")
+	r, err := Parse(in)
+	if err != nil {
+		t.Fatalf("Parse(full.json) = %v", err)
+	}
+	if r.Schema != 1 || len(r.Sessions) != 2 {
+		t.Fatalf("Parse(full.json) = schema %d, %d sessions", r.Schema, len(r.Sessions))
+	}
+
+	sso := r.Sessions[0]
+	if sso.SessionID != "feat-sso-login" || sso.GitBranch != "feat/sso login" || sso.Phase != (Phase{N: 4}) ||
+		Deref(sso.PhaseLabel) != "implement" || Deref(sso.JiraTicket) != "AUTH-142" ||
+		Deref(sso.PlanFile) != "docs/plans/sso-login.md" || sso.TotalPhases != 7 {
+		t.Errorf("first session decoded as %+v", sso)
+	}
+	if len(sso.LinkedPRs) != 2 || *sso.LinkedPRs[1].Number != 89 || *sso.LinkedPRs[1].StackPosition != 2 ||
+		Deref(sso.LinkedPRs[1].StackedOn) != sso.LinkedPRs[0].URL || sso.LinkedPRs[0].StackedOn != nil {
+		t.Errorf("linkedPRs decoded as %+v", sso.LinkedPRs)
+	}
+	if sso.Gate == nil || len(sso.Gate.Verdicts) != 2 || sso.Gate.Verdicts[0].Reviewer != "alice" ||
+		sso.Gate.Verdicts[1].Verdict != "approved" || sso.Gate.Retries["3"] != 1 {
+		t.Errorf("gate decoded as %+v", sso.Gate)
+	}
+
+	ws := r.Sessions[1]
+	if !ws.Phase.Done || ws.PhaseLabel != nil || ws.Scope != "workspace" || !reflect.DeepEqual(ws.Repos, []string{"web", "api"}) {
+		t.Errorf("second session decoded as %+v", ws)
+	}
+	api, web := ws.PerRepoState["api"], ws.PerRepoState["web"]
+	if api.Worktree != "../api-billing" || api.CurrentSlice != nil || Deref(api.PRURL) != "https://github.com/acme/api/pull/40" ||
+		web.Worktree != "" || web.CurrentSlice == nil || *web.CurrentSlice != 2 || web.PRURL != nil {
+		t.Errorf("perRepoState decoded as %+v", ws.PerRepoState)
+	}
+
+	out, err := r.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out, in) {
+		t.Errorf("Marshal(Parse(full.json)) is not the canonical input:\n--- got\n%s\n--- want\n%s", out, in)
+	}
+	again, err := r.Marshal()
+	if err != nil || !bytes.Equal(again, out) {
+		t.Errorf("a second Marshal differs (%v)", err)
+	}
+	r2, err := Parse(out)
+	if err != nil {
+		t.Fatalf("Parse(Marshal(x)) = %v", err)
+	}
+	if !reflect.DeepEqual(r, r2) {
+		t.Errorf("Parse(Marshal(x)) differs:\n%+v\n%+v", r, r2)
+	}
+}
+
+func TestParseAccepts(t *testing.T) {
+	tests := []struct {
+		name string
+		data []byte
+	}{
+		{"one entry", withEntry(t, nil)},
+		{"no sessions", []byte(`{"schema":1,"sessions":[]}`)},
+		{"null sessions", []byte(`{"schema":1,"sessions":null}`)},
+		{"surrounding whitespace", []byte(" \n\t{\"schema\":1,\"sessions\":[]}\r\n ")},
+		{"phase done", withEntry(t, set("phase", "done"))},
+		{"phase done escaped", []byte(strings.Replace(string(withEntry(t, nil)), `"phase":1`, `"phase":"\u0064one"`, 1))},
+		{"phase equals totalPhases", withEntry(t, set("phase", 3))},
+		{"phaseLabel set", withEntry(t, set("phaseLabel", "qa-complete"))},
+		{"description of 120 ASCII characters", withEntry(t, set("description", strings.Repeat("d", 120)))},
+		{"description of 120 two-byte characters", withEntry(t, set("description", strings.Repeat("é", 120)))},
+		{"description of 120 four-byte characters", withEntry(t, set("description", strings.Repeat("😀", 120)))},
+		{"html characters", withEntry(t, set("description", `<b>&amp;</b> "q"`))},
+		{"jira key", withEntry(t, set("jiraTicket", "AB_C2-99"))},
+		{"raw branch with a space", withEntry(t, keyed("feat-x", "feat x"))},
+		{"branch that needs no sanitizing", withEntry(t, keyed("main", "main"))},
+		{"unicode branch", withEntry(t, keyed("caf--", "café"))},
+		{"200-byte key", withEntry(t, keyed(strings.Repeat("k", 200), strings.Repeat("k", 200)))},
+		{"nullable fields absent", withEntry(t, func(e map[string]any) {
+			delete(e, "phaseLabel")
+			delete(e, "jiraTicket")
+			delete(e, "planFile")
+			delete(e, "linkedPRs")
+			delete(e, "description")
+		})},
+		{"linked PR with only repo and url", withEntry(t, set("linkedPRs", []any{map[string]any{"repo": "a/b", "url": "https://x/1"}}))},
+		{"workspace scope", withEntry(t, func(e map[string]any) {
+			e["scope"] = "workspace"
+			e["repos"] = []any{"web", "api"}
+			e["perRepoState"] = map[string]any{"web": map[string]any{"repoPath": "../web", "branch": "feat/x", "currentSlice": 1, "prUrl": nil}}
+		})},
+		{"empty gate", withEntry(t, set("gate", map[string]any{"verdicts": []any{}, "retries": map[string]any{}}))},
+		{"two sessions", mustJSON(t, map[string]any{"schema": 1, "sessions": []any{entry(), func() map[string]any {
+			e := entry()
+			keyed("feat-y", "feat/y")(e)
+			return e
+		}()}})},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := Parse(tt.data)
+			if err != nil {
+				t.Fatalf("Parse(%s) = %v", tt.data, err)
+			}
+			if err := r.Validate(); err != nil {
+				t.Fatalf("Validate after Parse = %v", err)
+			}
+			out, err := r.Marshal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			r2, err := Parse(out)
+			if err != nil {
+				t.Fatalf("Parse(Marshal(x)) = %v\n%s", err, out)
+			}
+			out2, err := r2.Marshal()
+			if err != nil || !bytes.Equal(out, out2) {
+				t.Fatalf("Marshal is not stable (%v):\n%s\n%s", err, out, out2)
+			}
+		})
+	}
+}
+
+func TestParseRefuses(t *testing.T) {
+	valid := string(withEntry(t, nil))
+	deep := strings.Repeat(`{"a":`, 70) + "1" + strings.Repeat("}", 70)
+	twoSame := mustJSON(t, map[string]any{"schema": 1, "sessions": []any{entry(), entry()}})
+	twoSameKey := mustJSON(t, map[string]any{"schema": 1, "sessions": []any{entry(), func() map[string]any {
+		e := entry()
+		e["gitBranch"] = "feat x"
+		return e
+	}()}})
+	pr := func(repo, url string) map[string]any { return map[string]any{"repo": repo, "url": url} }
+
+	tests := []struct {
+		name  string
+		data  []byte
+		hint  string // "" accepts any non-empty hint
+		fault string // a substring of the message
+	}{
+		// Shape of the file.
+		{"empty file", []byte(""), hintDoctor, ""},
+		{"null", []byte("null"), "", ""},
+		{"array", []byte("[]"), hintDoctor, ""},
+		{"string", []byte(`"orc"`), hintDoctor, ""},
+		{"number", []byte(`1`), hintDoctor, ""},
+		{"byte order mark", append([]byte("\xef\xbb\xbf"), valid...), hintDoctor, ""},
+		{"invalid UTF-8", []byte(strings.Replace(valid, `"description":""`, "\"description\":\"caf\xe9\"", 1)), hintDoctor, "UTF-8"},
+		{"trailing garbage", []byte(valid + "x"), hintDoctor, ""},
+		{"two documents", []byte(valid + valid), hintDoctor, ""},
+		{"truncated", []byte(valid[:len(valid)/2]), hintDoctor, ""},
+		{"deep nesting", []byte(`{"schema":1,"sessions":[],"x":` + deep + `}`), hintDoctor, "nested deeper"},
+		{"duplicate top-level key", []byte(`{"schema":1,"sessions":[],"sessions":[]}`), hintDoctor, `duplicate key "sessions"`},
+		{"duplicate schema key", []byte(`{"schema":1,"schema":1,"sessions":[]}`), hintDoctor, "duplicate key"},
+		{"duplicate key in a session", []byte(strings.Replace(valid, `"command":"flow"`, `"command":"flow","command":"debug"`, 1)), hintDoctor, `duplicate key "command"`},
+
+		// Schema versions.
+		{"no schema", []byte(`{"sessions":[]}`), hintMigrate, "schema"},
+		{"empty object", []byte(`{}`), hintMigrate, "schema"},
+		{"schema 2", []byte(`{"schema":2,"sessions":[]}`), hintUpgrade, "schema 2"},
+		{"schema 99 with unknown fields", []byte(`{"schema":99,"sessions":[{"whatever":true}],"newThing":1}`), hintUpgrade, ""},
+		{"schema 2 with legacy fields", []byte(`{"schema":2,"sessions":[{"session_id":"x"}]}`), hintUpgrade, ""},
+		{"schema 0", []byte(`{"schema":0,"sessions":[]}`), "", "schema"},
+		{"schema as a string", []byte(`{"schema":"1","sessions":[]}`), hintDoctor, ""},
+		{"schema 1.5", []byte(`{"schema":1.5,"sessions":[]}`), hintDoctor, ""},
+
+		// Undeclared and legacy fields.
+		{"unknown session field", withEntry(t, set("foo", 1)), hintDoctor, `"foo"`},
+		{"unknown top-level field", []byte(`{"schema":1,"sessions":[],"foo":1}`), hintDoctor, `"foo"`},
+		{"unknown PR field", withEntry(t, set("linkedPRs", []any{map[string]any{"repo": "a", "url": "u", "title": "x"}})), hintDoctor, `"title"`},
+		{"unknown perRepoState field", withEntry(t, set("perRepoState", map[string]any{"web": map[string]any{"repoPath": "p", "branch": "b", "pr_url": "u"}})), hintDoctor, `"pr_url"`},
+		{"unknown gate field", withEntry(t, set("gate", map[string]any{"verdicts": []any{}, "retries": map[string]any{}, "budget": 2})), hintDoctor, `"budget"`},
+		{"legacy planPath", withEntry(t, set("planPath", "p.md")), hintDoctor, `"planPath"`},
+		{"legacy session_id", withEntry(t, set("session_id", "feat-x")), hintMigrate, `"session_id"`},
+		{"legacy current_phase", withEntry(t, set("current_phase", 2)), hintMigrate, `"current_phase"`},
+		{"legacy total_phases", withEntry(t, set("total_phases", 3)), hintMigrate, `"total_phases"`},
+		{"legacy created_at", withEntry(t, set("created_at", "2026-01-02T15:04:05Z")), hintMigrate, `"created_at"`},
+		{"legacy updated_at", withEntry(t, set("updated_at", "2026-01-02T15:04:05Z")), hintMigrate, `"updated_at"`},
+		{"legacy branchSanitized", withEntry(t, set("branchSanitized", "feat-x")), hintMigrate, `"branchSanitized"`},
+		{"legacy schemaVersion in a session", withEntry(t, set("schemaVersion", 2)), hintMigrate, `"schemaVersion"`},
+		{"legacy schemaVersion at the top", []byte(`{"schema":1,"schemaVersion":2,"sessions":[]}`), hintMigrate, `"schemaVersion"`},
+		{"legacy entry without schema", []byte(`{"sessions":[{"branch":"x","current_phase":2}]}`), hintMigrate, ""},
+
+		// Keys and branches.
+		{"duplicate sessionId", twoSame, hintDoctor, `duplicate sessionId "feat-x"`},
+		{"two raw branches on one sessionId", twoSameKey, hintDoctor, `duplicate sessionId "feat-x"`},
+		{"branch differs from sessionId", withEntry(t, set("branch", "feat-y")), hintDoctor, "branch"},
+		{"gitBranch maps elsewhere", withEntry(t, set("gitBranch", "feat/y")), hintDoctor, "gitBranch"},
+		{"gitBranch empty", withEntry(t, set("gitBranch", "")), hintDoctor, "gitBranch"},
+		{"gitBranch missing", withEntry(t, del("gitBranch")), hintDoctor, "gitBranch"},
+		{"sessionId empty", withEntry(t, keyed("", "")), hintDoctor, "empty"},
+		{"sessionId dot dot", withEntry(t, keyed("..", "..")), hintDoctor, "traversal"},
+		{"sessionId hidden", withEntry(t, keyed(".hidden", ".hidden")), hintDoctor, "dot"},
+		{"sessionId reserved", withEntry(t, keyed("knowledge", "knowledge")), hintDoctor, "reserved"},
+		{"sessionId with a slash", withEntry(t, keyed("feat/x", "feat/x")), hintDoctor, "outside"},
+		{"sessionId of 201 bytes", withEntry(t, keyed(strings.Repeat("k", 201), strings.Repeat("k", 201))), hintDoctor, "201 bytes"},
+
+		// Enums and ranges.
+		{"status done", withEntry(t, set("status", "done")), hintDoctor, "status"},
+		{"status upper case", withEntry(t, set("status", "IN_PROGRESS")), hintDoctor, "status"},
+		{"status empty", withEntry(t, set("status", "")), hintDoctor, "status"},
+		{"status missing", withEntry(t, del("status")), hintDoctor, "status"},
+		{"status number", withEntry(t, set("status", 1)), hintDoctor, "status"},
+		{"phase above totalPhases", withEntry(t, set("phase", 4)), hintDoctor, "outside 1..3"},
+		{"phase 0", withEntry(t, set("phase", 0)), hintDoctor, "phase"},
+		{"phase -1", withEntry(t, set("phase", -1)), hintDoctor, "phase"},
+		{"phase 5abc", withEntry(t, set("phase", "5abc")), hintDoctor, "phase"},
+		{"phase as a digit string", withEntry(t, set("phase", "2")), hintDoctor, "phase"},
+		{"phase 2.5", withEntry(t, set("phase", 2.5)), hintDoctor, "phase"},
+		{"phase Done", withEntry(t, set("phase", "Done")), hintDoctor, "phase"},
+		{"phase null", withEntry(t, set("phase", nil)), hintDoctor, "phase"},
+		{"phase missing", withEntry(t, del("phase")), hintDoctor, "phase"},
+		{"totalPhases 0", withEntry(t, set("totalPhases", 0)), hintDoctor, "totalPhases"},
+		{"totalPhases 0 with phase done", withEntry(t, func(e map[string]any) { e["phase"], e["totalPhases"] = "done", 0 }), hintDoctor, "totalPhases"},
+		{"totalPhases negative", withEntry(t, set("totalPhases", -3)), hintDoctor, "totalPhases"},
+		{"totalPhases string", withEntry(t, set("totalPhases", "3")), hintDoctor, "totalPhases"},
+		{"totalPhases fraction", withEntry(t, set("totalPhases", 3.5)), hintDoctor, "totalPhases"},
+		{"scope repo", withEntry(t, set("scope", "repo")), hintDoctor, "scope"},
+		{"scope workspace-member", withEntry(t, set("scope", "workspace-member")), hintDoctor, "scope"},
+		{"repos with an empty name", withEntry(t, set("repos", []any{"web", ""})), hintDoctor, "repos"},
+		{"repos as objects", withEntry(t, set("repos", []any{map[string]any{"name": "web"}})), hintDoctor, ""},
+		{"gate verdict outside the enum", withEntry(t, set("gate", map[string]any{"verdicts": []any{map[string]any{"phase": 1, "verdict": "rejected", "at": "2026-01-02T15:04:05Z"}}})), hintDoctor, "rejected"},
+
+		// Text fields.
+		{"command empty", withEntry(t, set("command", "")), hintDoctor, "command"},
+		{"command missing", withEntry(t, del("command")), hintDoctor, "command"},
+		{"description of 121 characters", withEntry(t, set("description", strings.Repeat("d", 121))), hintDoctor, "121 characters"},
+		{"description of 121 two-byte characters", withEntry(t, set("description", strings.Repeat("é", 121))), hintDoctor, "121 characters"},
+		{"newline in phaseLabel (B8)", withEntry(t, set("phaseLabel", "impl\n---\nstatus: completed")), hintDoctor, "phaseLabel"},
+		{"carriage return in phaseLabel", withEntry(t, set("phaseLabel", "impl\rx")), hintDoctor, "phaseLabel"},
+		{"newline in command", withEntry(t, set("command", "flow\nstatus: completed")), hintDoctor, "command"},
+		{"tab in command", withEntry(t, set("command", "flow\tx")), hintDoctor, "command"},
+		{"newline in description", withEntry(t, set("description", "a\nb")), hintDoctor, "description"},
+		{"NEL in description", withEntry(t, set("description", "a\u0085b")), hintDoctor, "description"},
+		{"newline in planFile", withEntry(t, set("planFile", "a\nb")), hintDoctor, "planFile"},
+		{"newline in scope", withEntry(t, set("scope", "workspace\n")), hintDoctor, "scope"},
+		{"NUL in command", withEntry(t, set("command", "flow\x00")), hintDoctor, "command"},
+		{"escaped lone surrogate maps elsewhere", []byte(strings.Replace(valid, `"gitBranch":"feat/x"`, `"gitBranch":"feat/\ud800"`, 1)), hintDoctor, "gitBranch"},
+
+		// Jira.
+		{"jira lower case", withEntry(t, set("jiraTicket", "abc-1")), hintDoctor, "jiraTicket"},
+		{"jira without number", withEntry(t, set("jiraTicket", "ABC-")), hintDoctor, "jiraTicket"},
+		{"jira without dash", withEntry(t, set("jiraTicket", "ABC")), hintDoctor, "jiraTicket"},
+		{"jira leading digit", withEntry(t, set("jiraTicket", "1ABC-1")), hintDoctor, "jiraTicket"},
+		{"jira trailing newline", withEntry(t, set("jiraTicket", "ABC-1\n")), hintDoctor, "jiraTicket"},
+		{"jira empty string", withEntry(t, set("jiraTicket", "")), hintDoctor, "jiraTicket"},
+		{"jira URL", withEntry(t, set("jiraTicket", "https://jira/browse/ABC-1")), hintDoctor, "jiraTicket"},
+
+		// Linked PRs.
+		{"duplicate PR URL", withEntry(t, set("linkedPRs", []any{pr("a/b", "https://x/1"), pr("a/c", "https://x/1")})), hintDoctor, "linked twice"},
+		{"PR without url", withEntry(t, set("linkedPRs", []any{pr("a/b", "")})), hintDoctor, "url"},
+		{"PR without repo", withEntry(t, set("linkedPRs", []any{pr("", "https://x/1")})), hintDoctor, "repo"},
+		{"PR number as a string", withEntry(t, set("linkedPRs", []any{map[string]any{"repo": "a", "url": "u", "number": "12"}})), hintDoctor, "number"},
+		{"linkedPRs as an object", withEntry(t, set("linkedPRs", map[string]any{})), hintDoctor, "linkedPRs"},
+
+		// Times.
+		{"updatedAt with a space", withEntry(t, set("updatedAt", "2026-01-02 15:04:05")), hintDoctor, "updatedAt"},
+		{"updatedAt with an offset", withEntry(t, set("updatedAt", "2026-01-02T15:04:05+00:00")), hintDoctor, "updatedAt"},
+		{"updatedAt without seconds", withEntry(t, set("updatedAt", "2026-01-02T15:04Z")), hintDoctor, "updatedAt"},
+		{"updatedAt impossible date", withEntry(t, set("updatedAt", "2026-02-30T00:00:00Z")), hintDoctor, "updatedAt"},
+		{"updatedAt date only", withEntry(t, set("updatedAt", "2026-01-02")), hintDoctor, "updatedAt"},
+		{"updatedAt empty", withEntry(t, set("updatedAt", "")), hintDoctor, "updatedAt"},
+		{"updatedAt epoch number", withEntry(t, set("updatedAt", 1767366245)), hintDoctor, "updatedAt"},
+		{"startedAt missing", withEntry(t, del("startedAt")), hintDoctor, "startedAt"},
+		{"startedAt lower-case z", withEntry(t, set("startedAt", "2026-01-02T15:04:05z")), hintDoctor, "startedAt"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := Parse(tt.data)
+			if err == nil {
+				t.Fatalf("Parse accepted %s as %+v", tt.data, r)
+			}
+			if r != nil {
+				t.Errorf("Parse returned a registry alongside error %v", err)
+			}
+			ie := wantInvalid(t, err, tt.hint)
+			if !strings.HasPrefix(ie.Error(), "orc.json is invalid: ") {
+				t.Errorf("message %q does not name orc.json", ie.Error())
+			}
+			if tt.fault != "" && !strings.Contains(ie.Error(), tt.fault) {
+				t.Errorf("message %q does not mention %q", ie.Error(), tt.fault)
+			}
+		})
+	}
+}
+
+// TestParseRefusesCaseVariantKeys: encoding/json matches field names
+// case-insensitively, so without a guard "Status" is taken for "status" and,
+// after it, silently overrides it, which is exactly the last-wins duplicate
+// that strict parsing exists to refuse (contract §4: an undeclared field is
+// invalid state).
+func TestParseRefusesCaseVariantKeys(t *testing.T) {
+	tests := []struct {
+		name string
+		data []byte
+	}{
+		{"case-variant duplicate of status", []byte(strings.Replace(string(withEntry(t, nil)), `"status":"in_progress"`, `"status":"in_progress","Status":"paused"`, 1))},
+		{"case-variant duplicate of schema", []byte(`{"schema":1,"SCHEMA":1,"sessions":[]}`)},
+		{"undeclared spelling of sessionId", []byte(strings.Replace(string(withEntry(t, nil)), `"sessionId"`, `"sessionid"`, 1))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := Parse(tt.data)
+			if err == nil {
+				t.Fatalf("Parse accepted %s as %+v", tt.data, r)
+			}
+			wantInvalid(t, err, hintDoctor)
+		})
+	}
+}
+
+// TestParseRefusesFractionalSeconds: time.Parse accepts a fractional second
+// even when the layout has none, so "…05.5Z" passes as TimeLayout although
+// the format is UTC to the second; such stamps also sort before "…05Z" as
+// strings, so "newest first" comparisons go wrong.
+func TestParseRefusesFractionalSeconds(t *testing.T) {
+	for _, v := range []string{"2026-01-02T15:04:05.5Z", "2026-01-02T15:04:05.000Z", "2026-01-02T15:04:05,5Z"} {
+		for _, field := range []string{"startedAt", "updatedAt"} {
+			t.Run(field+" "+v, func(t *testing.T) {
+				_, err := Parse(withEntry(t, set(field, v)))
+				if err == nil {
+					t.Fatalf("Parse accepted %s %q", field, v)
+				}
+				wantInvalid(t, err, hintDoctor)
+			})
+		}
+	}
+}
+
+func TestMarshal(t *testing.T) {
+	t.Run("no HTML escaping", func(t *testing.T) {
+		r, err := Parse(withEntry(t, func(e map[string]any) {
+			e["description"] = "a <b> & c"
+			e["phaseLabel"] = "x>y"
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := r.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{`"description": "a <b> & c"`, `"phaseLabel": "x>y"`} {
+			if !bytes.Contains(out, []byte(want)) {
+				t.Errorf("Marshal output lacks %s:\n%s", want, out)
+			}
+		}
+		if bytes.Contains(out, []byte(`\u003c`)) || bytes.Contains(out, []byte(`\u0026`)) {
+			t.Errorf("Marshal escaped HTML characters:\n%s", out)
+		}
+	})
+	t.Run("indent and trailing newline", func(t *testing.T) {
+		out, err := (&Registry{Schema: 1}).Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "{\n  \"schema\": 1,\n  \"sessions\": []\n}\n"; string(out) != want {
+			t.Errorf("Marshal(empty) = %q, want %q", out, want)
+		}
+	})
+	t.Run("empty registry parses back", func(t *testing.T) {
+		out, _ := (&Registry{Schema: 1}).Marshal()
+		if _, err := Parse(out); err != nil {
+			t.Errorf("Parse(Marshal(empty)) = %v", err)
+		}
+	})
+}
+
+func TestCanonical(t *testing.T) {
+	r, err := Parse(readTestdata(t, "full.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range r.Sessions {
+		s := &r.Sessions[i]
+		c := s.Canonical()
+		if !bytes.HasSuffix(c, []byte("}\n")) || bytes.Count(c, []byte("\n")) != 1 {
+			t.Errorf("Canonical(%s) is not one compact line: %q", s.SessionID, c)
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, c); err != nil {
+			t.Fatalf("Canonical(%s) is not JSON: %v", s.SessionID, err)
+		}
+		if !bytes.Equal(compact.Bytes(), bytes.TrimSuffix(c, []byte("\n"))) {
+			t.Errorf("Canonical(%s) is not compact:\n%s", s.SessionID, c)
+		}
+		if !bytes.Equal(c, s.Canonical()) {
+			t.Errorf("Canonical(%s) is not stable", s.SessionID)
+		}
+		if i == 0 && !bytes.Contains(c, []byte("SSO <login> & café")) {
+			t.Errorf("Canonical escapes HTML or non-ASCII: %s", c)
+		}
+		var back Session
+		if err := json.Unmarshal(c, &back); err != nil || !reflect.DeepEqual(back, *s) {
+			t.Errorf("Canonical(%s) does not decode to the entry (%v)", s.SessionID, err)
+		}
+	}
+	a, b := r.Sessions[0], r.Sessions[0]
+	label := "other"
+	b.PhaseLabel = &label
+	if bytes.Equal(a.Canonical(), b.Canonical()) {
+		t.Error("Canonical does not change when a field changes")
+	}
+}
+
+func TestFindAndRemove(t *testing.T) {
+	r, err := Parse(readTestdata(t, "full.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		key, want string
+	}{
+		{"feat-sso-login", "feat-sso-login"},
+		{"feat/sso login", "feat-sso-login"},
+		{"feat-billing", "feat-billing"},
+		{"feat/billing", "feat-billing"},
+		{"feat-sso login", ""}, // neither the key nor the raw branch
+		{"feat/sso-login", ""},
+		{"FEAT-BILLING", ""},
+		{"", ""},
+		{"missing", ""},
+	}
+	for _, tt := range tests {
+		got := r.Find(tt.key)
+		switch {
+		case tt.want == "" && got != nil:
+			t.Errorf("Find(%q) = %q, want nil", tt.key, got.SessionID)
+		case tt.want != "" && (got == nil || got.SessionID != tt.want):
+			t.Errorf("Find(%q) = %v, want %q", tt.key, got, tt.want)
+		}
+	}
+
+	// Find returns the stored entry, not a copy.
+	r.Find("feat/billing").Status = "completed"
+	if r.Sessions[1].Status != "completed" {
+		t.Error("a change through Find's pointer did not reach the registry")
+	}
+
+	// sessionId wins over gitBranch.
+	odd := &Registry{Schema: 1, Sessions: []Session{{SessionID: "a", GitBranch: "b"}, {SessionID: "b", GitBranch: "b"}}}
+	if got := odd.Find("b"); got == nil || got != &odd.Sessions[1] {
+		t.Errorf("Find preferred a gitBranch match over a sessionId match: %+v", got)
+	}
+
+	if r.Remove("missing") {
+		t.Error("Remove(missing) = true")
+	}
+	if r.Remove("feat/sso login") {
+		t.Error("Remove takes a sessionId, but removed by gitBranch")
+	}
+	if !r.Remove("feat-sso-login") {
+		t.Fatal("Remove(feat-sso-login) = false")
+	}
+	if len(r.Sessions) != 1 || r.Sessions[0].SessionID != "feat-billing" || r.Find("feat-sso-login") != nil {
+		t.Fatalf("after Remove: %+v", r.Sessions)
+	}
+	if r.Remove("feat-sso-login") {
+		t.Error("second Remove = true")
+	}
+	if !r.Remove("feat-billing") || len(r.Sessions) != 0 {
+		t.Fatalf("after removing the last: %+v", r.Sessions)
+	}
+	out, err := r.Marshal()
+	if err != nil || !bytes.Contains(out, []byte(`"sessions": []`)) {
+		t.Errorf("empty registry marshals as %s (%v)", out, err)
+	}
+}
+
+func TestSingleLine(t *testing.T) {
+	tests := []struct {
+		v  string
+		ok bool
+	}{
+		{"", true},
+		{"plain text", true},
+		{"café — ünïcödé 😀", true},
+		{"<html> & \"quotes\"", true},
+		{"a\nb", false},
+		{"a\rb", false},
+		{"a\tb", false},
+		{"\x00", false},
+		{"\x1b[31mred", false},
+		{"\x7f", false},
+		{"\u0085", false},
+		{"\xff", false},
+	}
+	for _, tt := range tests {
+		err := SingleLine("field", tt.v)
+		if (err == nil) != tt.ok {
+			t.Errorf("SingleLine(%q) = %v, want ok=%v", tt.v, err, tt.ok)
+		}
+		if err != nil && !strings.HasPrefix(err.Error(), "field ") {
+			t.Errorf("SingleLine(%q) error %q does not name the field", tt.v, err)
+		}
+	}
+}
+
+func TestStrDeref(t *testing.T) {
+	if Str("") != nil {
+		t.Error(`Str("") != nil`)
+	}
+	if p := Str("x"); p == nil || *p != "x" {
+		t.Errorf(`Str("x") = %v`, p)
+	}
+	if Deref(nil) != "" || Deref(Str("y")) != "y" {
+		t.Error("Deref")
+	}
+	if _, err := Parse(withEntry(t, set("updatedAt", Now()))); err != nil {
+		t.Errorf("Now() = %q does not validate: %v", Now(), err)
+	}
+}
