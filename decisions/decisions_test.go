@@ -97,7 +97,7 @@ func TestParseRefuses(t *testing.T) {
 		{"schema zero", `{"schema":0,"decisions":{}}`, "schema is 0; expected 1", "run orc-state doctor"},
 		{"no schema", `{"decisions":{}}`, "no schema field", "run orc-state doctor"},
 		{"no decisions", `{"schema":1}`, "no decisions object", "run orc-state doctor"},
-		{"null decisions", `{"schema":1,"decisions":null}`, "no decisions object", "run orc-state doctor"},
+		{"null decisions", `{"schema":1,"decisions":null}`, "null where an object is expected", "run orc-state doctor"},
 		{"number value", entry(`"value":3,"provenance":"flag","settledAt":"` + t1 + `"`), "expected string", "run orc-state doctor"},
 		{"empty value", entry(`"value":"","provenance":"flag","settledAt":"` + t1 + `"`), "k: value is empty", "run orc-state doctor"},
 		{"multi-line value", entry(`"value":"a\nb","provenance":"flag","settledAt":"` + t1 + `"`), "control character", "run orc-state doctor"},

@@ -183,11 +183,15 @@ func (r *Registry) Marshal() ([]byte, error) {
 	if r.Sessions == nil {
 		r.Sessions = []Session{}
 	}
+	for i := range r.Sessions {
+		r.Sessions[i].normalize()
+	}
 	return marshal(r, "  ")
 }
 
 // Canonical is the compact JSON of one entry that the journal hashes.
 func (s *Session) Canonical() []byte {
+	s.normalize()
 	b, err := marshal(s, "")
 	if err != nil {
 		panic(err) // Session has only marshalable fields
@@ -204,6 +208,22 @@ func marshal(v any, indent string) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// normalize writes empty lists and maps as [] and {}, never null, so what
+// is written reads back under the strict parser.
+func (s *Session) normalize() {
+	if s.LinkedPRs == nil {
+		s.LinkedPRs = []PR{}
+	}
+	if s.Gate != nil {
+		if s.Gate.Verdicts == nil {
+			s.Gate.Verdicts = []Verdict{}
+		}
+		if s.Gate.Retries == nil {
+			s.Gate.Retries = map[string]int{}
+		}
+	}
 }
 
 // Find returns the entry whose sessionId or gitBranch equals key, or nil.

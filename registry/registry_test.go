@@ -174,7 +174,6 @@ func TestParseAccepts(t *testing.T) {
 	}{
 		{"one entry", withEntry(t, nil)},
 		{"no sessions", []byte(`{"schema":1,"sessions":[]}`)},
-		{"null sessions", []byte(`{"schema":1,"sessions":null}`)},
 		{"surrounding whitespace", []byte(" \n\t{\"schema\":1,\"sessions\":[]}\r\n ")},
 		{"phase done", withEntry(t, set("phase", "done"))},
 		{"phase done escaped", []byte(strings.Replace(string(withEntry(t, nil)), `"phase":1`, `"phase":"\u0064one"`, 1))},
@@ -260,6 +259,8 @@ func TestParseRefuses(t *testing.T) {
 		{"byte order mark", append([]byte("\xef\xbb\xbf"), valid...), hintDoctor, ""},
 		{"invalid UTF-8", []byte(strings.Replace(valid, `"description":""`, "\"description\":\"caf\xe9\"", 1)), hintDoctor, "UTF-8"},
 		{"trailing garbage", []byte(valid + "x"), hintDoctor, ""},
+		{"null sessions", []byte(`{"schema":1,"sessions":null}`), hintDoctor, "null where a list is expected"},
+		{"null description", []byte(strings.Replace(valid, `"description":""`, `"description":null`, 1)), hintDoctor, "null where a string is expected"},
 		{"two documents", []byte(valid + valid), hintDoctor, ""},
 		{"truncated", []byte(valid[:len(valid)/2]), hintDoctor, ""},
 		{"deep nesting", []byte(`{"schema":1,"sessions":[],"x":` + deep + `}`), hintDoctor, "nested deeper"},

@@ -46,7 +46,10 @@ func (c *GateRecordCmd) Run(e *Env) error {
 		}
 		budget = dec.Int("maxRetriesPerPhase", defaultMaxRetriesPerPhase)
 		if s.Gate == nil {
-			s.Gate = &registry.Gate{Verdicts: []registry.Verdict{}, Retries: map[string]int{}}
+			s.Gate = &registry.Gate{}
+		}
+		if s.Gate.Retries == nil {
+			s.Gate.Retries = map[string]int{}
 		}
 		s.Gate.Verdicts = append(s.Gate.Verdicts, registry.Verdict{Phase: c.Phase, Verdict: c.Verdict,
 			Reviewer: c.Reviewer, Note: c.Note, At: registry.Now()})

@@ -107,6 +107,9 @@ func (s *scanner) skipSpace() {
 
 func (s *scanner) value(depth int, t reflect.Type) error {
 	s.skipSpace()
+	if t != nil && bytes.HasPrefix(s.data[s.pos:], []byte("null")) && !nullable(t) {
+		return fmt.Errorf("null where %s is expected", kindName(t))
+	}
 	t = target(t)
 	switch s.data[s.pos] {
 	case '{':
@@ -287,4 +290,27 @@ func fieldsOf(t reflect.Type) map[string]reflect.Type {
 	}
 	fieldCache.Store(t, out)
 	return out
+}
+
+// nullable reports whether JSON null is a value of t: only pointers and
+// interfaces; encoding/json would also accept it for strings, slices and
+// maps (leaving the zero value), which hides a hand edit.
+func nullable(t reflect.Type) bool {
+	k := t.Kind()
+	return k == reflect.Pointer || k == reflect.Interface || t.Implements(unmarshaler) || reflect.PointerTo(t).Implements(unmarshaler)
+}
+
+func kindName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	default:
+		return "a number"
+	}
 }
