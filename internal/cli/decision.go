@@ -17,7 +17,10 @@ func (c *DecisionSetCmd) Run(e *Env) error {
 			return fault.Usagef("%v", check)
 		}
 	}
-	if err := refuseSecrets("the decision", []byte(c.Key+"\n"+c.Value)); err != nil {
+	if err := refuseSecrets("the decision key", []byte(c.Key)); err != nil {
+		return err
+	}
+	if err := refuseSecrets("the decision value", []byte(c.Value)); err != nil {
 		return err
 	}
 	var res decisions.SetResult

@@ -27,8 +27,10 @@ func (c *GateRecordCmd) Run(e *Env) error {
 			return fault.Usagef("%v", err)
 		}
 	}
-	if err := refuseSecrets("--reviewer/--note", []byte(c.Reviewer+"\n"+c.Note)); err != nil {
-		return err
+	for name, v := range map[string]string{"--reviewer": c.Reviewer, "--note": c.Note} {
+		if err := refuseSecrets(name, []byte(v)); err != nil {
+			return err
+		}
 	}
 	var escalated bool
 	var retries, budget int
