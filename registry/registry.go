@@ -157,6 +157,9 @@ func Parse(data []byte) (*Registry, error) {
 		if f := strictjson.UnknownField(err); f != "" && isLegacy(f) {
 			return nil, &InvalidError{Fault: fmt.Sprintf("legacy field %q", f), Next: "run orc-state migrate"}
 		}
+		if f := legacyField(data); f != "" {
+			return nil, &InvalidError{Fault: fmt.Sprintf("legacy field %q (%v)", f, err), Next: "run orc-state migrate"}
+		}
 		return nil, &InvalidError{Fault: err.Error(), Next: "run orc-state doctor"}
 	}
 	if probe.Schema == nil {
@@ -166,6 +169,26 @@ func Parse(data []byte) (*Registry, error) {
 		return nil, &InvalidError{Fault: err.Error(), Next: "run orc-state doctor"}
 	}
 	return &r, nil
+}
+
+// legacyField names a legacy key of the file or of an entry, if any: the
+// first decode error may be about another field of a legacy entry (a
+// string phase), and the fix is still migrate.
+func legacyField(data []byte) string {
+	var doc struct {
+		Top      map[string]json.RawMessage
+		Sessions []map[string]json.RawMessage `json:"sessions"`
+	}
+	_ = json.Unmarshal(data, &doc.Top)
+	_ = json.Unmarshal(data, &doc)
+	for _, m := range append([]map[string]json.RawMessage{doc.Top}, doc.Sessions...) {
+		for _, f := range LegacyFields {
+			if _, ok := m[f]; ok {
+				return f
+			}
+		}
+	}
+	return ""
 }
 
 func isLegacy(field string) bool {

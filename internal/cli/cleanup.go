@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -202,8 +203,8 @@ func (c *CleanupCmd) print(e *Env, plan []planRow) error {
 func parseAge(s string) (time.Duration, error) {
 	if n, ok := strings.CutSuffix(s, "d"); ok {
 		days, err := strconv.Atoi(n)
-		if err != nil || days < 0 {
-			return 0, fmt.Errorf("not a number of days")
+		if err != nil || days < 0 || days > int(math.MaxInt64/int64(24*time.Hour)) {
+			return 0, fmt.Errorf("not a number of days between 0 and %d", math.MaxInt64/int64(24*time.Hour))
 		}
 		return time.Duration(days) * 24 * time.Hour, nil
 	}

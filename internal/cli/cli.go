@@ -22,6 +22,9 @@ type exitPanic struct{ code int }
 
 // Main runs orc-state with args and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	if len(args) == 1 && args[0] == "help" {
+		args = []string{"--help"} // the original's spelling
+	}
 	if isLine(args) {
 		runLine(args, stdout) // the statusline path: lenient, silent, fast
 		return 0
@@ -98,17 +101,23 @@ func (e *Env) warn(format string, args ...any) {
 }
 
 func isLine(args []string) bool {
+	line := false
 	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
+		switch a := args[i]; {
+		case a == "--help" || a == "-h":
+			return false // kong prints line's help
+		case line:
+			// after the verb every other argument is ignored
 		case a == "--dir" || a == "--lock-timeout":
 			i++
 		case strings.HasPrefix(a, "-"):
+		case a == "line":
+			line = true
 		default:
-			return a == "line"
+			return false
 		}
 	}
-	return false
+	return line
 }
 
 // cwd is the working directory, or "." when it cannot be read.

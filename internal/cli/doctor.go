@@ -78,18 +78,18 @@ func doctor(d *state.Dir) []doctorFinding {
 	}
 	reg, exists, err := d.ReadRegistry()
 	if err != nil {
-		code, next := "registry.invalid", "fix orc.json by hand (see orc-state log), or restore it"
+		code, next := "registry.invalid", "orc-state migrate (merges duplicates, records unknown keys in the journal), or fix orc.json by hand"
 		var ie *registry.InvalidError
 		if errors.As(err, &ie) {
-			next = ie.Next
 			switch {
 			case strings.Contains(ie.Fault, "legacy field") || strings.Contains(ie.Fault, "no schema"):
-				code = "registry.legacy"
+				code, next = "registry.legacy", ie.Next
 			case ie.Next == "upgrade orc-state":
-				code = "registry.newer-schema"
+				code, next = "registry.newer-schema", ie.Next
 			}
 		}
 		add("", code, next, "%v", err)
+		return out // folders cannot be judged orphans against an unreadable registry
 	}
 	if held, _ := lock.Held(d.Path); !held {
 		if h := lock.Holder(d.Path); h != "" {

@@ -4,22 +4,31 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/orc-state/orc-state/registry"
 )
 
 // part is one section of the rendered packet; parts with a higher drop
-// rank are shortened or omitted first when the packet is over its bound.
+// rank are omitted first when the packet is over its bound.
 type part struct {
 	title string
 	lines []string
 	drop  int // 0: never dropped
 }
 
-// renderPacket renders the packet as Markdown within max bytes. Over the
-// bound, list sections are shortened, then whole sections are omitted
-// (named in an "Omitted" line with the command that shows them); lines are
-// never cut in the middle.
+// Bounds of the rendered packet: each line, and each list section.
+const (
+	maxLineRunes = 240
+	maxListLines = 8
+)
+
+// renderPacket renders the packet as Markdown within max bytes. Lines are
+// cleaned of control characters and capped; long lists keep their first
+// entries and say how many more there are; over the bound, whole sections
+// are omitted by rank (named in an "Omitted" line); as a last resort the
+// packet ends at a line boundary with a note. It is a display: the state
+// files themselves are never shortened.
 func renderPacket(p Packet, max int) string {
 	s := p.Session
 	label := registry.Deref(s.PhaseLabel)
@@ -38,23 +47,17 @@ func renderPacket(p Packet, max int) string {
 		gitLines = append(gitLines, "- Worktree: "+p.Worktree)
 	}
 	gitLines = append(gitLines, fmt.Sprintf("- Dirty: %d file(s)", len(p.Dirty)))
-	for _, f := range p.Dirty {
-		gitLines = append(gitLines, "  - "+oneLine(f))
-	}
-	commits := []string{}
-	for _, c := range p.Commits {
-		commits = append(commits, "- "+oneLine(c))
-	}
+	gitLines = append(gitLines, capList(bullets("  - ", p.Dirty), maxListLines, "  - ")...)
 	reentry := []string{}
 	if p.ReentrySlice != "" {
 		reentry = append(reentry, "- Slice: "+p.ReentrySlice)
 	}
 	if p.NextArtifact != nil {
-		state := "exists"
+		st := "exists"
 		if !p.NextArtifact.Exists {
-			state = "missing"
+			st = "missing"
 		}
-		reentry = append(reentry, fmt.Sprintf("- Next artifact: %s (%s)", p.NextArtifact.Path, state))
+		reentry = append(reentry, fmt.Sprintf("- Next artifact: %s (%s)", p.NextArtifact.Path, st))
 	}
 	findings := []string{}
 	for _, f := range p.Findings {
@@ -63,41 +66,79 @@ func renderPacket(p Packet, max int) string {
 	if len(findings) == 0 {
 		findings = append(findings, "- none")
 	}
-	cross := []string{}
-	for _, c := range p.CrossCheck {
-		cross = append(cross, "- "+c)
-	}
 	parts := []part{
 		{"## Session", entry, 0},
 		{"## Resume digest", lines(p.Digest), 0},
-		{"## Cross-check", cross, 0},
+		{"## Git", gitLines, 2},
+		{"## Cross-check", capList(bullets("- ", p.CrossCheck), maxListLines, "- "), 0},
 		{"## Re-entry", reentry, 0},
-		{"## Findings (orc-state verify)", findings, 3},
-		{"## Git", gitLines, 4},
-		{"## Open decisions", lines(p.Open), 2},
+		{"## Findings (orc-state verify)", capList(findings, maxListLines, "- "), 3},
+		{"## Open decisions", lines(p.Open), 4},
 		{"## Auto-checkpoint", lines(p.Auto), 5},
-		{"## Last commits", commits, 6},
+		{"## Last commits", bullets("- ", p.Commits), 6},
 	}
+	for i := range parts {
+		for j, l := range parts[i].lines {
+			parts[i].lines[j] = clip(l, maxLineRunes)
+		}
+	}
+	var omitted []string
 	out := assemble(parts, nil)
 	for rank := 6; len(out) > max && rank > 0; rank-- {
 		for i := range parts {
 			if parts[i].drop == rank && len(parts[i].lines) > 0 {
 				parts[i].lines = nil
+				omitted = append(omitted, strings.TrimPrefix(parts[i].title, "## "))
 			}
 		}
-		out = assemble(parts, omittedNames(parts))
+		out = assemble(parts, omitted)
+	}
+	return cutAtLine(out, max)
+}
+
+// bullets prefixes each item, cleaned to one line.
+func bullets(prefix string, items []string) []string {
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		out = append(out, prefix+oneLine(it))
 	}
 	return out
 }
 
-func omittedNames(parts []part) []string {
-	var names []string
-	for _, p := range parts {
-		if p.drop > 0 && p.lines == nil {
-			names = append(names, strings.TrimPrefix(p.title, "## "))
-		}
+// capList keeps the first n lines and says how many more there were.
+func capList(list []string, n int, prefix string) []string {
+	if len(list) <= n {
+		return list
 	}
-	return names
+	return append(list[:n:n], fmt.Sprintf("%s(+%d more)", prefix, len(list)-n))
+}
+
+// clip cleans control characters and caps a line at n runes.
+func clip(s string, n int) string {
+	s = printable(s)
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// cutAtLine is the last resort of the bound: it ends the packet at a line
+// boundary and says so.
+func cutAtLine(out string, max int) string {
+	if len(out) <= max {
+		return out
+	}
+	const note = "\n(packet cut at its size bound; run orc-state resume --max-bytes N for more)\n"
+	limit := max - len(note)
+	if limit < 0 {
+		limit = 0
+	}
+	cut := strings.LastIndexByte(out[:limit], '\n')
+	if cut < 0 {
+		cut = 0
+	}
+	return out[:cut] + note
 }
 
 func assemble(parts []part, omitted []string) string {

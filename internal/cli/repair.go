@@ -133,6 +133,9 @@ func orphanCheck(tx *state.Tx, name string) error {
 	if registry.CheckKey(name) != nil || perRepo[name] {
 		return fault.Usagef("%q is not a session folder", name)
 	}
+	if isLinkFolder(tx.Dir(), name) {
+		return fault.Usagef("%s holds a workspace link, not an orphan session", name)
+	}
 	if findExact(tx.Reg, name) != nil {
 		return fault.Usagef("%s has a registry entry; it is not an orphan", name)
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/internal/fault"
@@ -296,4 +297,15 @@ func oneLine(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// printable replaces every control character (escape sequences included)
+// so that text read from files or payloads cannot drive a terminal.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(s, "?"))
 }

@@ -4,11 +4,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
-	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -59,37 +57,18 @@ func (r *Repo) Head() (Head, error) {
 	return h, nil
 }
 
-// Log returns at most n commits reachable from HEAD, newest first, in
-// committer-time order (the order of plain `git log`). An unborn HEAD or
-// n <= 0 gives an empty slice and no error.
+// Log returns at most n commits reachable from HEAD, newest first, in the
+// order of plain `git log`. An unborn HEAD or n <= 0 gives an empty slice
+// and no error.
 func (r *Repo) Log(n int) ([]Commit, error) {
-	out := []Commit{}
-	if n <= 0 {
-		return out, nil
-	}
 	ref, err := r.repo.Head()
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
-		return out, nil
+		return []Commit{}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read HEAD: %w", err)
 	}
-	it, err := r.repo.Log(&git.LogOptions{From: ref.Hash(), Order: git.LogOrderCommitterTime})
-	if err != nil {
-		return nil, fmt.Errorf("log: %w", err)
-	}
-	defer it.Close()
-	for len(out) < n {
-		c, err := it.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("log: %w", err)
-		}
-		out = append(out, Commit{SHA: c.Hash.String(), Subject: subject(c.Message), When: c.Committer.When})
-	}
-	return out, nil
+	return r.LogFrom(ref.Hash().String(), n)
 }
 
 // ResolveCommit resolves a recorded claim to the full id of a commit of this

@@ -5,11 +5,13 @@
 package state
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/fault"
@@ -119,6 +121,9 @@ func (d *Dir) ignore() error {
 		}
 	}
 	pattern := "/" + filepath.ToSlash(rel) + "/"
+	if d.ignoredByGit(rel) {
+		return nil // a .gitignore already covers it
+	}
 	exclude := filepath.Join(d.Git.CommonDir, "info", "exclude")
 	data, err := os.ReadFile(exclude)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -138,6 +143,15 @@ func (d *Dir) ignore() error {
 		add = "\n" + add
 	}
 	return atomicfile.Append(exclude, []byte("# orc-state: session state\n"+add), 0o644)
+}
+
+// ignoredByGit asks git whether the state dir is ignored already (run once,
+// when the state dir is created; a missing git answers "no").
+func (d *Dir) ignoredByGit(rel string) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err := d.Git.Run(ctx, "check-ignore", "-q", filepath.ToSlash(rel)+"/")
+	return err == nil
 }
 
 // ReadRegistry reads orc.json strictly, without a lock. A missing file is an

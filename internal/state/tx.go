@@ -52,8 +52,31 @@ type Tx struct {
 // appends one journal line per touched session. When fn fails nothing is
 // written.
 func (d *Dir) Update(ctx context.Context, opts Options, fn func(tx *Tx) error) error {
-	if err := d.ensure(); err != nil {
+	exists, err := d.checkDir()
+	if err != nil {
 		return err
+	}
+	lockExists := false
+	if exists {
+		_, err := os.Lstat(filepath.Join(d.Path, lock.FileName))
+		lockExists = err == nil
+	}
+	if !lockExists {
+		// No state yet, or state written by another tool: a verb that
+		// refuses, or has nothing to do, must create nothing (no .orc/, no
+		// lock file, no info/exclude line). Run it once without the lock
+		// against what is on disk; only if it would write is the verb run
+		// for real under the lock.
+		dry := newTx(d, opts)
+		if err := dry.load(); err != nil {
+			return err
+		}
+		if err := fn(dry); err != nil || !dry.writes() {
+			return err
+		}
+		if err := d.ensure(); err != nil {
+			return err
+		}
 	}
 	l, err := lock.Acquire(ctx, d.Path, opts.Verb, opts.LockTimeout)
 	if err != nil {
@@ -65,20 +88,39 @@ func (d *Dir) Update(ctx context.Context, opts Options, fn func(tx *Tx) error) e
 		return fault.Wrap(fault.Invalid, err, "cannot lock the state dir")
 	}
 	defer l.Release()
-	tx := &Tx{dir: d, opts: opts, staged: map[string][]byte{},
-		touched: map[string]json.RawMessage{}, removed: map[string]bool{}}
-	if opts.RawRegistry {
-		tx.Raw, err = readRegular(d.RegistryPath())
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fault.Wrap(fault.Invalid, err, "cannot read orc.json")
-		}
-	} else if tx.Reg, _, err = d.ReadRegistry(); err != nil {
+	tx := newTx(d, opts)
+	if err := tx.load(); err != nil {
 		return err
 	}
 	if err := fn(tx); err != nil {
 		return err
 	}
 	return tx.commit()
+}
+
+func newTx(d *Dir, opts Options) *Tx {
+	return &Tx{dir: d, opts: opts, staged: map[string][]byte{},
+		touched: map[string]json.RawMessage{}, removed: map[string]bool{}}
+}
+
+// load reads the registry the transaction starts from.
+func (tx *Tx) load() error {
+	var err error
+	if tx.opts.RawRegistry {
+		tx.Raw, err = readRegular(tx.dir.RegistryPath())
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fault.Wrap(fault.Invalid, err, "cannot read orc.json")
+		}
+		return nil
+	}
+	tx.Reg, _, err = tx.dir.ReadRegistry()
+	return err
+}
+
+// writes reports whether the transaction would change anything on disk.
+func (tx *Tx) writes() bool {
+	return tx.regDirty || len(tx.order) > 0 || len(tx.appends) > 0 || len(tx.touched) > 0 ||
+		len(tx.removed) > 0 || len(tx.renames) > 0 || len(tx.deletes) > 0 || len(tx.tombs) > 0
 }
 
 // Dir is the state dir the transaction writes to.
