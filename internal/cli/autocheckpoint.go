@@ -88,10 +88,35 @@ func (e *Env) writeAuto(key string, g reality, trigger string) error {
 		if err != nil {
 			return err
 		}
-		if err := tx.WriteCheckpoint(s, checkpoint.SetAuto(body, checkpoint.RenderAuto(a))); err != nil {
+		if err := tx.WriteCheckpoint(s, fitAuto(s, body, a)); err != nil {
 			return err
 		}
 		tx.Touch(s.SessionID, map[string]string{"trigger": trigger, "head": g.head.SHA})
 		return nil
 	})
+}
+
+// fitAuto renders the Auto-checkpoint into body, shortening the section
+// (open slice ids, the subject, then dirty paths) when the whole file
+// would pass its cap: a pre-compaction checkpoint is worth more short than
+// refused. The counts always stay.
+func fitAuto(s *registry.Session, body []byte, a checkpoint.Auto) []byte {
+	fits := func(b []byte) bool {
+		out, err := checkpoint.Render(state.Frontmatter(s), b)
+		return err == nil && len(out) <= checkpoint.MaxFileBytes
+	}
+	out := checkpoint.SetAuto(body, checkpoint.RenderAuto(a))
+	for _, shorten := range []func(*checkpoint.Auto){
+		func(a *checkpoint.Auto) { a.OpenSlices = first(a.OpenSlices, 3) },
+		func(a *checkpoint.Auto) { a.OpenSlices, a.HeadSubject = nil, "" },
+		func(a *checkpoint.Auto) { a.DirtyPaths = first(a.DirtyPaths, 2) },
+		func(a *checkpoint.Auto) { a.DirtyPaths = nil },
+	} {
+		if fits(out) {
+			break
+		}
+		shorten(&a)
+		out = checkpoint.SetAuto(body, checkpoint.RenderAuto(a))
+	}
+	return out
 }

@@ -80,6 +80,9 @@ func observe(d *state.Dir, branch string, n int) reality {
 	if c, ok := g.repo.Commit(sha); ok {
 		g.head.Subject = c.Subject
 	}
+	if n > 0 {
+		g.log, _ = g.repo.LogFrom(sha, n)
+	}
 	return g
 }
 
@@ -91,18 +94,17 @@ func gitFindings(d *state.Dir, s *registry.Session, g reality) []verify.Finding 
 		}
 		return []verify.Finding{{Code: "git.unreadable", Message: g.err.Error(), Next: "git status (check the repository)"}}
 	}
-	if !g.headOK {
-		if g.unborn {
-			return nil // no commits yet: nothing to check claims against
-		}
+	if !g.headOK && !g.unborn {
 		return []verify.Finding{{Code: "git.branch-missing", Message: fmt.Sprintf("branch %q does not exist", s.GitBranch),
 			Next: "orc-state session remove " + s.SessionID + " (if the work is finished)"}}
 	}
 	var out []verify.Finding
-	if f, ok := suiteFinding(d, g.repo, s, g.head.SHA); ok {
-		out = append(out, f)
+	if g.headOK { // an unborn branch has no commits to check claims against
+		if f, ok := suiteFinding(d, g.repo, s, g.head.SHA); ok {
+			out = append(out, f)
+		}
+		out = append(out, sliceFindings(d, g.repo, s, g.head.SHA)...)
 	}
-	out = append(out, sliceFindings(d, g.repo, s, g.head.SHA)...)
 	if g.status != nil && g.status.TimedOut {
 		out = append(out, verify.Finding{Code: "git.status-timeout", Message: "git status did not answer in time; the dirty list is unknown",
 			Next: "git status (warm the index), then retry"})

@@ -159,9 +159,7 @@ func (c *HookSessionStartCmd) Run(e *Env) error {
 	}
 	var out sessionStartOutput
 	out.HookSpecificOutput.HookEventName = "SessionStart"
-	if l, ok := lineFor(d.Path, s.GitBranch, cwd()); ok {
-		out.HookSpecificOutput.SessionTitle = l.Title
-	}
+	out.HookSpecificOutput.SessionTitle = clip(fmt.Sprintf("orc: %s %s [%s]", s.Command, s.GitBranch, s.Phase), 120)
 	switch p.Source {
 	case "compact", "resume", "fork":
 		intro := fmt.Sprintf("orc-state: the workflow session %s (%s) is %s on this branch. "+

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/orc-state/orc-state/internal/verify"
+
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -166,21 +168,35 @@ func lines(s string) []string {
 	return strings.Split(s, "\n")
 }
 
-// fitJSON drops the same sections as renderPacket until the JSON is within
+// fitJSON caps the packet's lists and cleans its text as renderPacket
+// does, then drops the same sections until the indented JSON is within
 // max bytes.
 func fitJSON(p Packet, max int) Packet {
+	p.Dirty = capList(p.Dirty, maxListLines, "")
+	p.CrossCheck = capList(p.CrossCheck, maxListLines, "")
+	if len(p.Findings) > maxListLines {
+		p.Omitted = append(p.Omitted, fmt.Sprintf("findings beyond the first %d (run orc-state verify)", maxListLines))
+		p.Findings = p.Findings[:maxListLines]
+	}
+	for _, l := range []*[]string{&p.Dirty, &p.CrossCheck, &p.Commits} {
+		for i := range *l {
+			(*l)[i] = clip((*l)[i], maxLineRunes)
+		}
+	}
+	p.ReentrySlice = clip(p.ReentrySlice, maxLineRunes)
 	steps := []struct {
 		name string
 		drop func(*Packet)
 	}{
 		{"commits", func(p *Packet) { p.Commits = []string{} }},
 		{"autoCheckpoint", func(p *Packet) { p.Auto = "" }},
-		{"dirty", func(p *Packet) { p.Dirty = p.Dirty[:0] }},
-		{"findings", func(p *Packet) { p.Findings = p.Findings[:0] }},
 		{"openDecisions", func(p *Packet) { p.Open = "" }},
+		{"findings", func(p *Packet) { p.Findings = []verify.Finding{} }},
+		{"dirty", func(p *Packet) { p.Dirty = []string{} }},
+		{"crossCheck", func(p *Packet) { p.CrossCheck = []string{} }},
 	}
 	for _, st := range steps {
-		if b, _ := json.Marshal(p); len(b) <= max {
+		if b, _ := json.MarshalIndent(p, "", "  "); len(b) < max {
 			break
 		}
 		st.drop(&p)

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,7 +24,7 @@ type statusPayload struct {
 		DisplayName string `json:"display_name"`
 	} `json:"model"`
 	ContextWindow struct {
-		UsedPercentage *float64 `json:"used_percentage"`
+		UsedPercentage any `json:"used_percentage"` // a number; anything else is left out
 	} `json:"context_window"`
 }
 
@@ -35,10 +36,7 @@ const statuslineStdinTimeout = 250 * time.Millisecond
 // subprocess: the registry, the checkpoint and the branch ref are read as
 // files. Garbage or empty stdin still renders, and it always exits 0.
 func (c *StatuslineCmd) Run(e *Env) error {
-	var p statusPayload
-	if data, err := readBounded(e.Stdin, 1<<20, statuslineStdinTimeout); err == nil {
-		_ = json.Unmarshal(data, &p)
-	}
+	p := readStatusPayload(e.Stdin)
 	wd := p.Workspace.CurrentDir
 	if wd == "" {
 		wd = p.Cwd
@@ -89,12 +87,12 @@ func renderStatus(p statusPayload, wd string, color bool) string {
 			phase += fmt.Sprintf("/%v", t)
 		}
 		label, _ := l.PhaseLabel.(string)
-		first = append(first, paint(ansiBold, "orc "+l.Command)+" "+paint(ansiCyan, strings.TrimSpace(phase+" "+label)))
+		first = append(first, paint(ansiBold, "orc "+clip(l.Command, 30))+" "+paint(ansiCyan, clip(strings.TrimSpace(phase+" "+label), 40)))
 		if l.SlicesTotal > 0 {
 			first = append(first, fmt.Sprintf("slices %d/%d", l.SlicesDone, l.SlicesTotal))
 		}
 		if l.Current != nil && !*l.Current {
-			first = append(first, paint(ansiYellow, "(session of "+l.GitBranch+")"))
+			first = append(first, paint(ansiYellow, "(session of "+clip(l.GitBranch, 40)+")"))
 		}
 	}
 	if branch != "" {
@@ -106,7 +104,7 @@ func renderStatus(p statusPayload, wd string, color bool) string {
 		if dirty {
 			mark = paint(ansiYellow, "*")
 		}
-		first = append(first, branch+mark)
+		first = append(first, clip(branch, 60)+mark)
 		if stale {
 			first = append(first, paint(ansiRed, "digest behind HEAD"))
 		}
@@ -114,17 +112,17 @@ func renderStatus(p statusPayload, wd string, color bool) string {
 	out := strings.Join(first, " · ") + "\n"
 	var second []string
 	if p.Model.DisplayName != "" {
-		second = append(second, oneLine(p.Model.DisplayName))
+		second = append(second, clip(p.Model.DisplayName, 40))
 	}
-	if u := p.ContextWindow.UsedPercentage; u != nil && *u >= 0 && *u <= 100 {
+	if u, ok := p.ContextWindow.UsedPercentage.(float64); ok && u >= 0 && u <= 100 {
 		style := ansiGreen
 		switch {
-		case *u >= 80:
+		case u >= 80:
 			style = ansiRed
-		case *u >= 60:
+		case u >= 60:
 			style = ansiYellow
 		}
-		second = append(second, paint(style, fmt.Sprintf("ctx %.0f%%", *u)))
+		second = append(second, paint(style, fmt.Sprintf("ctx %.0f%%", u)))
 	}
 	if len(second) > 0 {
 		out += strings.Join(second, " · ") + "\n"
@@ -163,4 +161,23 @@ func sessionMarks(l *gitx.Layout, gitBranch string) (dirty, stale bool) {
 		}
 	}
 	return dirty, stale
+}
+
+// readStatusPayload decodes the statusline JSON as soon as one complete
+// value has arrived: some hosts never close stdin, and waiting for EOF
+// would throw away a payload that is already whole. It waits at most
+// statuslineStdinTimeout; garbage gives an empty payload.
+func readStatusPayload(r io.Reader) statusPayload {
+	ch := make(chan statusPayload, 1)
+	go func() {
+		var p statusPayload
+		_ = json.NewDecoder(io.LimitReader(r, 1<<20)).Decode(&p)
+		ch <- p
+	}()
+	select {
+	case p := <-ch:
+		return p
+	case <-time.After(statuslineStdinTimeout):
+		return statusPayload{}
+	}
 }
