@@ -119,6 +119,7 @@ func (e *Env) Mutate(explicit string, args any, fn func(tx *state.Tx, s *registr
 			return notFound(key)
 		}
 		before := string(s.Canonical())
+		tx.NoteOriginal(s)
 		if err := fn(tx, s); err != nil {
 			return err
 		}

@@ -258,6 +258,7 @@ func (e *Env) importSession(d *state.Dir, id string, snap gitx.Snapshot, localJo
 		if !bytes.Equal(now, localJournal) {
 			return fault.NotFoundf("%s changed while pulling; run sync pull again", id)
 		}
+		tx.Replace(id)
 		if cur := findExact(tx.Reg, id); cur != nil {
 			*cur = s
 		} else {

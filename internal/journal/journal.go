@@ -31,6 +31,10 @@ type Entry struct {
 	Verb    string          `json:"verb"`
 	Args    json.RawMessage `json:"args,omitempty"`
 	Digests Digests         `json:"digests"`
+	// Outside names the files (entry, checkpoint, ledger, decisions) that
+	// had changed outside orc-state since the line before: the writer that
+	// noticed keeps the evidence instead of silently re-baselining.
+	Outside []string `json:"outside,omitempty"`
 }
 
 // Digests are the sha256 (hex) of the session's state after the change; ""
@@ -121,6 +125,27 @@ func tail(path string) (Entry, []byte, bool, error) {
 			return Entry{}, nil, endsClean, nil
 		}
 	}
+}
+
+// Last returns the last complete entry of the journal; ok is false when
+// there is none.
+func Last(path string) (Entry, bool, error) {
+	e, raw, _, err := tail(path)
+	return e, raw != nil, err
+}
+
+// Changed names the digests that differ between a and b, in a fixed order.
+func Changed(a, b Digests) []string {
+	var out []string
+	for _, c := range []struct {
+		name string
+		x, y string
+	}{{"entry", a.Entry, b.Entry}, {"checkpoint", a.Checkpoint, b.Checkpoint}, {"ledger", a.Ledger, b.Ledger}, {"decisions", a.Decisions, b.Decisions}} {
+		if c.x != c.y {
+			out = append(out, c.name)
+		}
+	}
+	return out
 }
 
 // Problem is a defect found while reading a journal.

@@ -42,6 +42,8 @@ type Tx struct {
 	appends  [][2]string // {path, data} for append-only files
 	renames  [][2]string
 	deletes  []string
+	original map[string]string // sessionId → sha256 of its entry before the change
+	outside  map[string][]string
 	tombs    [][]byte
 	// Raw is orc.json as read under the lock, with Options.RawRegistry.
 	Raw []byte
@@ -100,7 +102,44 @@ func (d *Dir) Update(ctx context.Context, opts Options, fn func(tx *Tx) error) e
 
 func newTx(d *Dir, opts Options) *Tx {
 	return &Tx{dir: d, opts: opts, staged: map[string][]byte{},
-		touched: map[string]json.RawMessage{}, removed: map[string]bool{}}
+		touched: map[string]json.RawMessage{}, removed: map[string]bool{},
+		original: map[string]string{}, outside: map[string][]string{}}
+}
+
+// NoteOriginal records an entry as it was before the verb changes it, so
+// that an edit made outside orc-state before this change is still noticed.
+func (tx *Tx) NoteOriginal(s *registry.Session) {
+	if _, ok := tx.original[s.SessionID]; !ok {
+		tx.original[s.SessionID] = journal.Sum(s.Canonical())
+	}
+}
+
+// Replace marks a session whose files are replaced wholesale (sync pull):
+// its previous journal is superseded, so outside edits are not compared.
+func (tx *Tx) Replace(id string) { tx.original[id] = "" }
+
+// noticeOutside compares, before anything is written, each touched
+// session's files and entry with its journal's last digests.
+func (tx *Tx) noticeOutside() error {
+	for id := range tx.touched {
+		orig, noted := tx.original[id]
+		if tx.removed[id] || (noted && orig == "") {
+			continue
+		}
+		last, ok, err := journal.Last(tx.dir.File(id, journal.FileName))
+		if err != nil || !ok {
+			continue
+		}
+		now, err := tx.dir.digests(tx.Reg, id)
+		if err != nil {
+			return err
+		}
+		if noted {
+			now.Entry = orig
+		}
+		tx.outside[id] = journal.Changed(last.Digests, now)
+	}
+	return nil
 }
 
 // load reads the registry the transaction starts from.
@@ -254,6 +293,9 @@ func (tx *Tx) RenameSession(old, new string) { tx.renames = append(tx.renames, [
 
 // commit writes staged files, then the registry, then the journal lines.
 func (tx *Tx) commit() error {
+	if err := tx.noticeOutside(); err != nil {
+		return err
+	}
 	for _, r := range tx.renames {
 		if err := os.Rename(filepath.Join(tx.dir.Path, r[0]), filepath.Join(tx.dir.Path, r[1])); err != nil {
 			return fault.Wrap(fault.Invalid, err, "cannot move session folder %s to %s", r[0], r[1])
@@ -325,7 +367,7 @@ func (tx *Tx) journal(id string) error {
 	}
 	e := journal.Entry{
 		At: registry.Now(), Actor: tx.opts.Actor, Verb: tx.opts.Verb,
-		Args: tx.touched[id], Digests: dg,
+		Args: tx.touched[id], Digests: dg, Outside: tx.outside[id],
 	}
 	if err := atomicfile.MkdirAll(tx.dir.FilesDir(id)); err != nil {
 		return fault.Wrap(fault.Invalid, err, "cannot create %s", tx.dir.FilesDir(id))

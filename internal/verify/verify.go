@@ -99,6 +99,7 @@ func journalFindings(d *state.Dir, reg *registry.Registry, s *registry.Session) 
 		return append(out, Finding{Code: "journal.missing", Message: "the session has no journal; changes cannot be checked",
 			Next: "orc-state repair --branch " + s.SessionID})
 	}
+	out = append(out, noticedEdits(entries, s.SessionID)...)
 	now, err := d.Digests(reg, s.SessionID)
 	if err != nil {
 		return append(out, Finding{Code: "journal.unreadable", Message: err.Error(), Next: "orc-state doctor"})
@@ -117,4 +118,36 @@ func journalFindings(d *state.Dir, reg *registry.Registry, s *registry.Session) 
 		}
 	}
 	return out
+}
+
+// noticedEdits reports the outside edits that later writers noticed and
+// recorded (since the last repair, which acknowledges them).
+func noticedEdits(entries []journal.Entry, id string) []Finding {
+	var out []Finding
+	seen := map[string]bool{}
+	for i := len(entries) - 1; i >= 0 && entries[i].Verb != "repair"; i-- {
+		for _, what := range entries[i].Outside {
+			if seen[what] {
+				continue
+			}
+			seen[what] = true
+			out = append(out, Finding{Code: "edited." + what,
+				Message: fmt.Sprintf("%s was changed outside orc-state before journal seq %d (noticed by %s)", fileOf(what), entries[i].Seq, entries[i].Verb),
+				Next:    "orc-state log --branch " + id + " (see when), then orc-state repair --branch " + id + " to acknowledge it"})
+		}
+	}
+	return out
+}
+
+func fileOf(what string) string {
+	switch what {
+	case "entry":
+		return "the registry entry"
+	case "ledger":
+		return "slices.json"
+	case "decisions":
+		return "decisions.json"
+	default:
+		return "checkpoint.md"
+	}
 }
