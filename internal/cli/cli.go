@@ -34,8 +34,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			os.Unsetenv(name) // set but empty means unset, as in the original
 		}
 	}
-	var g Grammar
-	parser, err := kong.New(&g,
+	model := grammarFor(args)
+	parser, err := kong.New(model,
 		kong.Name("orc-state"),
 		kong.Description("The single writer of a repository's .orc/ workflow state."),
 		kong.Writers(stdout, stderr),
@@ -71,7 +71,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return fault.Usage
 	}
 	verb := verbName(kctx.Command())
-	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, G: &g, Verb: verb}
+	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, G: globals(model), Verb: verb}
 	if err := kctx.Run(env); err != nil {
 		report(stderr, verb, err)
 		return fault.Code(err)
