@@ -109,15 +109,7 @@ func (e *Env) Session(explicit string) (*state.Dir, *registry.Registry, *registr
 // the change journaled with args. A change that leaves the entry as it was
 // writes nothing (repeated mutations converge).
 func (e *Env) Mutate(explicit string, args any, fn func(tx *state.Tx, s *registry.Session) error) error {
-	key, err := e.Branch(explicit)
-	if err != nil {
-		return err
-	}
-	return e.Update(func(tx *state.Tx) error {
-		s := lookup(tx.Reg, key)
-		if s == nil {
-			return notFound(key)
-		}
+	return e.onSession(explicit, func(tx *state.Tx, s *registry.Session) error {
 		before := string(s.Canonical())
 		tx.NoteOriginal(s)
 		if err := fn(tx, s); err != nil {
