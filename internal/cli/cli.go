@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/alecthomas/kong"
 
@@ -28,6 +29,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	if isLine(args) {
 		runLine(args, stdout) // the statusline path: lenient, silent, fast
 		return 0
+	}
+	for i, a := range args {
+		if !utf8.ValidString(a) {
+			fmt.Fprintf(stderr, "orc-state: argument %d is not valid UTF-8; nothing was written\n", i+1)
+			return fault.Usage
+		}
 	}
 	for _, name := range []string{"ORC_STATE_DIR", "ORC_LOCK_TIMEOUT"} {
 		if v, ok := os.LookupEnv(name); ok && v == "" {

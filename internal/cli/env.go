@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"os"
 
@@ -49,6 +50,9 @@ func (e *Env) Actor() string {
 // current branch of the repository.
 func (e *Env) Branch(explicit string) (string, error) {
 	if explicit != "" {
+		if err := registry.CheckKey(registry.Sanitize(explicit)); err != nil {
+			return "", fault.Usagef("%v", err).WithHint("use another branch name, or pass --branch")
+		}
 		return explicit, nil
 	}
 	d, err := e.Dir()
@@ -125,6 +129,11 @@ func (e *Env) Mutate(explicit string, args any, fn func(tx *state.Tx, s *registr
 // Save validates a changed entry, bumps updatedAt, regenerates its mirror
 // and journals the change.
 func Save(tx *state.Tx, s *registry.Session, args any) error {
+	if raw, err := json.Marshal(args); err == nil {
+		if err := refuseSecrets("an argument", raw); err != nil {
+			return err // the journal would keep it forever
+		}
+	}
 	s.UpdatedAt = registry.Now()
 	if err := s.Validate(); err != nil {
 		return fault.Usagef("%v", err)

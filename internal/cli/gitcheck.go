@@ -73,7 +73,9 @@ func observe(d *state.Dir, branch string, n int) reality {
 	}
 	sha, ok := g.repo.BranchHead(branch)
 	if !ok {
-		return g
+		if sha, ok = remoteTracking(g.repo, branch); !ok {
+			return g
+		}
 	}
 	g.headOK = true
 	g.head = gitx.Head{SHA: sha, Branch: branch}
@@ -84,6 +86,25 @@ func observe(d *state.Dir, branch string, n int) reality {
 		g.log, _ = g.repo.LogFrom(sha, n)
 	}
 	return g
+}
+
+// remoteTracking finds the branch as a remote-tracking ref (origin first):
+// in a clone that received the session by sync, the branch may exist only
+// there.
+func remoteTracking(r *gitx.Repo, branch string) (string, bool) {
+	refs, err := r.Refs("refs/remotes/")
+	if err != nil {
+		return "", false
+	}
+	if sha, ok := refs["refs/remotes/origin/"+branch]; ok {
+		return sha, true
+	}
+	for _, name := range sortedKeys(refs) {
+		if strings.HasSuffix(name, "/"+branch) && !strings.HasSuffix(name, "/HEAD") {
+			return refs[name], true
+		}
+	}
+	return "", false
 }
 
 // gitFindings cross-checks the session's claims against git.

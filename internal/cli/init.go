@@ -40,6 +40,9 @@ func (c *InitCmd) Run(e *Env) error {
 			s = &tx.Reg.Sessions[len(tx.Reg.Sessions)-1]
 		}
 		before := string(s.Canonical())
+		if !created {
+			tx.NoteOriginal(s)
+		}
 		c.apply(s)
 		if !s.Phase.Done && s.Phase.N > s.TotalPhases {
 			return fault.Usagef("the session is at phase %d; --total-phases %d would leave it out of range", s.Phase.N, s.TotalPhases).

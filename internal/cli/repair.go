@@ -108,6 +108,7 @@ func (c *RepairCmd) adopt(e *Env) error {
 		}
 		tx.Reg.Sessions = append(tx.Reg.Sessions, s)
 		tx.RegistryChanged()
+		tx.Replace(name) // the adopted entry is new; there is no earlier one to compare
 		tx.Touch(name, map[string]string{"fix": "adopt", "from": "checkpoint frontmatter"})
 		fmt.Fprintf(e.Stdout, "adopted %s (branch %s) from its checkpoint\n", name, fm.GitBranch)
 		return nil

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/orc-state/orc-state/checkpoint"
+	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
@@ -19,6 +21,7 @@ import (
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/strictjson"
 	"github.com/orc-state/orc-state/registry"
+	ledger "github.com/orc-state/orc-state/slices"
 )
 
 // Sync refs: each session's state is a commit on localRef(id); a fetch
@@ -31,10 +34,20 @@ const (
 )
 
 func localRef(id string) string          { return syncPrefix + id }
-func remoteRef(remote, id string) string { return remotePrefix + remote + "/" + id }
-func remoteRefs(remote string) string    { return remotePrefix + remote + "/" }
-func fetchSpec(remote string) string     { return "+" + syncPrefix + "*:" + remoteRefs(remote) + "*" }
-func pushSpec(id string) string          { return localRef(id) + ":" + localRef(id) }
+func remoteRef(remote, id string) string { return remoteRefs(remote) + id }
+
+// remoteRefs is the tracking namespace of a remote: its name when it is a
+// plain remote name, else (a path or URL) a digest of it, so the ref name
+// is always valid.
+func remoteRefs(remote string) string {
+	if registry.Sanitize(remote) != remote || strings.HasPrefix(remote, ".") {
+		remote = "url-" + journal.Sum([]byte(remote))[:16]
+	}
+	return remotePrefix + remote + "/"
+}
+
+func fetchSpec(remote string) string { return "+" + syncPrefix + "*:" + remoteRefs(remote) + "*" }
+func pushSpec(id string) string      { return localRef(id) + ":" + localRef(id) }
 func syncCtx() (context.Context, func()) {
 	return context.WithTimeout(context.Background(), syncTimeout)
 }
@@ -59,7 +72,7 @@ func (e *Env) syncEnv() (*state.Dir, *gitx.Repo, error) {
 func fetch(d *state.Dir, remote string) error {
 	ctx, cancel := syncCtx()
 	defer cancel()
-	if _, err := d.Git.Run(ctx, "fetch", "--quiet", "--no-tags", remote, fetchSpec(remote)); err != nil {
+	if _, err := d.Git.Run(ctx, "fetch", "--quiet", "--no-tags", "--prune", remote, fetchSpec(remote)); err != nil {
 		return fault.Wrap(fault.NotFound, err, "cannot fetch from %s", remote)
 	}
 	return nil
@@ -168,8 +181,17 @@ func (e *Env) syncSelection(d *state.Dir, key string) ([]string, error) {
 	return ids, nil
 }
 
-// relation compares a local journal with a remote one.
+// relation compares a local journal with a remote one. Lines this
+// machine added only to record its own imports (verb "sync pull") at the
+// end of the local journal do not make it ahead or divergent: a machine
+// that only follows a session can always pull again.
 func relation(local, remote []byte) string {
+	if stripped := withoutTrailingPulls(local); !bytes.Equal(stripped, local) && bytes.HasPrefix(remote, stripped) && !bytes.HasPrefix(remote, local) {
+		if bytes.Equal(stripped, remote) {
+			return "in sync"
+		}
+		return "behind"
+	}
 	switch {
 	case bytes.Equal(local, remote):
 		return "in sync"
@@ -198,11 +220,13 @@ func (c *SyncPullCmd) Run(e *Env) error {
 		return err
 	}
 	var diverged []string
+	found := false
 	for _, name := range sortedKeys(refs) {
 		id := strings.TrimPrefix(name, remoteRefs(c.Remote))
 		if c.Key != "" && id != c.Key && id != registry.Sanitize(c.Key) {
 			continue
 		}
+		found = true
 		snap, err := r.ReadSnapshot(refs[name])
 		if err != nil {
 			return fault.Wrap(fault.Invalid, err, "cannot read the remote state of %s", id)
@@ -226,6 +250,9 @@ func (c *SyncPullCmd) Run(e *Env) error {
 			fmt.Fprintf(e.Stdout, "%s\t%s\n", strings.ReplaceAll(rel, " ", "-"), id)
 		}
 	}
+	if c.Key != "" && !found {
+		return fault.NotFoundf("%s has no session %q", c.Remote, c.Key).WithHint("orc-state sync status --remote %s", c.Remote)
+	}
 	if len(diverged) > 0 {
 		return fault.NotFoundf("diverged, not imported: %s", strings.Join(diverged, "; ")).
 			WithHint("both sides changed the session; keep one: orc-state session remove X --force then sync pull, or sync push from the side to keep after removing the other's ref")
@@ -245,9 +272,16 @@ func (e *Env) importSession(d *state.Dir, id string, snap gitx.Snapshot, localJo
 	if err := s.Validate(); err != nil || s.SessionID != id {
 		return fault.Invalidf("the remote entry of %s is invalid: %v", id, err)
 	}
-	for name := range snap {
-		if rel, ok := strings.CutPrefix(name, "files/"); ok && (strings.Contains(rel, "..") || strings.HasPrefix(rel, "/")) {
+	for name, data := range snap {
+		rel, ok := strings.CutPrefix(name, "files/")
+		if !ok {
+			continue
+		}
+		if strings.Contains(rel, "..") || strings.HasPrefix(rel, "/") {
 			return fault.Invalidf("the remote state of %s has an unsafe path %q", id, name)
+		}
+		if err := validateFile(rel, data); err != nil {
+			return fault.Invalidf("the remote %s of %s is invalid: %v; nothing was imported", rel, id, err)
 		}
 	}
 	return e.Update(func(tx *state.Tx) error {
@@ -273,6 +307,27 @@ func (e *Env) importSession(d *state.Dir, id string, snap gitx.Snapshot, localJo
 		tx.Touch(id, map[string]string{"commit": commit})
 		return nil
 	})
+}
+
+// validateFile applies to an imported file the checks its own verb would.
+func validateFile(name string, data []byte) error {
+	switch name {
+	case state.LedgerFile:
+		_, err := ledger.Parse(data)
+		return err
+	case state.DecisionsFile:
+		_, err := decisions.Parse(data)
+		return err
+	case state.CheckpointFile:
+		if doc := checkpoint.Parse(data); doc.Front == nil {
+			return fmt.Errorf("no valid frontmatter")
+		}
+	case journal.FileName:
+		if _, problems, _ := journal.Parse(data); len(problems) > 0 {
+			return fmt.Errorf("%s", problems[0].Message)
+		}
+	}
+	return nil
 }
 
 // Run compares each session with the remote's copy.
@@ -321,6 +376,20 @@ func (c *SyncStatusCmd) Run(e *Env) error {
 		fmt.Fprintln(e.Stdout, string(b))
 	}
 	return nil
+}
+
+// withoutTrailingPulls drops the trailing "sync pull" lines of a journal.
+func withoutTrailingPulls(j []byte) []byte {
+	for len(j) > 0 {
+		body := bytes.TrimSuffix(j, []byte("\n"))
+		i := bytes.LastIndexByte(body, '\n') + 1
+		var e journal.Entry
+		if json.Unmarshal(body[i:], &e) != nil || e.Verb != "sync pull" {
+			return j
+		}
+		j = j[:i]
+	}
+	return j
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -165,6 +165,11 @@ func Read(path string) ([]Entry, []Problem, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	return Parse(data)
+}
+
+// Parse reads journal bytes and checks the chain (see Read).
+func Parse(data []byte) ([]Entry, []Problem, error) {
 	var (
 		entries  []Entry
 		problems []Problem
