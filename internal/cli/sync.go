@@ -181,24 +181,21 @@ func (e *Env) syncSelection(d *state.Dir, key string) ([]string, error) {
 	return ids, nil
 }
 
-// relation compares a local journal with a remote one. Lines this
-// machine added only to record its own imports (verb "sync pull") at the
-// end of the local journal do not make it ahead or divergent: a machine
-// that only follows a session can always pull again.
+// relation compares a local journal with a remote one. The "sync pull"
+// lines a machine adds to record its own imports do not make it ahead or
+// divergent: a machine that only follows a session can always pull again,
+// and one whose only extra lines are imports is in sync.
 func relation(local, remote []byte) string {
-	if stripped := withoutTrailingPulls(local); !bytes.Equal(stripped, local) && bytes.HasPrefix(remote, stripped) && !bytes.HasPrefix(remote, local) {
-		if bytes.Equal(stripped, remote) {
-			return "in sync"
-		}
-		return "behind"
-	}
 	switch {
 	case bytes.Equal(local, remote):
 		return "in sync"
-	case bytes.HasPrefix(remote, local):
-		return "behind"
 	case bytes.HasPrefix(local, remote):
+		if len(withoutTrailingPulls(local)) <= len(remote) {
+			return "in sync"
+		}
 		return "ahead"
+	case bytes.HasPrefix(remote, local), bytes.HasPrefix(remote, withoutTrailingPulls(local)):
+		return "behind"
 	default:
 		return "diverged"
 	}
@@ -269,8 +266,11 @@ func (e *Env) importSession(d *state.Dir, id string, snap gitx.Snapshot, localJo
 	if err := strictjson.Decode(snap[entryFile], &s); err != nil {
 		return fault.Invalidf("the remote entry of %s is invalid: %v", id, err)
 	}
-	if err := s.Validate(); err != nil || s.SessionID != id {
+	if err := s.Validate(); err != nil {
 		return fault.Invalidf("the remote entry of %s is invalid: %v", id, err)
+	}
+	if s.SessionID != id {
+		return fault.Invalidf("the remote entry of %s is invalid: it is the entry of %s; nothing was imported", id, s.SessionID)
 	}
 	for name, data := range snap {
 		rel, ok := strings.CutPrefix(name, "files/")
