@@ -38,6 +38,7 @@ type Grammar struct {
 	Cleanup    CleanupCmd    `cmd:"" help:"Sweep finished sessions: prints the plan; live ones are protected unless --force."`
 	Doctor     DoctorCmd     `cmd:"" help:"Check the whole state dir: registry, orphans, entries without folders, temp files, the lock, every session."`
 	Repair     RepairCmd     `cmd:"" help:"Apply a fix doctor names: regenerate a mirror (default), --temp, --adopt NAME, --remove-orphan NAME."`
+	Completion CompletionCmd `cmd:"" help:"Print a bash completion script (eval \"$(orc-state completion)\")."`
 	Version    VersionCmd    `cmd:"" help:"Print the version."`
 }
 
@@ -411,6 +412,9 @@ type CleanupCmd struct {
 type DoctorCmd struct {
 	JSON bool `name:"json" help:"Findings as JSON."`
 }
+
+// CompletionCmd is `completion`.
+type CompletionCmd struct{}
 
 // VersionCmd is `version`.
 type VersionCmd struct{}
