@@ -1,6 +1,9 @@
 package gitx
 
-import "github.com/go-git/go-git/v5/plumbing"
+import (
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+)
 
 // BranchHead returns the full sha refs/heads/<name> points at; ok is false
 // when the branch does not exist (or is unborn).
@@ -9,7 +12,7 @@ func (r *Repo) BranchHead(name string) (sha string, ok bool) {
 	if name == "" || ref.Validate() != nil {
 		return "", false
 	}
-	got, err := r.repo.Reference(ref, true)
+	got, err := storer.ResolveReference(r.st, ref)
 	if err != nil {
 		return "", false
 	}
@@ -19,7 +22,7 @@ func (r *Repo) BranchHead(name string) (sha string, ok bool) {
 // Commit returns the commit with the full sha, ok false when it is not a
 // commit of this repository.
 func (r *Repo) Commit(sha string) (Commit, bool) {
-	c, err := r.repo.CommitObject(plumbing.NewHash(sha))
+	c, err := r.commit(plumbing.NewHash(sha))
 	if err != nil {
 		return Commit{}, false
 	}

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
 // Head describes HEAD of the opened worktree.
@@ -29,9 +31,9 @@ type Commit struct {
 // Head reads HEAD. On an unborn branch it returns the branch from the
 // symbolic HEAD target with Unborn set; on a detached HEAD, Detached is set.
 func (r *Repo) Head() (Head, error) {
-	ref, err := r.repo.Head()
+	ref, err := storer.ResolveReference(r.st, plumbing.HEAD)
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
-		sym, serr := r.repo.Reference(plumbing.HEAD, false)
+		sym, serr := r.st.Reference(plumbing.HEAD)
 		if serr != nil {
 			return Head{}, fmt.Errorf("read HEAD: %w", serr)
 		}
@@ -49,7 +51,7 @@ func (r *Repo) Head() (Head, error) {
 	} else {
 		h.Detached = true
 	}
-	c, err := r.repo.CommitObject(ref.Hash())
+	c, err := r.commit(ref.Hash())
 	if err != nil {
 		return Head{}, fmt.Errorf("read HEAD commit %s: %w", h.SHA, err)
 	}
@@ -61,7 +63,7 @@ func (r *Repo) Head() (Head, error) {
 // order of plain `git log`. An unborn HEAD or n <= 0 gives an empty slice
 // and no error.
 func (r *Repo) Log(n int) ([]Commit, error) {
-	ref, err := r.repo.Head()
+	ref, err := storer.ResolveReference(r.st, plumbing.HEAD)
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return []Commit{}, nil
 	}
@@ -81,23 +83,16 @@ func (r *Repo) ResolveCommit(claim string) (full string, ok bool) {
 	}
 	claim = strings.ToLower(claim)
 	if len(claim) == 40 {
-		if _, err := r.repo.CommitObject(plumbing.NewHash(claim)); err != nil {
+		if _, err := r.commit(plumbing.NewHash(claim)); err != nil {
 			return "", false
 		}
 		return claim, true
-	}
-	type prefixLookup interface {
-		HashesWithPrefix(prefix []byte) ([]plumbing.Hash, error)
-	}
-	pl, ok := r.repo.Storer.(prefixLookup)
-	if !ok {
-		return "", false
 	}
 	raw, err := hex.DecodeString(claim[:len(claim)&^1]) // whole bytes only
 	if err != nil {
 		return "", false
 	}
-	hashes, err := pl.HashesWithPrefix(raw)
+	hashes, err := r.st.HashesWithPrefix(raw)
 	if err != nil {
 		return "", false
 	}
@@ -106,7 +101,7 @@ func (r *Repo) ResolveCommit(claim string) (full string, ok bool) {
 		if s == full || !strings.HasPrefix(s, claim) {
 			continue
 		}
-		if _, err := r.repo.CommitObject(h); err != nil {
+		if _, err := r.commit(h); err != nil {
 			continue
 		}
 		if full != "" {
@@ -124,12 +119,16 @@ func (r *Repo) BranchExists(name string) bool {
 	if name == "" || ref.Validate() != nil {
 		return false
 	}
-	_, err := r.repo.Reference(ref, false)
+	_, err := r.st.Reference(ref)
 	return err == nil
 }
 
-// resolveCommitish turns a 7..40 hex claim, or a revision such as "HEAD" or
-// a branch name, into a commit hash.
+// resolveCommitish turns a revision into a commit hash: 7 to 40 hex digits
+// (a claim, see ResolveCommit), "HEAD", or a ref name tried as
+// refs/heads/<s>, refs/tags/<s>, refs/remotes/<s>, refs/remotes/<s>/HEAD
+// and then <s> itself when it is a full name under refs/. Annotated tags
+// are peeled to their commit. Revision syntax such as "HEAD~1" or
+// "x^{tree}" is not supported (orc-state passes claims and branch names).
 func (r *Repo) resolveCommitish(s string) (plumbing.Hash, error) {
 	if len(s) >= 7 && len(s) <= 40 && isHex(s) {
 		if full, ok := r.ResolveCommit(s); ok {
@@ -137,14 +136,62 @@ func (r *Repo) resolveCommitish(s string) (plumbing.Hash, error) {
 		}
 		return plumbing.ZeroHash, fmt.Errorf("unknown commit %q", s)
 	}
-	h, err := r.repo.ResolveRevision(plumbing.Revision(s))
-	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("resolve %q: %w", s, err)
+	if s == "" {
+		return plumbing.ZeroHash, errors.New("resolve \"\": empty revision")
 	}
-	if _, err := r.repo.CommitObject(*h); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("resolve %q: not a commit: %w", s, err)
+	candidates := []plumbing.ReferenceName{plumbing.HEAD}
+	if s != "HEAD" {
+		candidates = []plumbing.ReferenceName{
+			plumbing.NewBranchReferenceName(s),
+			plumbing.NewTagReferenceName(s),
+			plumbing.ReferenceName("refs/remotes/" + s),
+			plumbing.ReferenceName("refs/remotes/" + s + "/HEAD"),
+		}
+		if strings.HasPrefix(s, "refs/") {
+			candidates = append(candidates, plumbing.ReferenceName(s))
+		}
 	}
-	return *h, nil
+	for _, name := range candidates {
+		if name.Validate() != nil {
+			continue
+		}
+		ref, err := storer.ResolveReference(r.st, name)
+		if errors.Is(err, plumbing.ErrReferenceNotFound) {
+			continue
+		}
+		if err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("resolve %q: %w", s, err)
+		}
+		h, err := r.peelToCommit(ref.Hash())
+		if err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("resolve %q: not a commit: %w", s, err)
+		}
+		return h, nil
+	}
+	return plumbing.ZeroHash, fmt.Errorf("resolve %q: %w", s, plumbing.ErrReferenceNotFound)
+}
+
+// peelToCommit follows annotated tags from h down to a commit.
+func (r *Repo) peelToCommit(h plumbing.Hash) (plumbing.Hash, error) {
+	for depth := 0; depth < 10; depth++ {
+		obj, err := r.st.EncodedObject(plumbing.AnyObject, h)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		switch obj.Type() {
+		case plumbing.CommitObject:
+			return h, nil
+		case plumbing.TagObject:
+			tag, err := object.DecodeTag(r.st, obj)
+			if err != nil {
+				return plumbing.ZeroHash, err
+			}
+			h = tag.Target
+		default:
+			return plumbing.ZeroHash, fmt.Errorf("%s is a %s", h, obj.Type())
+		}
+	}
+	return plumbing.ZeroHash, fmt.Errorf("%s: tag chain too deep", h)
 }
 
 func branchName(n plumbing.ReferenceName) string {

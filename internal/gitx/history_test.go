@@ -180,3 +180,39 @@ func TestCommitsBetween(t *testing.T) {
 		}
 	}
 }
+
+func TestResolveCommitish(t *testing.T) {
+	t.Parallel()
+	repo, c := mergeHistory(t)
+	mustGit(t, repo, "tag", "light", c["m2"])
+	mustGit(t, repo, "tag", "-a", "-m", "annotated", "ann", c["f1"])
+	mustGit(t, repo, "tag", "-a", "-m", "tag of a tag", "ann2", "ann")
+	mustGit(t, repo, "tag", "treetag", c["m1"]+"^{tree}")
+	mustGit(t, repo, "update-ref", "refs/remotes/origin/main", c["m3"])
+	mustGit(t, repo, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/main")
+	mustGit(t, repo, "update-ref", "refs/orc/x", c["g1"])
+	mustGit(t, repo, "branch", "dup", c["f2"])
+	mustGit(t, repo, "tag", "dup", c["m1"]) // the branch wins (git would warn and take the tag)
+	mustGit(t, repo, "pack-refs", "--all")
+	mustGit(t, repo, "branch", "loose", c["merge"])
+	r := mustOpen(t, repo)
+	tests := map[string]string{
+		"HEAD": c["m4"], "main": c["m4"], "g": c["g1"], "loose": c["merge"],
+		"light": c["m2"], "ann": c["f1"], "ann2": c["f1"], "refs/tags/ann": c["f1"],
+		"origin/main": c["m3"], "origin": c["m3"], "refs/orc/x": c["g1"], "refs/heads/f": c["f2"],
+		"dup": c["f2"], c["g1"][:10]: c["g1"], strings.ToUpper(c["m1"]): c["m1"],
+		"treetag": "", "nope": "", "orc/x": "", "../config": "", "HEAD~1": "", "": "", "refs/heads/../../config": "",
+	}
+	for in, want := range tests {
+		h, err := r.resolveCommitish(in)
+		if want == "" {
+			if err == nil {
+				t.Errorf("resolveCommitish(%q) = %s, want an error", in, h)
+			}
+			continue
+		}
+		if err != nil || h.String() != want {
+			t.Errorf("resolveCommitish(%q) = %s, %v; want %s", in, h, err, want)
+		}
+	}
+}

@@ -19,7 +19,7 @@ func (r *Repo) LogFrom(sha string, n int) ([]Commit, error) {
 	if n <= 0 {
 		return out, nil
 	}
-	start, err := r.repo.CommitObject(plumbing.NewHash(sha))
+	start, err := r.commit(plumbing.NewHash(sha))
 	if err != nil {
 		return nil, fmt.Errorf("log: %w", err)
 	}
@@ -35,7 +35,7 @@ func (r *Repo) LogFrom(sha string, n int) ([]Commit, error) {
 				continue
 			}
 			seen[p] = true
-			pc, err := r.repo.CommitObject(p)
+			pc, err := r.commit(p)
 			if err != nil {
 				continue // a shallow clone's missing parent ends that line
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
 // Snapshot is a set of files by slash-separated path, the content of a
@@ -30,11 +31,11 @@ func (r *Repo) CommitSnapshot(files Snapshot, parent, message string, when time.
 	if parent != "" {
 		c.ParentHashes = []plumbing.Hash{plumbing.NewHash(parent)}
 	}
-	obj := r.repo.Storer.NewEncodedObject()
+	obj := r.st.NewEncodedObject()
 	if err := c.Encode(obj); err != nil {
 		return "", err
 	}
-	h, err := r.repo.Storer.SetEncodedObject(obj)
+	h, err := r.st.SetEncodedObject(obj)
 	return h.String(), err
 }
 
@@ -65,11 +66,11 @@ func (r *Repo) writeTree(files Snapshot, dir string) (plumbing.Hash, error) {
 		entries = append(entries, object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: h})
 	}
 	sort.Slice(entries, func(i, j int) bool { return treeKey(entries[i]) < treeKey(entries[j]) })
-	obj := r.repo.Storer.NewEncodedObject()
+	obj := r.st.NewEncodedObject()
 	if err := (&object.Tree{Entries: entries}).Encode(obj); err != nil {
 		return plumbing.ZeroHash, err
 	}
-	return r.repo.Storer.SetEncodedObject(obj)
+	return r.st.SetEncodedObject(obj)
 }
 
 // treeKey is git's tree order: directories sort as if their name ended in /.
@@ -81,7 +82,7 @@ func treeKey(e object.TreeEntry) string {
 }
 
 func (r *Repo) writeBlob(data []byte) (plumbing.Hash, error) {
-	obj := r.repo.Storer.NewEncodedObject()
+	obj := r.st.NewEncodedObject()
 	obj.SetType(plumbing.BlobObject)
 	w, err := obj.Writer()
 	if err != nil {
@@ -93,12 +94,12 @@ func (r *Repo) writeBlob(data []byte) (plumbing.Hash, error) {
 	if err := w.Close(); err != nil {
 		return plumbing.ZeroHash, err
 	}
-	return r.repo.Storer.SetEncodedObject(obj)
+	return r.st.SetEncodedObject(obj)
 }
 
 // ReadSnapshot returns the files of a commit's tree.
 func (r *Repo) ReadSnapshot(commit string) (Snapshot, error) {
-	c, err := r.repo.CommitObject(plumbing.NewHash(commit))
+	c, err := r.commit(plumbing.NewHash(commit))
 	if err != nil {
 		return nil, fmt.Errorf("commit %s: %w", commit, err)
 	}
@@ -122,7 +123,7 @@ func (r *Repo) ReadSnapshot(commit string) (Snapshot, error) {
 
 // TreeOf returns the tree sha of a commit.
 func (r *Repo) TreeOf(commit string) (string, error) {
-	c, err := r.repo.CommitObject(plumbing.NewHash(commit))
+	c, err := r.commit(plumbing.NewHash(commit))
 	if err != nil {
 		return "", err
 	}
@@ -131,7 +132,7 @@ func (r *Repo) TreeOf(commit string) (string, error) {
 
 // Ref returns the sha a full ref name points at; ok false when absent.
 func (r *Repo) Ref(name string) (string, bool) {
-	ref, err := r.repo.Reference(plumbing.ReferenceName(name), true)
+	ref, err := storer.ResolveReference(r.st, plumbing.ReferenceName(name))
 	if err != nil {
 		return "", false
 	}
@@ -140,13 +141,13 @@ func (r *Repo) Ref(name string) (string, bool) {
 
 // SetRef points a full ref name at sha.
 func (r *Repo) SetRef(name, sha string) error {
-	return r.repo.Storer.SetReference(plumbing.NewHashReference(plumbing.ReferenceName(name), plumbing.NewHash(sha)))
+	return r.st.SetReference(plumbing.NewHashReference(plumbing.ReferenceName(name), plumbing.NewHash(sha)))
 }
 
 // Refs lists the refs under prefix (e.g. "refs/orc/remotes/origin/") with
 // their shas.
 func (r *Repo) Refs(prefix string) (map[string]string, error) {
-	it, err := r.repo.References()
+	it, err := r.st.IterReferences()
 	if err != nil {
 		return nil, err
 	}

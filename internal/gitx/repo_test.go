@@ -1,10 +1,13 @@
 package gitx
 
 import (
-	"errors"
+	"context"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestOpenFromSubdir(t *testing.T) {
@@ -18,9 +21,6 @@ func TestOpenFromSubdir(t *testing.T) {
 	want := Head{SHA: sha, Branch: "main", Subject: "first line"}
 	if got := mustHead(t, r); got != want {
 		t.Errorf("Head = %+v, want %+v", got, want)
-	}
-	if r.lenient {
-		t.Error("plain repository opened through the lenient fallback")
 	}
 }
 
@@ -93,8 +93,9 @@ func TestSubmodule(t *testing.T) {
 	}
 }
 
-// TestExtensions covers go-git's refusal of [extensions] and the lenient
-// fallback: benign keys open, format-changing ones stay refused.
+// TestExtensions covers Open's own [extensions] check: benign keys open
+// (go-git v5.19's root package refused them all), and nothing orc-state does
+// rewrites the repository config.
 func TestExtensions(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -127,10 +128,12 @@ func TestExtensions(t *testing.T) {
 			if !strings.Contains(mustGit(t, repo, "config", "--list", "--local"), "extensions.") {
 				t.Fatal("setup did not write an extension")
 			}
-			r := mustOpen(t, repo)
-			if !r.lenient {
-				t.Error("expected the lenient fallback (go-git v5.19 refuses extensions)")
+			cfgPath := filepath.Join(repo, ".git", "config")
+			cfgBefore, err := os.ReadFile(cfgPath)
+			if err != nil {
+				t.Fatal(err)
 			}
+			r := mustOpen(t, repo)
 			if got, want := mustHead(t, r), (Head{SHA: second, Branch: "main", Subject: "second"}); got != want {
 				t.Errorf("Head = %+v, want %+v", got, want)
 			}
@@ -141,8 +144,18 @@ func TestExtensions(t *testing.T) {
 			if full, ok := r.ResolveCommit(first[:9]); !ok || full != first {
 				t.Errorf("ResolveCommit = %q, %v", full, ok)
 			}
-			if err := r.repo.Storer.SetConfig(nil); !errors.Is(err, errReadOnlyConfig) {
-				t.Errorf("SetConfig through lenient storage = %v, want refusal", err)
+			if _, err := r.Status(context.Background()); err != nil {
+				t.Errorf("Status: %v", err)
+			}
+			snap, err := r.CommitSnapshot(Snapshot{"x": []byte("x")}, "", "snap", time.Unix(1_700_000_000, 0))
+			if err != nil {
+				t.Fatalf("CommitSnapshot: %v", err)
+			}
+			if err := r.SetRef("refs/orc/test", snap); err != nil {
+				t.Fatalf("SetRef: %v", err)
+			}
+			if cfgAfter, err := os.ReadFile(cfgPath); err != nil || string(cfgAfter) != string(cfgBefore) {
+				t.Errorf("repository config changed:\n%s\nwant\n%s", cfgAfter, cfgBefore)
 			}
 
 			// A detached linked worktree of the same repository.
@@ -162,20 +175,27 @@ func TestExtensionsRefused(t *testing.T) {
 		name  string
 		init  []string
 		setup func(t *testing.T, repo string)
+		want  string // in the error
 	}{
-		{"sha256", []string{"--object-format=sha256"}, nil},
+		{"sha256", []string{"--object-format=sha256"}, nil, "unknown extension: objectformat"},
 		{"sha256+worktreeConfig", []string{"--object-format=sha256"}, func(t *testing.T, repo string) {
 			mustGit(t, repo, "config", "extensions.worktreeConfig", "true")
-		}},
+		}, "unknown extension: objectformat"},
 		{"refStorage", nil, func(t *testing.T, repo string) {
 			mustGit(t, repo, "config", "core.repositoryformatversion", "1")
 			mustGit(t, repo, "config", "extensions.refStorage", "reftable")
-		}},
+		}, "unknown extension: refstorage"},
 		{"unknown", nil, func(t *testing.T, repo string) {
 			mustGit(t, repo, "config", "core.repositoryformatversion", "1")
 			mustGit(t, repo, "config", "extensions.worktreeConfig", "true")
 			mustGit(t, repo, "config", "extensions.somethingNew", "true")
-		}},
+		}, "unknown extension: somethingnew"},
+		{"unknown in v0", nil, func(t *testing.T, repo string) {
+			mustGit(t, repo, "config", "extensions.partialClone", "origin")
+		}, "unknown extension: partialclone"},
+		{"format version 2", nil, func(t *testing.T, repo string) {
+			mustGit(t, repo, "config", "core.repositoryformatversion", "2")
+		}, "repositoryformatversion"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -189,8 +209,8 @@ func TestExtensionsRefused(t *testing.T) {
 			if err == nil {
 				t.Fatal("Open succeeded, want refusal")
 			}
-			if !strings.Contains(err.Error(), "extension") {
-				t.Errorf("error %q does not mention the extension", err)
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not say %q", err, tc.want)
 			}
 		})
 	}
@@ -252,4 +272,43 @@ func equalMaps(a, b map[string]string) bool {
 		}
 	}
 	return true
+}
+
+// TestNoRootGoGit keeps the package off the root go-git package (and so off
+// its transports: ssh, http, ...), whose init costs milliseconds per
+// process, and off config and index writes.
+func TestNoRootGoGit(t *testing.T) {
+	t.Parallel()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go tool not found")
+	}
+	out, err := exec.Command(goBin, "list", "-deps", ".").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if dep == "github.com/go-git/go-git/v5" || strings.Contains(dep, "/plumbing/transport") ||
+			strings.HasPrefix(dep, "golang.org/x/crypto/ssh") || dep == "net/http" {
+			t.Errorf("internal/gitx depends on %s", dep)
+		}
+	}
+	srcs, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range srcs {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, call := range []string{".SetConfig(", ".SetIndex("} {
+			if strings.Contains(string(b), call) {
+				t.Errorf("%s calls %s: orc-state must not write the repository config or index", f, call)
+			}
+		}
+	}
 }

@@ -8,19 +8,14 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"sort"
 	"strings"
 	"time"
-
-	git "github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
 // Status is the dirty-file list of the worktree.
 type Status struct {
 	Entries     []StatusEntry
-	Approximate bool // computed by go-git because no git binary was found (see Repo.Status)
+	Approximate bool // computed in process because no git binary was found (see Repo.Status)
 	TimedOut    bool // ctx ended before git answered; Entries is empty and means "unknown"
 }
 
@@ -35,11 +30,11 @@ func (s Status) Dirty() bool { return len(s.Entries) > 0 }
 // under ctx with an environment cleared of the repository-local variables a
 // git hook inherits (GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, ...), and
 // parses the result. When ctx ends first it returns Status{TimedOut: true}
-// and no error. When there is no git binary it falls back to go-git's
-// Worktree.Status plus <CommonDir>/info/exclude and sets Approximate:
-// go-git misses global excludes, autocrlf and fileMode=false, reports merge
-// conflicts as "MM" and staged renames as a delete plus an add. Any other
-// failure is an error quoting git's first stderr line (for example
+// and no error. When there is no git binary it falls back to an in-process
+// status built from go-git's index, trees and merkletrie (see approxStatus)
+// and sets Approximate: it misses global excludes, autocrlf and
+// fileMode=false, and reports staged renames as a delete plus an add. Any
+// other failure is an error quoting git's first stderr line (for example
 // "detected dubious ownership").
 func (r *Repo) Status(ctx context.Context) (Status, error) {
 	if ctx.Err() != nil {
@@ -56,7 +51,7 @@ func (r *Repo) Status(ctx context.Context) (Status, error) {
 	switch {
 	case err == nil:
 	case errors.Is(err, exec.ErrNotFound):
-		return r.goGitStatus()
+		return r.approxStatus(ctx)
 	case ctx.Err() != nil:
 		return Status{TimedOut: true}, nil
 	default:
@@ -119,60 +114,4 @@ func gitFailure(what, dir string, err error, stderr []byte) error {
 		return fmt.Errorf("%s in %s: %w", what, dir, err)
 	}
 	return fmt.Errorf("%s in %s: %s (%w)", what, dir, line, err)
-}
-
-// goGitStatus is the no-git-binary fallback.
-func (r *Repo) goGitStatus() (Status, error) {
-	wt, err := r.repo.Worktree()
-	if err != nil {
-		return Status{}, fmt.Errorf("go-git status: %w", err)
-	}
-	// go-git v5.19 does not read info/exclude itself.
-	wt.Excludes = append(wt.Excludes, readExcludeFile(filepath.Join(r.layout.CommonDir, "info", "exclude"))...)
-	st, err := wt.Status()
-	if err != nil {
-		return Status{}, fmt.Errorf("go-git status: %w", err)
-	}
-	out := Status{Approximate: true}
-	for path, fs := range st {
-		x, y := v2Letter(fs.Staging), v2Letter(fs.Worktree)
-		if x == '!' || y == '!' || (x == '.' && y == '.') || path == "" {
-			continue
-		}
-		code := string([]byte{x, y})
-		if x == '?' || y == '?' {
-			code = "??"
-		}
-		out.Entries = append(out.Entries, StatusEntry{Path: path, Code: code})
-	}
-	sort.Slice(out.Entries, func(i, j int) bool { return out.Entries[i].Path < out.Entries[j].Path })
-	return out, nil
-}
-
-func v2Letter(c git.StatusCode) byte {
-	switch c {
-	case git.Unmodified:
-		return '.'
-	case git.Untracked:
-		return '?'
-	default:
-		return byte(c)
-	}
-}
-
-// readExcludeFile parses a gitignore-style file; a missing file gives none.
-func readExcludeFile(path string) []gitignore.Pattern {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil
-	}
-	var ps []gitignore.Pattern
-	for _, line := range strings.Split(string(b), "\n") {
-		line = strings.TrimRight(line, "\r")
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		ps = append(ps, gitignore.ParsePattern(line, nil))
-	}
-	return ps
 }

@@ -105,7 +105,7 @@ func (w *walker) push(id plumbing.Hash, f uint8, required bool) error {
 			return fmt.Errorf("%w (%d commits)", ErrWalkLimit, w.limit)
 		}
 		var err error
-		c, err = w.r.repo.CommitObject(id)
+		c, err = w.r.commit(id)
 		if err != nil {
 			if !required && errors.Is(err, plumbing.ErrObjectNotFound) {
 				return nil // shallow boundary: parent not present
