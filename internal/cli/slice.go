@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -23,9 +24,9 @@ import (
 // Run installs a ledger from FILE, refusing to overwrite progress unless
 // --force.
 func (c *SliceInitCmd) Run(e *Env) error {
-	data, err := os.ReadFile(c.File)
+	data, err := readInputFile(c.File)
 	if err != nil {
-		return fault.Usagef("cannot read %s: %v", c.File, err)
+		return err
 	}
 	l, err := ledger.ParseInput(data)
 	if err != nil {
@@ -308,4 +309,23 @@ func printable(s string) string {
 		}
 		return r
 	}, strings.ToValidUTF8(s, "?"))
+}
+
+// readInputFile reads a user's input file, at most maxStdin bytes (a file
+// that never ends, like /dev/zero, is refused, not read until memory runs
+// out).
+func readInputFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fault.Usagef("cannot read %s: %v", path, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxStdin+1))
+	if err != nil {
+		return nil, fault.Usagef("cannot read %s: %v", path, err)
+	}
+	if len(data) > maxStdin {
+		return nil, fault.Usagef("%s is over %d bytes", path, maxStdin)
+	}
+	return data, nil
 }

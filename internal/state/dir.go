@@ -174,8 +174,42 @@ func (d *Dir) ReadRegistry() (reg *registry.Registry, exists bool, err error) {
 	return r, true, nil
 }
 
+// safePath refuses a path under the state dir that passes through a
+// symlink, or whose final element exists and is not a regular file.
+func (d *Dir) safePath(path string) error {
+	rel, err := filepath.Rel(d.Path, path)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return fault.Invalidf("%s is outside the state dir", path)
+	}
+	p := d.Path
+	parts := strings.Split(rel, string(filepath.Separator))
+	for i, part := range parts {
+		p = filepath.Join(p, part)
+		st, err := os.Lstat(p)
+		if errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return fault.Wrap(fault.Invalid, err, "cannot inspect %s", p)
+		}
+		last := i == len(parts)-1
+		switch {
+		case st.Mode()&os.ModeSymlink != 0:
+			return fault.Invalidf("%s is a symlink; orc-state never reads or writes through one", p).WithHint("replace it with a plain file or folder, then run orc-state doctor")
+		case last && !st.Mode().IsRegular():
+			return fault.Invalidf("%s is not a regular file", p).WithHint("run orc-state doctor")
+		case !last && !st.IsDir():
+			return fault.Invalidf("%s is not a folder", p).WithHint("run orc-state doctor")
+		}
+	}
+	return nil
+}
+
 // ReadFile reads a session file; a missing file is (nil, nil).
 func (d *Dir) ReadFile(id, name string) ([]byte, error) {
+	if err := d.safePath(d.File(id, name)); err != nil {
+		return nil, err
+	}
 	data, err := readRegular(d.File(id, name))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil

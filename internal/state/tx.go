@@ -118,6 +118,29 @@ func (tx *Tx) NoteOriginal(s *registry.Session) {
 // its previous journal is superseded, so outside edits are not compared.
 func (tx *Tx) Replace(id string) { tx.original[id] = "" }
 
+// preflight refuses, before anything is written, a write that would go
+// through a symlink or onto something that is not a regular file: a
+// session folder, its files/ folder, or a target (the journal included)
+// that leads outside the state dir. Checking only at the last step would
+// leave the transaction half-written.
+func (tx *Tx) preflight() error {
+	paths := append([]string{}, tx.order...)
+	for _, a := range tx.appends {
+		paths = append(paths, a[0])
+	}
+	for id := range tx.touched {
+		if !tx.removed[id] {
+			paths = append(paths, tx.dir.File(id, journal.FileName))
+		}
+	}
+	for _, p := range paths {
+		if err := tx.dir.safePath(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // noticeOutside compares, before anything is written, each touched
 // session's files and entry with its journal's last digests.
 func (tx *Tx) noticeOutside() error {
@@ -293,6 +316,9 @@ func (tx *Tx) RenameSession(old, new string) { tx.renames = append(tx.renames, [
 
 // commit writes staged files, then the registry, then the journal lines.
 func (tx *Tx) commit() error {
+	if err := tx.preflight(); err != nil {
+		return err
+	}
 	if err := tx.noticeOutside(); err != nil {
 		return err
 	}

@@ -9,6 +9,9 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/orc-state/orc-state/decisions"
+	ledger "github.com/orc-state/orc-state/slices"
+
 	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/state"
@@ -46,6 +49,7 @@ func Session(d *state.Dir, reg *registry.Registry, s *registry.Session) ([]Findi
 			}
 		}
 	}
+	out = append(out, dataFindings(d, s.SessionID)...)
 	out = append(out, journalFindings(d, reg, s)...)
 	return out, nil
 }
@@ -150,4 +154,26 @@ func fileOf(what string) string {
 	default:
 		return "checkpoint.md"
 	}
+}
+
+// dataFindings parses the ledger and the decisions file as their verbs do.
+func dataFindings(d *state.Dir, id string) []Finding {
+	var out []Finding
+	for _, f := range []struct {
+		name, code string
+		parse      func([]byte) error
+	}{
+		{state.LedgerFile, "ledger.invalid", func(b []byte) error { _, err := ledger.Parse(b); return err }},
+		{state.DecisionsFile, "decisions.invalid", func(b []byte) error { _, err := decisions.Parse(b); return err }},
+	} {
+		data, err := d.ReadFile(id, f.name)
+		if err == nil && data != nil {
+			err = f.parse(data)
+		}
+		if err != nil {
+			out = append(out, Finding{Code: f.code, Message: err.Error(),
+				Next: "restore " + f.name + " (orc-state log shows its last recorded change), or fix it by hand"})
+		}
+	}
+	return out
 }
