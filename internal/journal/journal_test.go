@@ -1,0 +1,145 @@
+package journal
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func appendN(t *testing.T, path string, n int) {
+	t.Helper()
+	for i := 0; i < n; i++ {
+		if err := Append(path, Entry{At: "2026-01-01T00:00:00Z", Actor: "cli", Verb: "phase set",
+			Digests: Digests{Entry: Sum([]byte{byte(i)})}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func codes(ps []Problem) string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Code)
+	}
+	return strings.Join(out, ",")
+}
+
+func TestAppendChains(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	appendN(t, path, 3)
+	entries, problems, err := Read(path)
+	if err != nil || len(problems) > 0 || len(entries) != 3 {
+		t.Fatalf("Read = %d entries, problems %v, err %v", len(entries), problems, err)
+	}
+	lines := strings.Split(strings.TrimSuffix(readString(t, path), "\n"), "\n")
+	for i, e := range entries {
+		if e.Seq != i+1 {
+			t.Errorf("entry %d has seq %d", i, e.Seq)
+		}
+		want := ""
+		if i > 0 {
+			want = Sum([]byte(lines[i-1]))
+		}
+		if e.Prev != want {
+			t.Errorf("entry %d prev = %q, want the sha256 of line %d", i, e.Prev, i)
+		}
+	}
+	last, ok, err := Last(path)
+	if err != nil || !ok || last.Seq != 3 {
+		t.Fatalf("Last = %+v %v %v", last, ok, err)
+	}
+}
+
+func TestReadFindsDamage(t *testing.T) {
+	tests := []struct {
+		name   string
+		damage func(lines []string) []string
+		want   string
+	}{
+		{"intact", func(l []string) []string { return l }, ""},
+		{"line deleted", func(l []string) []string { return append(l[:1], l[2:]...) }, "journal.chain"},
+		{"lines swapped", func(l []string) []string { l[1], l[2] = l[2], l[1]; return l }, "journal.chain,journal.chain,journal.chain"},
+		{"line edited", func(l []string) []string {
+			l[1] = strings.Replace(l[1], `"phase set"`, `"status set"`, 1)
+			return l
+		}, "journal.chain"},
+		{"garbage line", func(l []string) []string { return append(l[:2], append([]string{"not json"}, l[2:]...)...) }, "journal.unparseable"},
+		{"torn last line", func(l []string) []string { l[3] = l[3][:20]; return l }, "journal.torn"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), FileName)
+			appendN(t, path, 4)
+			lines := strings.Split(strings.TrimSuffix(readString(t, path), "\n"), "\n")
+			if err := os.WriteFile(path, []byte(strings.Join(tt.damage(lines), "\n")+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, problems, err := Read(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := codes(problems); got != tt.want {
+				t.Errorf("problems = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// A torn tail (a crash mid-append) is kept, ended with a newline, and the
+// chain continues from the last complete line.
+func TestAppendAfterTornTail(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	appendN(t, path, 2)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"seq":3,"prev":"ab`)
+	f.Close()
+	appendN(t, path, 1)
+	entries, problems, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := codes(problems); got != "journal.torn" {
+		t.Errorf("problems = %q, want only the torn line", got)
+	}
+	if n := len(entries); n != 3 || entries[2].Seq != 3 {
+		t.Errorf("entries after the tear: %d, last seq %d; want 3 and 3", n, entries[n-1].Seq)
+	}
+}
+
+func TestChanged(t *testing.T) {
+	a := Digests{Entry: "1", Checkpoint: "2", Ledger: "", Decisions: "4"}
+	b := Digests{Entry: "1", Checkpoint: "x", Ledger: "y", Decisions: "4"}
+	if got := strings.Join(Changed(a, b), ","); got != "checkpoint,ledger" {
+		t.Errorf("Changed = %q", got)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(`{"seq":1,"prev":"","at":"x","actor":"cli","verb":"init","digests":{}}` + "\n"))
+	f.Add([]byte("garbage\n{\"seq\":1}\n{"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		entries, problems, err := Parse(data)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			if e.Seq < 1 {
+				t.Fatalf("entry with seq %d accepted", e.Seq)
+			}
+		}
+		_ = problems
+	})
+}
+
+func readString(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
