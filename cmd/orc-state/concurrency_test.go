@@ -22,32 +22,32 @@ import (
 // orc-state processes, started together against one session, mixing
 // link-pr, phase set, digest write and status set. The original lost every
 // session with 20 concurrent link-pr calls (reference-orc.md W-A, A1); here
-// every call must succeed, no update may be lost, every file must parse, the
+// every cwCall must succeed, no update may be lost, every file must parse, the
 // journal must hold exactly the changes made, and verify must pass.
 func TestConcurrentWriters(t *testing.T) {
 	began := time.Now()
-	bin := buildOrcState(t)
+	bin := cwBuild(t)
 	t.Logf("built %s in %v", bin, time.Since(began).Round(time.Millisecond))
 	repo := t.TempDir()
-	env := hermeticEnv(repo)
+	env := cwEnv(repo)
 
-	git(t, repo, env, "init", "-q", "-b", "main")
+	cwGit(t, repo, env, "init", "-q", "-b", "main")
 	if err := os.WriteFile(filepath.Join(repo, "README"), []byte("fixture\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	git(t, repo, env, "add", "README")
-	git(t, repo, env, "commit", "-q", "-m", "initial")
+	cwGit(t, repo, env, "add", "README")
+	cwGit(t, repo, env, "commit", "-q", "-m", "initial")
 
 	orc := func(stdin string, args ...string) (string, string, int) {
-		return runOrc(t, bin, repo, env, stdin, args...)
+		return cwRun(t, bin, repo, env, stdin, args...)
 	}
 	if out, errOut, code := orc("", "init", "--command", "flow", "--total-phases", "9"); code != 0 || strings.TrimSpace(out) != "main" {
 		t.Fatalf("init: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 
-	calls := concurrentCalls()
+	calls := cwCalls()
 	began = time.Now()
-	results := runTogether(t, bin, repo, env, calls)
+	results := cwRunTogether(t, bin, repo, env, calls)
 	t.Logf("%d concurrent processes finished in %v", len(calls), time.Since(began).Round(time.Millisecond))
 
 	for i, r := range results {
@@ -67,11 +67,11 @@ func TestConcurrentWriters(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("get: exit %d, stderr %q", code, errOut)
 	}
-	var got sessionView
+	var got cwSession
 	if err := json.Unmarshal([]byte(getOut), &got); err != nil {
 		t.Fatalf("get printed invalid JSON: %v\n%s", err, getOut)
 	}
-	reg := readRegistry(t, filepath.Join(repo, ".orc", "orc.json"))
+	reg := cwReadRegistry(t, filepath.Join(repo, ".orc", "orc.json"))
 	if len(reg.Sessions) != 1 {
 		t.Fatalf("orc.json has %d sessions, want 1", len(reg.Sessions))
 	}
@@ -89,19 +89,19 @@ func TestConcurrentWriters(t *testing.T) {
 			t.Errorf("linked PR %+v is not what was passed", pr)
 		}
 	}
-	for i := 1; i <= linkCalls; i++ {
-		u := prURL(i)
+	for i := 1; i <= cwLinkCalls; i++ {
+		u := cwPRURL(i)
 		if seen[u] != 1 {
 			t.Errorf("%s is linked %d times, want exactly 1", u, seen[u])
 		}
 	}
-	if len(s.LinkedPRs) != linkCalls {
-		t.Errorf("orc.json has %d linked PRs, want %d", len(s.LinkedPRs), linkCalls)
+	if len(s.LinkedPRs) != cwLinkCalls {
+		t.Errorf("orc.json has %d linked PRs, want %d", len(s.LinkedPRs), cwLinkCalls)
 	}
 
-	checkJournal(t, bin, repo, env, s, calls)
-	checkFrontmatter(t, filepath.Join(repo, ".orc", "main", "files", "checkpoint.md"), s)
-	checkNoTempFiles(t, filepath.Join(repo, ".orc"))
+	cwCheckJournal(t, bin, repo, env, s, calls)
+	cwCheckFrontmatter(t, filepath.Join(repo, ".orc", "main", "files", "checkpoint.md"), s)
+	cwCheckNoTempFiles(t, filepath.Join(repo, ".orc"))
 
 	if out, errOut, code := orc("", "verify"); code != 0 {
 		t.Errorf("verify: exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
@@ -109,42 +109,42 @@ func TestConcurrentWriters(t *testing.T) {
 }
 
 const (
-	linkCalls   = 20
-	phaseCalls  = 10
-	digestCalls = 10
-	statusCalls = 10
+	cwLinkCalls   = 20
+	cwPhaseCalls  = 10
+	cwDigestCalls = 10
+	cwStatusCalls = 10
 )
 
-// call is one orc-state invocation of the concurrent mix.
-type call struct {
+// cwCall is one orc-state invocation of the concurrent mix.
+type cwCall struct {
 	args  []string
 	stdin string
 }
 
-// concurrentCalls is the mix: 20 link-pr, 10 phase set (1..9, then 1
+// cwCalls is the mix: 20 link-pr, 10 phase set (1..9, then 1
 // again), 10 distinct digests and 10 status set alternating paused and
 // in_progress, interleaved so that each kind starts early.
-func concurrentCalls() []call {
-	var link, phase, digest, status []call
-	for i := 1; i <= linkCalls; i++ {
-		link = append(link, call{args: []string{"link-pr", "--repo", "r", "--url", prURL(i), "--number", strconv.Itoa(i)}})
+func cwCalls() []cwCall {
+	var link, phase, digest, status []cwCall
+	for i := 1; i <= cwLinkCalls; i++ {
+		link = append(link, cwCall{args: []string{"link-pr", "--repo", "r", "--url", cwPRURL(i), "--number", strconv.Itoa(i)}})
 	}
-	for i := 0; i < phaseCalls; i++ {
-		phase = append(phase, call{args: []string{"phase", "set", strconv.Itoa(i%9 + 1)}})
+	for i := 0; i < cwPhaseCalls; i++ {
+		phase = append(phase, cwCall{args: []string{"phase", "set", strconv.Itoa(i%9 + 1)}})
 	}
-	for i := 1; i <= digestCalls; i++ {
-		digest = append(digest, call{args: []string{"digest", "write", "-"}, stdin: digestText(i)})
+	for i := 1; i <= cwDigestCalls; i++ {
+		digest = append(digest, cwCall{args: []string{"digest", "write", "-"}, stdin: cwDigest(i)})
 	}
-	for i := 0; i < statusCalls; i++ {
+	for i := 0; i < cwStatusCalls; i++ {
 		st := "paused"
 		if i%2 == 1 {
 			st = "in_progress"
 		}
-		status = append(status, call{args: []string{"status", "set", st}})
+		status = append(status, cwCall{args: []string{"status", "set", st}})
 	}
-	var all []call
+	var all []cwCall
 	for len(link)+len(phase)+len(digest)+len(status) > 0 {
-		for _, q := range []*[]call{&link, &phase, &link, &digest, &status} {
+		for _, q := range []*[]cwCall{&link, &phase, &link, &digest, &status} {
 			if len(*q) > 0 {
 				all = append(all, (*q)[0])
 				*q = (*q)[1:]
@@ -154,10 +154,10 @@ func concurrentCalls() []call {
 	return all
 }
 
-func prURL(i int) string { return fmt.Sprintf("https://example.com/pr/%d", i) }
+func cwPRURL(i int) string { return fmt.Sprintf("https://example.com/pr/%d", i) }
 
-// digestText is the i-th valid five-bullet digest; each one is distinct.
-func digestText(i int) string {
+// cwDigest is the i-th valid five-bullet digest; each one is distinct.
+func cwDigest(i int) string {
 	return fmt.Sprintf("- Done: concurrent writer %d finished its step\n"+
 		"- Next: phase-%d.md\n"+
 		"- Open decisions: none\n"+
@@ -165,22 +165,22 @@ func digestText(i int) string {
 		"- Suite: unknown\n", i, i, i)
 }
 
-func sum(s string) string {
+func cwSum(s string) string {
 	h := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(h[:])
 }
 
-// result is how one process ended.
-type result struct {
+// cwResult is how one process ended.
+type cwResult struct {
 	code           int
 	stdout, stderr string
 }
 
-// runTogether starts one process per call, all released at once, and waits
+// cwRunTogether starts one process per cwCall, all released at once, and waits
 // for every one of them.
-func runTogether(t *testing.T, bin, dir string, env []string, calls []call) []result {
+func cwRunTogether(t *testing.T, bin, dir string, env []string, calls []cwCall) []cwResult {
 	t.Helper()
-	results := make([]result, len(calls))
+	results := make([]cwResult, len(calls))
 	start := make(chan struct{})
 	var ready, done sync.WaitGroup
 	for i, c := range calls {
@@ -199,7 +199,7 @@ func runTogether(t *testing.T, bin, dir string, env []string, calls []call) []re
 			ready.Done()
 			<-start
 			err := cmd.Run()
-			results[i] = result{code: exitCode(err), stdout: out.String(), stderr: errOut.String()}
+			results[i] = cwResult{code: cwExitCode(err), stdout: out.String(), stderr: errOut.String()}
 			if results[i].code < 0 {
 				results[i].stderr += err.Error()
 			}
@@ -211,25 +211,25 @@ func runTogether(t *testing.T, bin, dir string, env []string, calls []call) []re
 	return results
 }
 
-// checkJournal asserts that the journal holds init plus exactly one line per
-// call that changed the session, in a consistent order: every link-pr and
+// cwCheckJournal asserts that the journal holds init plus exactly one line per
+// cwCall that changed the session, in a consistent order: every link-pr and
 // every digest (all distinct) once, and phase and status entries that each
 // changed the value left by the entry before (a no-op is not journaled), the
 // last of which is the session's current value. The chain is checked by
 // verify.
-func checkJournal(t *testing.T, bin, repo string, env []string, s sessionView, calls []call) {
+func cwCheckJournal(t *testing.T, bin, repo string, env []string, s cwSession, calls []cwCall) {
 	t.Helper()
-	plain, errOut, code := runOrc(t, bin, repo, env, "", "log")
+	plain, errOut, code := cwRun(t, bin, repo, env, "", "log")
 	if code != 0 {
 		t.Fatalf("log: exit %d, stderr %q", code, errOut)
 	}
-	jsonOut, errOut, code := runOrc(t, bin, repo, env, "", "log", "--json")
+	jsonOut, errOut, code := cwRun(t, bin, repo, env, "", "log", "--json")
 	if code != 0 {
 		t.Fatalf("log --json: exit %d, stderr %q", code, errOut)
 	}
-	var entries []journalLine
+	var entries []cwJournalLine
 	for n, line := range strings.Split(strings.TrimSpace(jsonOut), "\n") {
-		var e journalLine
+		var e cwJournalLine
 		if err := json.Unmarshal([]byte(line), &e); err != nil {
 			t.Fatalf("log --json line %d: %v: %s", n+1, err, line)
 		}
@@ -249,7 +249,7 @@ func checkJournal(t *testing.T, bin, repo string, env []string, s sessionView, c
 		case "status":
 			statusCount[c.args[2]]++
 		case "digest":
-			digests[sum(c.stdin)] = c.stdin
+			digests[cwSum(c.stdin)] = c.stdin
 		}
 	}
 
@@ -303,25 +303,25 @@ func checkJournal(t *testing.T, bin, repo string, env []string, s sessionView, c
 	if len(digests) != 0 {
 		t.Errorf("%d digest writes are missing from the journal", len(digests))
 	}
-	if len(links) != linkCalls {
-		t.Errorf("journal has %d distinct link-pr URLs, want %d", len(links), linkCalls)
+	if len(links) != cwLinkCalls {
+		t.Errorf("journal has %d distinct link-pr URLs, want %d", len(links), cwLinkCalls)
 	}
 	// Phases 2..9 are each passed once and differ from the initial 1, so
 	// each changes the session; only the two "phase set 1" calls can be
 	// no-ops. Every other bound follows from the replay above.
-	want := 1 + linkCalls + digestCalls + byVerb["phase set"] + byVerb["status set"]
-	if len(entries) != want || byVerb["init"] != 1 || byVerb["link-pr"] != linkCalls || byVerb["digest write"] != digestCalls {
+	want := 1 + cwLinkCalls + cwDigestCalls + byVerb["phase set"] + byVerb["status set"]
+	if len(entries) != want || byVerb["init"] != 1 || byVerb["link-pr"] != cwLinkCalls || byVerb["digest write"] != cwDigestCalls {
 		t.Errorf("journal has %d lines (%v), want %d", len(entries), byVerb, want)
 	}
 	t.Logf("journal: %d lines %v", len(entries), byVerb)
-	if p := byVerb["phase set"]; p < 8 || p > phaseCalls {
-		t.Errorf("journal has %d phase set lines, want 8..%d", p, phaseCalls)
+	if p := byVerb["phase set"]; p < 8 || p > cwPhaseCalls {
+		t.Errorf("journal has %d phase set lines, want 8..%d", p, cwPhaseCalls)
 	}
-	if st := byVerb["status set"]; st < 1 || st > statusCalls {
-		t.Errorf("journal has %d status set lines, want 1..%d", st, statusCalls)
+	if st := byVerb["status set"]; st < 1 || st > cwStatusCalls {
+		t.Errorf("journal has %d status set lines, want 1..%d", st, cwStatusCalls)
 	}
-	if len(entries) < 1+linkCalls {
-		t.Errorf("journal has %d lines, want at least %d", len(entries), 1+linkCalls)
+	if len(entries) < 1+cwLinkCalls {
+		t.Errorf("journal has %d lines, want at least %d", len(entries), 1+cwLinkCalls)
 	}
 	if got := strconv.Itoa(s.Phase); got != phase {
 		t.Errorf("session phase %s, but the journal's last phase set says %s", got, phase)
@@ -333,23 +333,23 @@ func checkJournal(t *testing.T, bin, repo string, env []string, s sessionView, c
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lastDigest == "" || !bytes.Contains(body, []byte("## Resume digest\n"+digestByHash(calls, lastDigest))) {
+	if lastDigest == "" || !bytes.Contains(body, []byte("## Resume digest\n"+cwDigestByHash(calls, lastDigest))) {
 		t.Errorf("checkpoint.md does not hold the last journaled digest %s:\n%s", lastDigest, body)
 	}
 }
 
-func digestByHash(calls []call, h string) string {
+func cwDigestByHash(calls []cwCall, h string) string {
 	for _, c := range calls {
-		if c.args[0] == "digest" && sum(c.stdin) == h {
+		if c.args[0] == "digest" && cwSum(c.stdin) == h {
 			return c.stdin
 		}
 	}
 	return "\x00(none)"
 }
 
-// checkFrontmatter asserts that checkpoint.md's frontmatter mirrors the
+// cwCheckFrontmatter asserts that checkpoint.md's frontmatter mirrors the
 // registry entry.
-func checkFrontmatter(t *testing.T, path string, s sessionView) {
+func cwCheckFrontmatter(t *testing.T, path string, s cwSession) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -392,8 +392,8 @@ func checkFrontmatter(t *testing.T, path string, s sessionView) {
 	}
 }
 
-// checkNoTempFiles asserts that no atomic-write temp file was left behind.
-func checkNoTempFiles(t *testing.T, root string) {
+// cwCheckNoTempFiles asserts that no atomic-write temp file was left behind.
+func cwCheckNoTempFiles(t *testing.T, root string) {
 	t.Helper()
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -409,8 +409,8 @@ func checkNoTempFiles(t *testing.T, root string) {
 	}
 }
 
-// sessionView is the part of a registry entry the test reads.
-type sessionView struct {
+// cwSession is the part of a registry entry the test reads.
+type cwSession struct {
 	SessionID   string `json:"sessionId"`
 	Command     string `json:"command"`
 	GitBranch   string `json:"gitBranch"`
@@ -425,12 +425,12 @@ type sessionView struct {
 	} `json:"linkedPRs"`
 }
 
-type registryView struct {
-	Schema   int           `json:"schema"`
-	Sessions []sessionView `json:"sessions"`
+type cwRegistry struct {
+	Schema   int         `json:"schema"`
+	Sessions []cwSession `json:"sessions"`
 }
 
-type journalLine struct {
+type cwJournalLine struct {
 	Seq  int    `json:"seq"`
 	Verb string `json:"verb"`
 	Args struct {
@@ -441,13 +441,13 @@ type journalLine struct {
 	} `json:"args"`
 }
 
-func readRegistry(t *testing.T, path string) registryView {
+func cwReadRegistry(t *testing.T, path string) cwRegistry {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var reg registryView
+	var reg cwRegistry
 	if err := json.Unmarshal(data, &reg); err != nil {
 		t.Fatalf("orc.json does not parse: %v\n%s", err, data)
 	}
@@ -457,9 +457,9 @@ func readRegistry(t *testing.T, path string) registryView {
 	return reg
 }
 
-// buildOrcState builds this package's binary into a temp dir (the build
+// cwBuild builds this package's binary into a temp dir (the build
 // cache makes it quick after the first time).
-func buildOrcState(t *testing.T) string {
+func cwBuild(t *testing.T) string {
 	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
@@ -473,9 +473,9 @@ func buildOrcState(t *testing.T) string {
 	return bin
 }
 
-// hermeticEnv is the environment without the caller's git and orc-state
+// cwEnv is the environment without the caller's git and orc-state
 // settings, with a fixed identity and HOME.
-func hermeticEnv(home string) []string {
+func cwEnv(home string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
@@ -495,7 +495,7 @@ func hermeticEnv(home string) []string {
 	)
 }
 
-func git(t *testing.T, dir string, env []string, args ...string) {
+func cwGit(t *testing.T, dir string, env []string, args ...string) {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir, cmd.Env = dir, env
@@ -504,8 +504,8 @@ func git(t *testing.T, dir string, env []string, args ...string) {
 	}
 }
 
-// runOrc runs one orc-state process to completion.
-func runOrc(t *testing.T, bin, dir string, env []string, stdin string, args ...string) (string, string, int) {
+// cwRun runs one orc-state process to completion.
+func cwRun(t *testing.T, bin, dir string, env []string, stdin string, args ...string) (string, string, int) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Dir, cmd.Env = dir, env
@@ -519,7 +519,7 @@ func runOrc(t *testing.T, bin, dir string, env []string, stdin string, args ...s
 	go func() { done <- cmd.Wait() }()
 	select {
 	case err := <-done:
-		return out.String(), errOut.String(), exitCode(err)
+		return out.String(), errOut.String(), cwExitCode(err)
 	case <-time.After(60 * time.Second):
 		_ = cmd.Process.Kill()
 		<-done
@@ -528,8 +528,8 @@ func runOrc(t *testing.T, bin, dir string, env []string, stdin string, args ...s
 	}
 }
 
-// exitCode is the process's exit code, or -1 when it did not exit normally.
-func exitCode(err error) int {
+// cwExitCode is the process's exit code, or -1 when it did not exit normally.
+func cwExitCode(err error) int {
 	if err == nil {
 		return 0
 	}

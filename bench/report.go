@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// machine describes where the numbers were taken.
+type machine struct {
+	cpu, kernel, goVersion, gitVersion string
+	source                             string // the orc-state revision measured
+	cores                              int
+	date                               time.Time
+	loadBefore, loadAfter              string
+	elapsed                            time.Duration
+}
+
+func readMachine() machine {
+	m := machine{cpu: cpuModel(), cores: runtime.NumCPU(), date: time.Now().UTC()}
+	m.kernel = firstLine(os.ReadFile("/proc/sys/kernel/osrelease"))
+	m.goVersion = firstLine(exec.Command("go", "version").Output())
+	m.gitVersion = firstLine(exec.Command("git", "--version").Output())
+	return m
+}
+
+// cpuModel is the first "model name" of /proc/cpuinfo.
+func cpuModel() string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return "unknown (" + runtime.GOARCH + ")"
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown (" + runtime.GOARCH + ")"
+}
+
+// sourceRevision names the commit the measured binary was built from, and
+// whether the work tree had uncommitted changes.
+func sourceRevision() string {
+	root, err := moduleRoot()
+	if err != nil {
+		return "unknown revision"
+	}
+	rev := firstLine(exec.Command("git", "-C", root, "rev-parse", "--short", "HEAD").Output())
+	dirty, err := exec.Command("git", "-C", root, "status", "--porcelain", "--untracked-files=no").Output()
+	if err == nil && len(dirty) > 0 {
+		return "built from " + rev + " plus uncommitted changes"
+	}
+	return "built from " + rev
+}
+
+// loadAvg is the 1, 5 and 15 minute load averages.
+func loadAvg() string {
+	f := strings.Fields(firstLine(os.ReadFile("/proc/loadavg")))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+func firstLine(data []byte, err error) string {
+	if err != nil {
+		return "unknown"
+	}
+	line, _, _ := strings.Cut(strings.TrimSpace(string(data)), "\n")
+	return line
+}
+
+// render is the Markdown report: the machine, the method, and the table.
+func render(c config, m machine, rs []result) string {
+	var b strings.Builder
+	mode := "full"
+	if c.quick {
+		mode = "quick"
+	}
+	fmt.Fprintf(&b, "### orc-state benchmark, %s\n\n", m.date.Format("2006-01-02 15:04 MST"))
+	fmt.Fprintf(&b, "- Command: `go run ./bench%s`\n", commandArgs())
+	fmt.Fprintf(&b, "- Mode: %s; %d timed runs per case after %d warm-up run(s); every run a fresh process; bench wall time %s\n",
+		mode, c.runs, c.warmup, m.elapsed.Round(time.Second))
+	fmt.Fprintf(&b, "- orc-state: %s\n", m.source)
+	fmt.Fprintf(&b, "- CPU: %s, %d cores\n", m.cpu, m.cores)
+	fmt.Fprintf(&b, "- Kernel %s; %s; %s\n", m.kernel, m.goVersion, m.gitVersion)
+	fmt.Fprintf(&b, "- Load average (1/5/15 min): %s before, %s after\n\n", m.loadBefore, m.loadAfter)
+
+	b.WriteString("| Fixture | Case | Median | p90 | CPU median | Budget (median) | Result |\n")
+	b.WriteString("|---|---|---:|---:|---:|---|---|\n")
+	var notes []string
+	for _, r := range rs {
+		if r.note != "" {
+			fmt.Fprintf(&b, "| %s | %s | — | — | — | — | SKIP |\n", r.group, r.label)
+			notes = append(notes, fmt.Sprintf("%s, %s: %s", r.group, r.label, r.note))
+			continue
+		}
+		verdict := r.verdict
+		if verdict == "" {
+			verdict = "—"
+		} else if verdict == "OVER" {
+			verdict = "**OVER**"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n",
+			r.group, r.label, ms(r.median), ms(r.p90), ms(r.cpu), r.budgetText, verdict)
+	}
+	if len(notes) > 0 {
+		b.WriteString("\n")
+		for _, n := range notes {
+			fmt.Fprintf(&b, "- %s\n", n)
+		}
+	}
+	b.WriteString("\nMedian and p90 are wall clock from exec to wait; CPU is user + system time of the process and its waited-for children (git for `checkpoint --auto` and `resume`). Result compares the median with the budget.\n")
+	return b.String()
+}
+
+// commandArgs are the flags the bench was run with, for the report.
+func commandArgs() string {
+	if len(os.Args) < 2 {
+		return ""
+	}
+	return " " + strings.Join(os.Args[1:], " ")
+}
