@@ -23,7 +23,8 @@ func newHarness(bin, tmp string) *harness {
 }
 
 // buildOrcState builds ./cmd/orc-state of the module the bench belongs to
-// into dir.
+// into dir, the way the README installs it: CGO_ENABLED=0 gives a static
+// binary, which starts about a millisecond sooner (no dynamic loader).
 func buildOrcState(dir string) (string, error) {
 	root, err := moduleRoot()
 	if err != nil {
@@ -32,6 +33,7 @@ func buildOrcState(dir string) (string, error) {
 	bin := filepath.Join(dir, "orc-state")
 	cmd := exec.Command("go", "build", "-o", bin, "./cmd/orc-state")
 	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build ./cmd/orc-state: %v\n%s", err, out)
 	}

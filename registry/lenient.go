@@ -16,45 +16,74 @@ type Loose struct {
 	UpdatedAt   string
 }
 
+// looseRaw holds the members ParseLoose looks at, undecoded: a member of
+// the wrong type then spoils only itself, and the rest of the entry (and of
+// the file) is never turned into maps, which is what makes `line` cheap on
+// a large registry.
+type looseRaw struct {
+	SessionID   json.RawMessage `json:"sessionId"`
+	SessionIDx  json.RawMessage `json:"session_id"`
+	Branch      json.RawMessage `json:"branch"`
+	GitBranch   json.RawMessage `json:"gitBranch"`
+	Command     json.RawMessage `json:"command"`
+	Status      json.RawMessage `json:"status"`
+	Phase       json.RawMessage `json:"phase"`
+	PhaseX      json.RawMessage `json:"current_phase"`
+	PhaseLabel  json.RawMessage `json:"phaseLabel"`
+	TotalPhases json.RawMessage `json:"totalPhases"`
+	TotalX      json.RawMessage `json:"total_phases"`
+	JiraTicket  json.RawMessage `json:"jiraTicket"`
+	UpdatedAt   json.RawMessage `json:"updatedAt"`
+	UpdatedX    json.RawMessage `json:"updated_at"`
+	StartedAt   json.RawMessage `json:"startedAt"`
+	CreatedX    json.RawMessage `json:"created_at"`
+}
+
 // ParseLoose reads any registry shape (schema 1, legacy, or invalid) and
-// returns what it can. It never fails: garbage yields no sessions.
+// returns what it can. It never fails: garbage yields no sessions, and an
+// entry that is not an object is skipped.
 func ParseLoose(data []byte) []Loose {
 	var doc struct {
-		Sessions []map[string]any `json:"sessions"`
+		Sessions []json.RawMessage `json:"sessions"`
 	}
 	if json.Unmarshal(data, &doc) != nil {
 		return nil
 	}
 	out := make([]Loose, 0, len(doc.Sessions))
-	for _, m := range doc.Sessions {
-		l := Loose{
-			SessionID:   first(m, "sessionId", "branch", "session_id"),
-			GitBranch:   first(m, "gitBranch", "branch"),
-			Command:     first(m, "command"),
-			Status:      first(m, "status"),
-			Phase:       firstAny(m, "phase", "current_phase"),
-			PhaseLabel:  m["phaseLabel"],
-			TotalPhases: firstAny(m, "totalPhases", "total_phases"),
-			JiraTicket:  m["jiraTicket"],
-			UpdatedAt:   first(m, "updatedAt", "updated_at", "startedAt", "created_at"),
+	for _, raw := range doc.Sessions {
+		var m looseRaw
+		if json.Unmarshal(raw, &m) != nil {
+			continue
 		}
-		out = append(out, l)
+		out = append(out, Loose{
+			SessionID:   firstString(m.SessionID, m.Branch, m.SessionIDx),
+			GitBranch:   firstString(m.GitBranch, m.Branch),
+			Command:     firstString(m.Command),
+			Status:      firstString(m.Status),
+			Phase:       firstValue(m.Phase, m.PhaseX),
+			PhaseLabel:  firstValue(m.PhaseLabel),
+			TotalPhases: firstValue(m.TotalPhases, m.TotalX),
+			JiraTicket:  firstValue(m.JiraTicket),
+			UpdatedAt:   firstString(m.UpdatedAt, m.UpdatedX, m.StartedAt, m.CreatedX),
+		})
 	}
 	return out
 }
 
-func first(m map[string]any, keys ...string) string {
-	for _, k := range keys {
-		if s, ok := m[k].(string); ok && s != "" {
+func firstString(raws ...json.RawMessage) string {
+	for _, r := range raws {
+		var s string
+		if len(r) > 0 && json.Unmarshal(r, &s) == nil && s != "" {
 			return s
 		}
 	}
 	return ""
 }
 
-func firstAny(m map[string]any, keys ...string) any {
-	for _, k := range keys {
-		if v, ok := m[k]; ok && v != nil {
+func firstValue(raws ...json.RawMessage) any {
+	for _, r := range raws {
+		var v any
+		if len(r) > 0 && json.Unmarshal(r, &v) == nil && v != nil {
 			return v
 		}
 	}

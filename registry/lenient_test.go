@@ -132,8 +132,8 @@ func TestParseLooseGarbage(t *testing.T) {
 		strings.Repeat("[", 100000), strings.Repeat(`{"a":`, 20000) + "1" + strings.Repeat("}", 20000),
 	}
 	for _, in := range inputs {
-		if got := ParseLoose([]byte(in)); got != nil {
-			t.Errorf("ParseLoose(%.40q) = %+v, want nil", in, got)
+		if got := ParseLoose([]byte(in)); len(got) != 0 {
+			t.Errorf("ParseLoose(%.40q) = %+v, want no sessions", in, got)
 		}
 	}
 	// No sessions at all: nothing to show, but no failure either.
@@ -152,5 +152,14 @@ func TestParseLooseGarbage(t *testing.T) {
 	}
 	if got := ParseLoose(nil); got != nil {
 		t.Errorf("ParseLoose(nil) = %+v", got)
+	}
+}
+
+// An entry that is not an object, or a member of the wrong type, spoils
+// only itself: the statusline still renders the rest.
+func TestParseLooseSkipsBadParts(t *testing.T) {
+	got := ParseLoose([]byte(`{"sessions":[42,{"branch":"a","status":7,"command":"flow"}]}`))
+	if len(got) != 1 || got[0].SessionID != "a" || got[0].Status != "" || got[0].Command != "flow" {
+		t.Fatalf("ParseLoose = %+v", got)
 	}
 }

@@ -142,18 +142,11 @@ func (e *InvalidError) ExitCode() int { return 3 }
 
 // Parse reads orc.json strictly and validates it.
 func Parse(data []byte) (*Registry, error) {
-	var probe struct {
-		Schema *int `json:"schema"`
-	}
-	_ = json.Unmarshal(data, &probe) // the version first: a newer file is never "repaired"
-	if probe.Schema != nil && *probe.Schema > Schema {
-		return nil, &InvalidError{
-			Fault: fmt.Sprintf("schema %d is newer than this orc-state understands (%d)", *probe.Schema, Schema),
-			Next:  "upgrade orc-state",
-		}
-	}
 	var r Registry
 	if err := strictjson.Decode(data, &r); err != nil {
+		if n := schemaOf(data); n > Schema { // the version first: a newer file is never "repaired"
+			return nil, newerSchema(n)
+		}
 		if f := strictjson.UnknownField(err); f != "" && isLegacy(f) {
 			return nil, &InvalidError{Fault: fmt.Sprintf("legacy field %q", f), Next: "run orc-state migrate"}
 		}
@@ -162,13 +155,46 @@ func Parse(data []byte) (*Registry, error) {
 		}
 		return nil, &InvalidError{Fault: err.Error(), Next: "run orc-state doctor"}
 	}
-	if probe.Schema == nil {
+	if r.Schema > Schema {
+		return nil, newerSchema(r.Schema)
+	}
+	if r.Schema == 0 && !hasSchema(data) {
 		return nil, &InvalidError{Fault: "no schema field", Next: "run orc-state migrate"}
 	}
 	if err := r.Validate(); err != nil {
 		return nil, &InvalidError{Fault: err.Error(), Next: "run orc-state doctor"}
 	}
 	return &r, nil
+}
+
+func newerSchema(n int) error {
+	return &InvalidError{
+		Fault: fmt.Sprintf("schema %d is newer than this orc-state understands (%d)", n, Schema),
+		Next:  "upgrade orc-state",
+	}
+}
+
+// schemaOf reads the top-level schema leniently (0 when absent or unreadable).
+func schemaOf(data []byte) int {
+	var probe struct {
+		Schema *int `json:"schema"`
+	}
+	if json.Unmarshal(data, &probe) != nil || probe.Schema == nil {
+		return 0
+	}
+	return *probe.Schema
+}
+
+// hasSchema reports whether the file has a top-level schema member (a
+// decoded 0 cannot tell a missing field from "schema": 0, which Validate
+// refuses anyway).
+func hasSchema(data []byte) bool {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(data, &top) != nil {
+		return false
+	}
+	_, ok := top["schema"]
+	return ok
 }
 
 // legacyField names a legacy key of the file or of an entry, if any: the

@@ -53,21 +53,33 @@ func observe(d *state.Dir, branch string, n int) reality {
 		return g
 	}
 	if g.worktree != "" {
+		// git status (a subprocess) runs while go-git reads HEAD and the
+		// log: on a large repository each takes tens of milliseconds.
+		type result struct {
+			st  gitx.Status
+			err error
+		}
+		done := make(chan result, 1)
+		ctx, cancel := context.WithTimeout(context.Background(), statusTimeout)
+		defer cancel()
+		go func() {
+			st, err := g.repo.Status(ctx)
+			done <- result{st, err}
+		}()
 		h, err := g.repo.Head()
 		if err != nil {
 			g.err = err
+			<-done
 			return g
 		}
 		g.head, g.headOK, g.unborn = h, !h.Unborn, h.Unborn
 		if n > 0 {
 			g.log, _ = g.repo.Log(n)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), statusTimeout)
-		defer cancel()
-		if st, err := g.repo.Status(ctx); err == nil {
-			g.status = &st
+		if r := <-done; r.err == nil {
+			g.status = &r.st
 			rel, _ := filepath.Rel(g.worktree, d.Path)
-			g.dirty = dirtyPaths(st, filepath.ToSlash(rel))
+			g.dirty = dirtyPaths(r.st, filepath.ToSlash(rel))
 		}
 		return g
 	}

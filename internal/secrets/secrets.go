@@ -38,7 +38,7 @@ type pattern struct {
 	needles []string
 	fold    bool // needles match case-insensitively (re has (?i) too)
 	word    bool // the match must not follow a word character, like \b
-	re      *regexp.Regexp
+	re      func() *regexp.Regexp
 	// check, when set, must accept submatch 1 for the match to count.
 	check func(value []byte) bool
 }
@@ -63,7 +63,7 @@ func compilePatterns() []pattern {
 		{
 			kind:    KindPrivateKey,
 			needles: []string{"-----BEGIN "},
-			re:      regexp.MustCompile(`^-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`),
+			re:      lazyRe(`^-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`),
 		},
 		// Long-term (AKIA) and temporary (ASIA) access key ids: 20 upper-case
 		// alphanumerics as a whole word.
@@ -71,7 +71,7 @@ func compilePatterns() []pattern {
 			kind:    KindAWSAccessKey,
 			needles: []string{"AKIA", "ASIA"},
 			word:    true,
-			re:      regexp.MustCompile(`^(?:AKIA|ASIA)[0-9A-Z]{16}\b`),
+			re:      lazyRe(`^(?:AKIA|ASIA)[0-9A-Z]{16}\b`),
 		},
 		// aws_secret_access_key = <40 base64 chars>, as in ~/.aws/credentials,
 		// env files, YAML or JSON.
@@ -80,52 +80,52 @@ func compilePatterns() []pattern {
 			needles: []string{"aws"},
 			fold:    true,
 			word:    true,
-			re:      regexp.MustCompile(`(?i)^aws_?secret_?access_?key["']?[ \t]*(?::=|=>|[:=])[ \t]*["']?[A-Za-z0-9/+]{40}(?:[^A-Za-z0-9/+=]|$)`),
+			re:      lazyRe(`(?i)^aws_?secret_?access_?key["']?[ \t]*(?::=|=>|[:=])[ \t]*["']?[A-Za-z0-9/+]{40}(?:[^A-Za-z0-9/+=]|$)`),
 		},
 		// Classic (ghp_, gho_, ghu_, ghs_, ghr_) and fine-grained PATs.
 		{
 			kind:    KindGitHub,
 			needles: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"},
 			word:    true,
-			re:      regexp.MustCompile(`^gh[pousr]_[A-Za-z0-9]{36,}\b`),
+			re:      lazyRe(`^gh[pousr]_[A-Za-z0-9]{36,}\b`),
 		},
 		{
 			kind:    KindGitHub,
 			needles: []string{"github_pat_"},
 			word:    true,
-			re:      regexp.MustCompile(`^github_pat_[A-Za-z0-9_]{22,}`),
+			re:      lazyRe(`^github_pat_[A-Za-z0-9_]{22,}`),
 		},
 		// Personal, deploy, runner, pipeline-trigger and service-account tokens.
 		{
 			kind:    KindGitLab,
 			needles: []string{"glpat-", "gldt-", "glrt-", "glptt-", "glsoat-"},
 			word:    true,
-			re:      regexp.MustCompile(`^gl(?:pat|dt|rt|ptt|soat)-[A-Za-z0-9_-]{20,}`),
+			re:      lazyRe(`^gl(?:pat|dt|rt|ptt|soat)-[A-Za-z0-9_-]{20,}`),
 		},
 		// Bot, user, app, refresh... tokens, and app-level tokens.
 		{
 			kind:    KindSlack,
 			needles: []string{"xox"},
 			word:    true,
-			re:      regexp.MustCompile(`^xox[abpors]-[A-Za-z0-9-]{10,}`),
+			re:      lazyRe(`^xox[abpors]-[A-Za-z0-9-]{10,}`),
 		},
 		{
 			kind:    KindSlack,
 			needles: []string{"xapp-"},
 			word:    true,
-			re:      regexp.MustCompile(`^xapp-[0-9]-[A-Za-z0-9-]{10,}`),
+			re:      lazyRe(`^xapp-[0-9]-[A-Za-z0-9-]{10,}`),
 		},
 		// Incoming webhooks: the URL itself is the credential.
 		{
 			kind:    KindSlackWebhook,
 			needles: []string{"hooks.slack.com/services/"},
-			re:      regexp.MustCompile(`^hooks\.slack\.com/services/[A-Za-z0-9_]+/[A-Za-z0-9_]+/[A-Za-z0-9_]{8,}`),
+			re:      lazyRe(`^hooks\.slack\.com/services/[A-Za-z0-9_]+/[A-Za-z0-9_]+/[A-Za-z0-9_]{8,}`),
 		},
 		{
 			kind:    KindGoogleAPIKey,
 			needles: []string{"AIza"},
 			word:    true,
-			re:      regexp.MustCompile(`^AIza[0-9A-Za-z_-]{35}`),
+			re:      lazyRe(`^AIza[0-9A-Za-z_-]{35}`),
 		},
 		// "Authorization: Bearer <value>" (also Basic, token, Digest, and
 		// Proxy-Authorization), in a header dump, a curl -H or a JSON/YAML map.
@@ -135,7 +135,7 @@ func compilePatterns() []pattern {
 			needles: []string{"authorization"},
 			fold:    true,
 			word:    true,
-			re:      regexp.MustCompile(`(?i)^authorization["']?[ \t]*[:=][ \t]*["']?(?:bearer|basic|token|digest)[ \t]+([A-Za-z0-9._~+/=-]{8,})`),
+			re:      lazyRe(`(?i)^authorization["']?[ \t]*[:=][ \t]*["']?(?:bearer|basic|token|digest)[ \t]+([A-Za-z0-9._~+/=-]{8,})`),
 			check:   looksRandom,
 		},
 	}
@@ -231,7 +231,7 @@ func (p pattern) matchAt(text []byte, at, end int) bool {
 	if p.word && at > 0 && isWordByte(text[at-1]) {
 		return false
 	}
-	m := p.re.FindSubmatchIndex(text[at:end])
+	m := p.re().FindSubmatchIndex(text[at:end])
 	if m == nil {
 		return false
 	}
@@ -253,4 +253,10 @@ func asciiLower(b []byte) []byte {
 		out[i] = c
 	}
 	return out
+}
+
+// lazyRe compiles a pattern the first time a needle of it is found: most
+// texts contain none, and every mutation scans its arguments.
+func lazyRe(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
