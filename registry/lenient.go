@@ -1,6 +1,9 @@
 package registry
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"errors"
+)
 
 // Loose is an entry read leniently, for display only (the statusline's
 // `line`): legacy vocabulary and wrong types degrade to empty values.
@@ -16,76 +19,85 @@ type Loose struct {
 	UpdatedAt   string
 }
 
-// looseRaw holds the members ParseLoose looks at, undecoded: a member of
-// the wrong type then spoils only itself, and the rest of the entry (and of
-// the file) is never turned into maps, which is what makes `line` cheap on
-// a large registry.
-type looseRaw struct {
-	SessionID   json.RawMessage `json:"sessionId"`
-	SessionIDx  json.RawMessage `json:"session_id"`
-	Branch      json.RawMessage `json:"branch"`
-	GitBranch   json.RawMessage `json:"gitBranch"`
-	Command     json.RawMessage `json:"command"`
-	Status      json.RawMessage `json:"status"`
-	Phase       json.RawMessage `json:"phase"`
-	PhaseX      json.RawMessage `json:"current_phase"`
-	PhaseLabel  json.RawMessage `json:"phaseLabel"`
-	TotalPhases json.RawMessage `json:"totalPhases"`
-	TotalX      json.RawMessage `json:"total_phases"`
-	JiraTicket  json.RawMessage `json:"jiraTicket"`
-	UpdatedAt   json.RawMessage `json:"updatedAt"`
-	UpdatedX    json.RawMessage `json:"updated_at"`
-	StartedAt   json.RawMessage `json:"startedAt"`
-	CreatedX    json.RawMessage `json:"created_at"`
+// looseEntry is an entry read leniently: encoding/json fills what fits and
+// leaves a member of the wrong type at its zero value (reporting only the
+// first such error, which ParseLoose ignores), so one pass over the file is
+// enough even for a large or damaged registry.
+type looseEntry struct {
+	SessionID   string `json:"sessionId"`
+	SessionIDx  string `json:"session_id"`
+	Branch      string `json:"branch"`
+	GitBranch   string `json:"gitBranch"`
+	Command     string `json:"command"`
+	Status      string `json:"status"`
+	Phase       any    `json:"phase"`
+	PhaseX      any    `json:"current_phase"`
+	PhaseLabel  any    `json:"phaseLabel"`
+	TotalPhases any    `json:"totalPhases"`
+	TotalX      any    `json:"total_phases"`
+	JiraTicket  any    `json:"jiraTicket"`
+	UpdatedAt   string `json:"updatedAt"`
+	UpdatedX    string `json:"updated_at"`
+	StartedAt   string `json:"startedAt"`
+	CreatedX    string `json:"created_at"`
 }
 
 // ParseLoose reads any registry shape (schema 1, legacy, or invalid) and
 // returns what it can. It never fails: garbage yields no sessions, and an
-// entry that is not an object is skipped.
+// entry that is not an object, or a member of the wrong type, is left out.
 func ParseLoose(data []byte) []Loose {
 	var doc struct {
-		Sessions []json.RawMessage `json:"sessions"`
+		Sessions []looseEntry `json:"sessions"`
 	}
-	if json.Unmarshal(data, &doc) != nil {
-		return nil
+	if err := json.Unmarshal(data, &doc); err != nil {
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) {
+			return nil
+		}
 	}
 	out := make([]Loose, 0, len(doc.Sessions))
-	for _, raw := range doc.Sessions {
-		var m looseRaw
-		if json.Unmarshal(raw, &m) != nil {
-			continue
+	for _, m := range doc.Sessions {
+		if m.empty() {
+			continue // not an object, or nothing usable in it
 		}
 		out = append(out, Loose{
 			SessionID:   firstString(m.SessionID, m.Branch, m.SessionIDx),
 			GitBranch:   firstString(m.GitBranch, m.Branch),
-			Command:     firstString(m.Command),
-			Status:      firstString(m.Status),
+			Command:     m.Command,
+			Status:      m.Status,
 			Phase:       firstValue(m.Phase, m.PhaseX),
-			PhaseLabel:  firstValue(m.PhaseLabel),
+			PhaseLabel:  m.PhaseLabel,
 			TotalPhases: firstValue(m.TotalPhases, m.TotalX),
-			JiraTicket:  firstValue(m.JiraTicket),
+			JiraTicket:  m.JiraTicket,
 			UpdatedAt:   firstString(m.UpdatedAt, m.UpdatedX, m.StartedAt, m.CreatedX),
 		})
 	}
 	return out
 }
 
-func firstString(raws ...json.RawMessage) string {
-	for _, r := range raws {
-		var s string
-		if len(r) > 0 && json.Unmarshal(r, &s) == nil && s != "" {
-			return s
+func firstString(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
 		}
 	}
 	return ""
 }
 
-func firstValue(raws ...json.RawMessage) any {
-	for _, r := range raws {
-		var v any
-		if len(r) > 0 && json.Unmarshal(r, &v) == nil && v != nil {
+func firstValue(vs ...any) any {
+	for _, v := range vs {
+		if v != nil {
 			return v
 		}
 	}
 	return nil
+}
+
+// empty reports whether nothing usable was read (compared field by field:
+// an interface holding a decoded object cannot be compared with ==).
+func (e looseEntry) empty() bool {
+	return e.SessionID == "" && e.SessionIDx == "" && e.Branch == "" && e.GitBranch == "" &&
+		e.Command == "" && e.Status == "" && e.UpdatedAt == "" && e.UpdatedX == "" &&
+		e.StartedAt == "" && e.CreatedX == "" && e.Phase == nil && e.PhaseX == nil &&
+		e.PhaseLabel == nil && e.TotalPhases == nil && e.TotalX == nil && e.JiraTicket == nil
 }

@@ -91,16 +91,6 @@ func TestParseLooseLegacy(t *testing.T) {
 			`{"branch":"b","workspaceName":"w","repos":[{"name":"x"}],"perRepoState":{"x":1}}`,
 			Loose{SessionID: "b", GitBranch: "b"},
 		},
-		{
-			"empty object",
-			`{}`,
-			Loose{},
-		},
-		{
-			"null entry",
-			`null`,
-			Loose{},
-		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -158,8 +148,8 @@ func TestParseLooseGarbage(t *testing.T) {
 // An entry that is not an object, or a member of the wrong type, spoils
 // only itself: the statusline still renders the rest.
 func TestParseLooseSkipsBadParts(t *testing.T) {
-	got := ParseLoose([]byte(`{"sessions":[42,{"branch":"a","status":7,"command":"flow"}]}`))
-	if len(got) != 1 || got[0].SessionID != "a" || got[0].Status != "" || got[0].Command != "flow" {
+	got := ParseLoose([]byte(`{"sessions":[42,null,{},{"phaseLabel":{"x":1}},{"branch":"a","status":7,"command":"flow"}]}`))
+	if len(got) != 2 || got[1].SessionID != "a" || got[1].Status != "" || got[1].Command != "flow" {
 		t.Fatalf("ParseLoose = %+v", got)
 	}
 }

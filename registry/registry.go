@@ -331,11 +331,11 @@ func (s *Session) Validate() error {
 	if s.GitBranch == "" || Sanitize(s.GitBranch) != s.SessionID {
 		return fmt.Errorf("gitBranch %q does not map to sessionId %q", s.GitBranch, s.SessionID)
 	}
-	for name, v := range map[string]string{
-		"gitBranch": s.GitBranch, "command": s.Command, "description": s.Description,
-		"phaseLabel": Deref(s.PhaseLabel), "planFile": Deref(s.PlanFile), "scope": s.Scope,
+	for _, f := range [...]struct{ name, v string }{
+		{"gitBranch", s.GitBranch}, {"command", s.Command}, {"description", s.Description},
+		{"phaseLabel", Deref(s.PhaseLabel)}, {"planFile", Deref(s.PlanFile)}, {"scope", s.Scope},
 	} {
-		if err := SingleLine(name, v); err != nil {
+		if err := SingleLine(f.name, f.v); err != nil {
 			return err
 		}
 	}
@@ -367,9 +367,9 @@ func (s *Session) Validate() error {
 		}
 		urls[pr.URL] = true
 	}
-	for name, v := range map[string]string{"startedAt": s.StartedAt, "updatedAt": s.UpdatedAt} {
-		if !IsTime(v) {
-			return fmt.Errorf("%s %q is not a UTC time like 2026-01-02T15:04:05Z", name, v)
+	for _, f := range [...]struct{ name, v string }{{"startedAt", s.StartedAt}, {"updatedAt", s.UpdatedAt}} {
+		if !IsTime(f.v) {
+			return fmt.Errorf("%s %q is not a UTC time like 2026-01-02T15:04:05Z", f.name, f.v)
 		}
 	}
 	if s.Scope != "" && s.Scope != "workspace" {

@@ -156,9 +156,10 @@ func (s *scanner) object(depth int, t reflect.Type) error {
 			return err
 		}
 		var next reflect.Type
-		seenKey := key
 		if fields != nil {
-			seenKey = strings.ToLower(key) // encoding/json folds case for struct fields
+			// encoding/json folds case for struct fields: a key that is not
+			// spelled exactly is refused here, so two spellings of one
+			// field can never both reach the decoder.
 			ft, ok := fields[key]
 			if !ok {
 				for name := range fields {
@@ -171,10 +172,10 @@ func (s *scanner) object(depth int, t reflect.Type) error {
 		} else if t != nil && t.Kind() == reflect.Map {
 			next = t.Elem()
 		}
-		if seen[seenKey] {
+		if seen[key] {
 			return fmt.Errorf("duplicate key %q", key)
 		}
-		seen[seenKey] = true
+		seen[key] = true
 		s.skipSpace()
 		s.pos++ // ':'
 		if err := s.value(depth, next); err != nil {
