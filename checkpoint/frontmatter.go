@@ -152,3 +152,16 @@ func Render(fm Frontmatter, body []byte) ([]byte, error) {
 	}
 	return out, nil
 }
+
+// QuickBody returns what follows a frontmatter block without decoding it
+// (the whole data when there is none): for displays that only read the
+// body's sections, such as the statusline, which must stay cheap.
+func QuickBody(data []byte) []byte {
+	if !bytes.HasPrefix(data, []byte(delim+"\n")) {
+		return data
+	}
+	if end, ok := closingEnd(data); ok {
+		return data[end:]
+	}
+	return data
+}

@@ -30,6 +30,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		runLine(args, stdout) // the statusline path: lenient, silent, fast
 		return 0
 	}
+	if len(args) == 1 && args[0] == "statusline" {
+		runStatusline(stdin, stdout) // rendered on every turn: no parser to build
+		return 0
+	}
 	for i, a := range args {
 		if !utf8.ValidString(a) {
 			fmt.Fprintf(stderr, "orc-state: argument %d is not valid UTF-8; nothing was written\n", i+1)

@@ -32,11 +32,18 @@ type statusPayload struct {
 // it, and a statusline that waits is a statusline that never shows.
 const statuslineStdinTimeout = 250 * time.Millisecond
 
-// Run renders one or two lines. It takes no lock and runs no git
-// subprocess: the registry, the checkpoint and the branch ref are read as
-// files. Garbage or empty stdin still renders, and it always exits 0.
+// Run renders one or two lines (see runStatusline).
 func (c *StatuslineCmd) Run(e *Env) error {
-	p := readStatusPayload(e.Stdin)
+	runStatusline(e.Stdin, e.Stdout)
+	return nil
+}
+
+// runStatusline is the statusline path, dispatched before the parser is
+// built (like line). It takes no lock and runs no git subprocess: the
+// registry, the checkpoint and the branch ref are read as files. Garbage
+// or empty stdin still renders, and it always exits 0.
+func runStatusline(stdin io.Reader, stdout io.Writer) {
+	p := readStatusPayload(stdin)
 	wd := p.Workspace.CurrentDir
 	if wd == "" {
 		wd = p.Cwd
@@ -45,8 +52,7 @@ func (c *StatuslineCmd) Run(e *Env) error {
 		wd = cwd()
 	}
 	color := os.Getenv("NO_COLOR") == ""
-	fmt.Fprint(e.Stdout, renderStatus(p, wd, color))
-	return nil
+	fmt.Fprint(stdout, renderStatus(p, wd, color))
 }
 
 // ANSI styles used by the statusline.
@@ -149,7 +155,7 @@ func sessionMarks(l *gitx.Layout, gitBranch string) (dirty, stale bool) {
 	if err != nil {
 		return false, false
 	}
-	body := checkpoint.Parse(data).Body
+	body := checkpoint.QuickBody(data)
 	auto, _ := checkpoint.Section(body, checkpoint.AutoHeading)
 	if m := dirtyCount().FindSubmatch(auto); m != nil && string(m[1]) != "0" {
 		dirty = true
