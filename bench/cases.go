@@ -117,6 +117,7 @@ func sessionGroup(name, repo string, h *harness) group {
 				return []string{"decision", "set", fmt.Sprintf("benchKey%d", r), fmt.Sprintf("value-%d", r), "--provenance", "flag"}
 			}},
 		{key: "verify", label: "`verify`", args: static("verify"), rule: check},
+		{key: "cleanup plan", label: "`cleanup --dry-run --gone` (a plan over every session)", args: static("cleanup", "--dry-run", "--gone"), rule: check},
 	}
 	for i := range cases {
 		cases[i].dir = repo
@@ -134,6 +135,10 @@ func bigGroup(name, repo string, h *harness) group {
 			rule: budgetRule{kind: baseline}},
 		{key: "checkpoint --auto", label: "`checkpoint --auto`", args: static("checkpoint", "--auto"), rule: over},
 		{key: "resume", label: "`resume`", args: static("resume"), rule: over},
+		{key: "hook pre-compact", label: "`hook pre-compact` (PreCompact JSON on stdin)", args: static("hook", "pre-compact"),
+			stdin: func(int) string {
+				return fmt.Sprintf(`{"session_id":"bench","transcript_path":"/tmp/t.jsonl","cwd":%q,"hook_event_name":"PreCompact","trigger":"auto","custom_instructions":""}`, repo)
+			}, rule: over},
 	}
 	if !h.supports(repo, "resume") {
 		cases[2].skip = "skipped: this build has no `resume` (`orc-state resume --help` failed)"

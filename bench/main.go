@@ -122,11 +122,16 @@ func run(c config) error {
 	if err := h.sanity(one, many); err != nil {
 		return err
 	}
+	sweep, err := h.sweepOnce(many, c.sessions)
+	if err != nil {
+		return err
+	}
+	lap("measured: one real cleanup of every session")
 	applyBudgets(results)
 
 	m.loadAfter = loadAvg()
 	m.elapsed = time.Since(began)
-	report := render(c, m, results)
+	report := render(c, m, results) + sweep
 	fmt.Print(report)
 	if c.out != "" {
 		if err := os.WriteFile(c.out, []byte(report), 0o644); err != nil {
