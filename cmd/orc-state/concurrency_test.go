@@ -26,10 +26,10 @@ import (
 // journal must hold exactly the changes made, and verify must pass.
 func TestConcurrentWriters(t *testing.T) {
 	began := time.Now()
-	bin := cwBuild(t)
+	bin := testBinary(t)
 	t.Logf("built %s in %v", bin, time.Since(began).Round(time.Millisecond))
 	repo := t.TempDir()
-	env := cwEnv(repo)
+	env := hermeticEnv(repo)
 
 	cwGit(t, repo, env, "init", "-q", "-b", "main")
 	if err := os.WriteFile(filepath.Join(repo, "README"), []byte("fixture\n"), 0o644); err != nil {
@@ -455,44 +455,6 @@ func cwReadRegistry(t *testing.T, path string) cwRegistry {
 		t.Errorf("orc.json schema %d, want 1", reg.Schema)
 	}
 	return reg
-}
-
-// cwBuild builds this package's binary into a temp dir (the build
-// cache makes it quick after the first time).
-func cwBuild(t *testing.T) string {
-	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("go tool not found: %v", err)
-	}
-	bin := filepath.Join(t.TempDir(), "orc-state")
-	cmd := exec.Command(goTool, "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
-// cwEnv is the environment without the caller's git and orc-state
-// settings, with a fixed identity and HOME.
-func cwEnv(home string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "GIT_") || strings.HasPrefix(k, "ORC_") || k == "HOME" {
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(env,
-		"HOME="+home,
-		"GIT_CONFIG_GLOBAL=/dev/null",
-		"GIT_CONFIG_SYSTEM=/dev/null",
-		"GIT_AUTHOR_NAME=Orc Test",
-		"GIT_AUTHOR_EMAIL=orc@example.com",
-		"GIT_COMMITTER_NAME=Orc Test",
-		"GIT_COMMITTER_EMAIL=orc@example.com",
-	)
 }
 
 func cwGit(t *testing.T, dir string, env []string, args ...string) {

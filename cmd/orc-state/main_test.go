@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -88,4 +90,67 @@ func snapshot(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	sort.Strings(lines)
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(strings.Join(lines, "\n")+"\n"), 0o644))
+}
+
+// testBinary returns an orc-state executable for the Go tests that run
+// real processes. testscript.Main (TestMain) installs this test binary as
+// "orc-state" in a testscript-main*/bin directory at the front of $PATH,
+// and that copy runs cli.Main, so it is used when present; otherwise the
+// command is built once into a temp dir.
+func testBinary(t *testing.T) string {
+	t.Helper()
+	if p, err := exec.LookPath("orc-state"); err == nil &&
+		strings.HasPrefix(filepath.Base(filepath.Dir(filepath.Dir(p))), "testscript-main") {
+		return p
+	}
+	built.once.Do(func() {
+		dir, err := os.MkdirTemp("", "orc-state-test-bin-")
+		if err != nil {
+			built.err = err
+			return
+		}
+		built.path = filepath.Join(dir, "orc-state")
+		if out, err := exec.Command("go", "build", "-o", built.path, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	return built.path
+}
+
+var built struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// hermeticEnv is the process environment with nothing that could steer
+// git, orc-state, colours or tmux, a fixed git identity and dates, HOME
+// set to home, and extra appended.
+func hermeticEnv(home string, extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		switch {
+		case strings.HasPrefix(name, "GIT_"), strings.HasPrefix(name, "ORC_"), strings.HasPrefix(name, "CLAUDE_"),
+			name == "NO_COLOR", name == "HOME", name == "TMUX", name == "TMUX_PANE", name == "XDG_CONFIG_HOME":
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env,
+		"HOME="+home,
+		"GIT_CONFIG_GLOBAL=/dev/null",
+		"GIT_CONFIG_SYSTEM=/dev/null",
+		"GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=Orc Test",
+		"GIT_AUTHOR_EMAIL=orc@example.com",
+		"GIT_COMMITTER_NAME=Orc Test",
+		"GIT_COMMITTER_EMAIL=orc@example.com",
+		"GIT_AUTHOR_DATE=2026-01-01T00:00:00Z",
+		"GIT_COMMITTER_DATE=2026-01-01T00:00:00Z",
+	)
+	return append(env, extra...)
 }

@@ -29,54 +29,6 @@ const raceWriters = 20
 // finishes in a few seconds.
 const raceDeadline = 45 * time.Second
 
-// raceBinary returns an orc-state executable. TestMain (main_test.go)
-// runs testscript.Main, which installs this test binary as "orc-state" in
-// a fresh testscript-main*/bin directory at the front of $PATH; that copy
-// runs cli.Main, so it is used when present. Otherwise the command is
-// built into the test's temp dir (the build cache makes this quick).
-func raceBinary(t *testing.T) string {
-	t.Helper()
-	if p, err := exec.LookPath("orc-state"); err == nil {
-		if strings.HasPrefix(filepath.Base(filepath.Dir(filepath.Dir(p))), "testscript-main") {
-			return p
-		}
-	}
-	bin := filepath.Join(t.TempDir(), "orc-state")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
-// raceEnv is the process environment with git made hermetic (as setupGit
-// does for the scripts) and orc-state's own variables cleared, except a
-// lock timeout generous enough that no writer gives up while 19 others
-// queue for the lock.
-func raceEnv(home string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "GIT_") || strings.HasPrefix(k, "ORC_") || k == "HOME" || k == "NO_COLOR" {
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(env,
-		"HOME="+home,
-		"GIT_CONFIG_GLOBAL=/dev/null",
-		"GIT_CONFIG_SYSTEM=/dev/null",
-		"GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=Orc Test",
-		"GIT_AUTHOR_EMAIL=orc@example.com",
-		"GIT_COMMITTER_NAME=Orc Test",
-		"GIT_COMMITTER_EMAIL=orc@example.com",
-		"GIT_AUTHOR_DATE=2026-01-01T00:00:00Z",
-		"GIT_COMMITTER_DATE=2026-01-01T00:00:00Z",
-		"ORC_LOCK_TIMEOUT=30s",
-	)
-}
-
 // raceRepo is a git repository with one commit and an orc-state session on
 // main, with its tree clean.
 type raceRepo struct {
@@ -106,8 +58,8 @@ func newRaceRepo(t *testing.T) *raceRepo {
 	ctx, cancel := context.WithTimeout(context.Background(), raceDeadline)
 	t.Cleanup(cancel)
 	root := t.TempDir()
-	r := &raceRepo{t: t, ctx: ctx, bin: raceBinary(t), dir: filepath.Join(root, "repo"), tmp: filepath.Join(root, "tmp")}
-	r.env = raceEnv(root)
+	r := &raceRepo{t: t, ctx: ctx, bin: testBinary(t), dir: filepath.Join(root, "repo"), tmp: filepath.Join(root, "tmp")}
+	r.env = hermeticEnv(root, "ORC_LOCK_TIMEOUT=30s")
 	for _, d := range []string{r.dir, r.tmp} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)

@@ -75,10 +75,10 @@ func newRelRig(t *testing.T, lockTimeout string) *relRig {
 		t.Skip("git not found")
 	}
 	root := t.TempDir()
-	r := &relRig{t: t, bin: raceBinary(t), dir: filepath.Join(root, "repo")}
+	r := &relRig{t: t, bin: testBinary(t), dir: filepath.Join(root, "repo")}
 	// raceEnv clears the caller's GIT_*/ORC_* settings; the later
 	// ORC_LOCK_TIMEOUT wins (os/exec keeps the last duplicate).
-	r.env = append(raceEnv(root), "ORC_LOCK_TIMEOUT="+lockTimeout, "ORC_ACTOR=reliability")
+	r.env = append(hermeticEnv(root), "ORC_LOCK_TIMEOUT="+lockTimeout, "ORC_ACTOR=reliability")
 	if err := os.MkdirAll(r.dir, 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -40,50 +39,6 @@ type slRig struct {
 	env  []string
 }
 
-// slBuild compiles this package into a temporary directory.
-func slBuild(t *testing.T) string {
-	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
-		if _, err := os.Stat(goTool); err != nil {
-			t.Skip("no go tool to build orc-state with")
-		}
-	}
-	bin := filepath.Join(t.TempDir(), "orc-state")
-	cmd := exec.Command(goTool, "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
-// slEnv is the process environment without anything that could
-// steer git, orc-state, colours or tmux, plus fixed git identities.
-func slEnv(home string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		switch {
-		case strings.HasPrefix(name, "GIT_"), strings.HasPrefix(name, "ORC_"), strings.HasPrefix(name, "CLAUDE_"),
-			name == "NO_COLOR", name == "HOME", name == "TMUX", name == "TMUX_PANE", name == "XDG_CONFIG_HOME":
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(env,
-		"HOME="+home,
-		"GIT_CONFIG_GLOBAL=/dev/null",
-		"GIT_CONFIG_SYSTEM=/dev/null",
-		"GIT_AUTHOR_NAME=Orc Test",
-		"GIT_AUTHOR_EMAIL=orc@example.com",
-		"GIT_COMMITTER_NAME=Orc Test",
-		"GIT_COMMITTER_EMAIL=orc@example.com",
-		"GIT_AUTHOR_DATE=2026-01-01T00:00:00Z",
-		"GIT_COMMITTER_DATE=2026-01-01T00:00:00Z",
-	)
-}
-
 // slNewRig makes a repository on branch main with the session flow, phase
 // 1/3 "init", a digest and one commit, driven by the binary bin.
 func slNewRig(t *testing.T, bin string) *slRig {
@@ -100,7 +55,7 @@ func slNewRig(t *testing.T, bin string) *slRig {
 			t.Fatal(err)
 		}
 	}
-	r.env = slEnv(home)
+	r.env = hermeticEnv(home)
 	r.mustRun(t, "", "git", "init", "-q", "-b", "main")
 	r.mustRun(t, "", "git", "commit", "-q", "--allow-empty", "-m", "base commit")
 	r.mustRun(t, "", r.bin, "init", "--command", "flow", "--total-phases", "3")
@@ -278,7 +233,7 @@ func slBeforeMarker(lines []string) []string {
 // fed to its verb, the payload copies in the hook_* scripts, and the
 // plugin's hooks.json.
 func TestStatusline(t *testing.T) {
-	bin := slBuild(t)
+	bin := testBinary(t)
 	t.Run("Terminal", func(t *testing.T) { testStatuslineTerminal(t, bin) })
 	t.Run("HookPayloads", func(t *testing.T) { testStatuslineHookPayloads(t, bin) })
 	t.Run("PayloadCopies", testStatuslinePayloadCopies)
