@@ -95,7 +95,7 @@ func (e *Env) headSHA() (string, error) {
 // Run stores a JSON object from stdin as files/NAME, stamped with HEAD.
 func (c *ArtifactPutCmd) Run(e *Env) error {
 	if c.Source != "-" {
-		return fault.Usagef("the artifact is read from stdin only")
+		return fault.Usagef("the artifact is read from stdin only").WithHint("orc-state artifact put %s - < file.json", c.Name)
 	}
 	if err := checkArtifactName(c.Name); err != nil {
 		return err

@@ -142,7 +142,7 @@ type DigestCmd struct {
 // DigestWriteCmd is `digest write -`.
 type DigestWriteCmd struct {
 	BranchFlag
-	Source string `arg:"" help:"Must be - (stdin)."`
+	Source string `arg:"" optional:"" help:"Must be - (stdin)."`
 }
 
 // CheckpointCmd is `checkpoint --auto`.
@@ -285,7 +285,7 @@ type ProgressCmd struct {
 // ProgressAppendCmd is `progress append -`.
 type ProgressAppendCmd struct {
 	BranchFlag
-	Source string `arg:"" help:"Must be - (stdin)."`
+	Source string `arg:"" optional:"" help:"Must be - (stdin)."`
 	Title  string `help:"Section title (one line); default Progress." placeholder:"T"`
 }
 
@@ -299,7 +299,7 @@ type ArtifactCmd struct {
 type ArtifactPutCmd struct {
 	BranchFlag
 	Name   string `arg:"" help:"Relative path inside files/, ending in .json."`
-	Source string `arg:"" help:"Must be - (stdin)."`
+	Source string `arg:"" optional:"" help:"Must be - (stdin)."`
 }
 
 // ArtifactCheckCmd is `artifact check NAME`.
