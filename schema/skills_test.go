@@ -422,6 +422,30 @@ func TestHooksJSON(t *testing.T) {
 	if len(file.Hooks) == 0 {
 		t.Fatal("hooks.json has no hooks")
 	}
+	// The plugin must wire the two hooks the contract needs, for every
+	// source and trigger orc-state serves.
+	for event, sources := range map[string][]string{
+		"PreCompact":   {"manual", "auto"},
+		"SessionStart": {"startup", "resume", "clear", "compact"},
+	} {
+		covered := map[string]bool{}
+		for _, g := range file.Hooks[event] {
+			if g.Matcher == nil || *g.Matcher == "" || *g.Matcher == "*" {
+				for _, src := range sources {
+					covered[src] = true
+				}
+				continue
+			}
+			for _, v := range strings.Split(*g.Matcher, "|") {
+				covered[v] = true
+			}
+		}
+		for _, src := range sources {
+			if !covered[src] {
+				t.Errorf("hooks.json: %s does not cover %q", event, src)
+			}
+		}
+	}
 	for event, groups := range file.Hooks {
 		for gi, g := range groups {
 			where := event + "[" + strconv.Itoa(gi) + "]"

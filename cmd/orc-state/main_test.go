@@ -65,7 +65,14 @@ func snapshot(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: snapshot DIR FILE")
 	}
-	root := ts.MkAbs(args[0])
+	text, err := manifest(ts.MkAbs(args[0]))
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(text+"\n"), 0o644))
+}
+
+// manifest lists every entry under root, sorted: its type, path, and the
+// sha256 of a file or the target of a link.
+func manifest(root string) (string, error) {
 	var lines []string
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -87,9 +94,8 @@ func snapshot(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		return nil
 	})
-	ts.Check(err)
 	sort.Strings(lines)
-	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(strings.Join(lines, "\n")+"\n"), 0o644))
+	return strings.Join(lines, "\n"), err
 }
 
 // testBinary returns an orc-state executable for the Go tests that run

@@ -22,7 +22,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -1348,35 +1347,14 @@ func relCorpusSetup(t *testing.T, r *relRig, step string) {
 	}
 }
 
-// relSnapshot is a manifest of every entry under root: type, path, and the
-// sha256 of a file or the target of a link.
+// relSnapshot is the manifest of every entry under root (see manifest).
 func relSnapshot(t *testing.T, root string) string {
 	t.Helper()
-	var lines []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			target, _ := os.Readlink(path)
-			lines = append(lines, "L "+rel+" -> "+target)
-		case d.IsDir():
-			lines = append(lines, "D "+rel)
-		default:
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			lines = append(lines, fmt.Sprintf("F %s %x", rel, sha256.Sum256(data)))
-		}
-		return nil
-	})
+	text, err := manifest(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return strings.Join(lines, "\n")
+	return text
 }
 
 // relCopyTree copies a tree of directories and regular files.
