@@ -5,7 +5,7 @@
 // reads it; orc-state itself validates with its Go code, never with these.
 //
 // The package has no code, only tests. schema_test.go keeps the schemas and
-// the Go validators (registry.Parse, ledger.Parse, decisions.Parse) in
+// the Go validators (registry.Parse, slices.Parse, decisions.Parse) in
 // agreement over the corpus in testdata/, and checks that the copies shipped
 // with the plugin under skills/state-protocol/references/ are identical.
 // skills_test.go checks the plugin itself: .claude-plugin/plugin.json, the

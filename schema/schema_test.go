@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
+	stdslices "slices"
 	"strings"
 	"testing"
 
@@ -13,7 +13,7 @@ import (
 
 	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/registry"
-	ledger "github.com/orc-state/orc-state/slices"
+	"github.com/orc-state/orc-state/slices"
 )
 
 // kind is one file format: its schema and the Go code that owns it.
@@ -34,7 +34,7 @@ var kinds = []kind{
 		return r.Marshal()
 	}},
 	{"slices", "slices.schema.json", func(data []byte) ([]byte, error) {
-		l, err := ledger.Parse(data)
+		l, err := slices.Parse(data)
 		if err != nil {
 			return nil, err
 		}
@@ -223,7 +223,7 @@ func TestVocabularyMatchesGo(t *testing.T) {
 	// The per-repository names of contract §2 and §3 (.worktrees is already
 	// excluded by the no-leading-dot rule).
 	for _, name := range []string{"orc.json", "knowledge", "project-context.md", "planning-calibration.json", "pr-budget.json"} {
-		if !slices.Contains(reserved, name) {
+		if !stdslices.Contains(reserved, name) {
 			t.Errorf("the schema does not reserve %q", name)
 		}
 	}
@@ -234,8 +234,8 @@ func TestVocabularyMatchesGo(t *testing.T) {
 			sliceStatuses = append(sliceStatuses, v.(string))
 		}
 	}
-	eq("slice status", sliceStatuses, ledger.Statuses)
-	eq("ledger schema const", at(t, sl, "properties", "schema", "anyOf").([]any)[1].(map[string]any)["const"], ledger.Schema)
+	eq("slice status", sliceStatuses, slices.Statuses)
+	eq("ledger schema const", at(t, sl, "properties", "schema", "anyOf").([]any)[1].(map[string]any)["const"], slices.Schema)
 
 	eq("provenance", at(t, dec, "$defs", "provenance", "enum"), decisions.Provenances)
 	eq("value maxLength", at(t, dec, "$defs", "value", "maxLength"), decisions.MaxValue)

@@ -1,12 +1,10 @@
-// Package ledger owns the format of .orc/<sessionId>/files/slices.json, the
+// Package slices owns the format of .orc/<sessionId>/files/slices.json, the
 // slice ledger (schema 1), and the status machine of its slices.
 //
-// The package lives in the folder slices/ but is named ledger, so it never
-// clashes with the standard library package slices: import it as
-//
-//	import "github.com/orc-state/orc-state/slices"
-//
-// and call it ledger.Parse, ledger.Readiness and so on.
+// Folder and package share the name the design card gives them. A file that
+// also needs the standard library's slices package imports that one as
+// stdslices, so slices.Parse, slices.Readiness and so on always mean this
+// package.
 //
 // Everything here is a pure function over bytes: no file I/O, no git, no
 // lock. The caller (package internal/state) locks, reads, calls Parse and
@@ -84,4 +82,4 @@
 //
 // Readiness runs the checks of slice verify and returns the rows of
 // readiness.json; see its documentation for the verdict rule.
-package ledger
+package slices

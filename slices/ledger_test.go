@@ -1,8 +1,8 @@
-package ledger
+package slices
 
 import (
 	"errors"
-	"slices"
+	stdslices "slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -108,16 +108,16 @@ func TestMarshalLaysOutCompactInput(t *testing.T) {
 
 func TestParseView(t *testing.T) {
 	l := mustParse(t, canonical)
-	if got := l.IDs(); !slices.Equal(got, []string{"1", "2", "3"}) {
+	if got := l.IDs(); !stdslices.Equal(got, []string{"1", "2", "3"}) {
 		t.Fatalf("IDs = %v", got)
 	}
 	s, ok := l.Get("2")
 	if !ok || s.Title != "writer" || s.Status != "committed" || s.Commit != "abcdef1" || *s.EstLoc != 80 ||
-		s.ParallelGroup != "g2" || !slices.Equal(s.DependsOn, []string{"1"}) || s.Unverified {
+		s.ParallelGroup != "g2" || !stdslices.Equal(s.DependsOn, []string{"1"}) || s.Unverified {
 		t.Fatalf("Get(2) = %+v, %v", s, ok)
 	}
 	s, _ = l.Get("3")
-	if s.Status != "pending" || !slices.Equal(s.DependsOn, []string{"2", "1"}) || s.EstLoc == nil || s.ActualLoc != nil {
+	if s.Status != "pending" || !stdslices.Equal(s.DependsOn, []string{"2", "1"}) || s.EstLoc == nil || s.ActualLoc != nil {
 		t.Fatalf("Get(3) = %+v", s)
 	}
 	if st, ok := l.Status("1"); st != "pending" || !ok {
@@ -132,7 +132,7 @@ func TestParseView(t *testing.T) {
 	if d, n := l.Done(); d != 1 || n != 3 {
 		t.Fatalf("Done = %d/%d", d, n)
 	}
-	if got := l.Open(); !slices.Equal(got, []string{"1", "3"}) {
+	if got := l.Open(); !stdslices.Equal(got, []string{"1", "3"}) {
 		t.Fatalf("Open = %v", got)
 	}
 	if !l.HasProgress() {

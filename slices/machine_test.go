@@ -1,11 +1,11 @@
-package ledger
+package slices
 
 import (
 	"bytes"
 	"errors"
 	"flag"
 	"os"
-	"slices"
+	stdslices "slices"
 	"strings"
 	"testing"
 )
@@ -28,11 +28,11 @@ func TestTableMatchesContract(t *testing.T) {
 		t.Fatalf("hand list has %d statuses, Statuses %d", len(wantEdges), len(Statuses))
 	}
 	for _, from := range Statuses {
-		got := slices.Clone(Allowed(from))
-		want := slices.Clone(wantEdges[from])
-		slices.Sort(got)
-		slices.Sort(want)
-		if !slices.Equal(got, want) {
+		got := stdslices.Clone(Allowed(from))
+		want := stdslices.Clone(wantEdges[from])
+		stdslices.Sort(got)
+		stdslices.Sort(want)
+		if !stdslices.Equal(got, want) {
 			t.Errorf("Allowed(%s) = %v, want %v", from, got, want)
 		}
 		if Terminal[from] != (len(want) == 0) {
@@ -59,13 +59,13 @@ func TestEveryEdge(t *testing.T) {
 	for _, from := range Statuses {
 		for _, to := range Statuses {
 			for _, force := range []bool{false, true} {
-				legal := from == to || slices.Contains(wantEdges[from], to) || (force && len(wantEdges[from]) == 0)
+				legal := from == to || stdslices.Contains(wantEdges[from], to) || (force && len(wantEdges[from]) == 0)
 				l := atStatus(t, from)
 				before := l.Marshal()
 				r, err := l.Set("1", Update{Status: to, Commit: "abcdef0", CommitVerified: true, Note: "n", Force: force})
 				if !legal {
 					var ee *EdgeError
-					if !errors.As(err, &ee) || ee.From != from || ee.To != to || !slices.Equal(ee.Allowed, Allowed(from)) || ee.ExitCode() != 2 {
+					if !errors.As(err, &ee) || ee.From != from || ee.To != to || !stdslices.Equal(ee.Allowed, Allowed(from)) || ee.ExitCode() != 2 {
 						t.Errorf("%s → %s (force %v): err = %v, want *EdgeError", from, to, force, err)
 					}
 					if !bytes.Equal(before, l.Marshal()) {

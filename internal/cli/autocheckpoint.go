@@ -5,7 +5,7 @@ import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
-	ledger "github.com/orc-state/orc-state/slices"
+	"github.com/orc-state/orc-state/slices"
 )
 
 // autoFromGit fills the git lines of an Auto-checkpoint from what git
@@ -76,7 +76,7 @@ func (e *Env) writeAuto(key string, g reality, trigger string) error {
 		if data, err := tx.Read(s.SessionID, state.LedgerFile); err != nil {
 			return err
 		} else if data != nil {
-			l, err := ledger.Parse(data)
+			l, err := slices.Parse(data)
 			if err != nil {
 				return err
 			}

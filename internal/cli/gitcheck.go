@@ -12,7 +12,7 @@ import (
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/registry"
-	ledger "github.com/orc-state/orc-state/slices"
+	"github.com/orc-state/orc-state/slices"
 )
 
 // statusTimeout bounds the git status subprocess.
@@ -206,7 +206,7 @@ func sliceFindings(d *state.Dir, r *gitx.Repo, s *registry.Session, head string)
 	if err != nil || data == nil {
 		return nil
 	}
-	l, err := ledger.Parse(data)
+	l, err := slices.Parse(data)
 	if err != nil {
 		return nil // reported by verify.Session
 	}

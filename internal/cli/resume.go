@@ -11,7 +11,7 @@ import (
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/registry"
-	ledger "github.com/orc-state/orc-state/slices"
+	"github.com/orc-state/orc-state/slices"
 )
 
 // DefaultResumeBytes bounds the resume packet.
@@ -163,7 +163,7 @@ func buildPacket(d *state.Dir, reg *registry.Registry, s *registry.Session) Pack
 		p.CrossCheck = append(p.CrossCheck, "git status timed out; the dirty list is unknown")
 	}
 	if data, _ := d.ReadFile(s.SessionID, state.LedgerFile); data != nil {
-		if l, err := ledger.Parse(data); err == nil {
+		if l, err := slices.Parse(data); err == nil {
 			done, total := l.Done()
 			if id, ok := l.Next(); ok {
 				sl, _ := l.Get(id)

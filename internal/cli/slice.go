@@ -18,7 +18,7 @@ import (
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
-	ledger "github.com/orc-state/orc-state/slices"
+	"github.com/orc-state/orc-state/slices"
 )
 
 // Run installs a ledger from FILE, refusing to overwrite progress unless
@@ -28,7 +28,7 @@ func (c *SliceInitCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	l, err := ledger.ParseInput(data)
+	l, err := slices.ParseInput(data)
 	if err != nil {
 		return err
 	}
@@ -42,7 +42,7 @@ func (c *SliceInitCmd) Run(e *Env) error {
 			return nil // the same plan again: nothing to do
 		}
 		if old != nil && !c.Force {
-			prev, err := ledger.Parse(old)
+			prev, err := slices.Parse(old)
 			if err != nil {
 				return err
 			}
@@ -66,11 +66,11 @@ func (c *SliceSetCmd) Run(e *Env) error {
 	if c.ActualLoc != nil && *c.ActualLoc < 0 {
 		return fault.Usagef("--actual-loc %d is negative", *c.ActualLoc)
 	}
-	u := ledger.Update{Status: c.Status, Commit: c.Commit, ActualLoc: c.ActualLoc, Note: c.Note, Force: c.Force}
+	u := slices.Update{Status: c.Status, Commit: c.Commit, ActualLoc: c.ActualLoc, Note: c.Note, Force: c.Force}
 	if c.Commit != "" {
 		u.CommitVerified = e.commitResolves(c.Commit)
 	}
-	var res ledger.Result
+	var res slices.Result
 	err := e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
 		l, err := readLedger(tx, s.SessionID)
 		if err != nil {
@@ -80,7 +80,7 @@ func (c *SliceSetCmd) Run(e *Env) error {
 		if err != nil {
 			return err
 		}
-		u.MaxRetries = dec.Int("maxRetriesPerSlice", ledger.DefaultMaxRetries)
+		u.MaxRetries = dec.Int("maxRetriesPerSlice", slices.DefaultMaxRetries)
 		if u.MaxRetries == 0 {
 			u.MaxRetries = -1 // a settled 0 means no retries at all
 		}
@@ -123,7 +123,7 @@ func (e *Env) commitResolves(sha string) bool {
 	return ok
 }
 
-func readLedger(tx *state.Tx, id string) (*ledger.Ledger, error) {
+func readLedger(tx *state.Tx, id string) (*slices.Ledger, error) {
 	data, err := tx.Read(id, state.LedgerFile)
 	if err != nil {
 		return nil, err
@@ -131,7 +131,7 @@ func readLedger(tx *state.Tx, id string) (*ledger.Ledger, error) {
 	if data == nil {
 		return nil, fault.NotFoundf("session %s has no slice ledger", id).WithHint("orc-state slice init FILE")
 	}
-	return ledger.Parse(data)
+	return slices.Parse(data)
 }
 
 func readDecisions(tx *state.Tx, id string) (*decisions.File, error) {
@@ -143,7 +143,7 @@ func readDecisions(tx *state.Tx, id string) (*decisions.File, error) {
 }
 
 // ledgerFor reads a session's ledger without a lock.
-func (e *Env) ledgerFor(explicit string) (*state.Dir, *registry.Session, *ledger.Ledger, error) {
+func (e *Env) ledgerFor(explicit string) (*state.Dir, *registry.Session, *slices.Ledger, error) {
 	d, _, s, err := e.Session(explicit)
 	if err != nil {
 		return nil, nil, nil, err
@@ -155,7 +155,7 @@ func (e *Env) ledgerFor(explicit string) (*state.Dir, *registry.Session, *ledger
 	if data == nil {
 		return nil, nil, nil, fault.NotFoundf("session %s has no slice ledger", s.SessionID).WithHint("orc-state slice init FILE")
 	}
-	l, err := ledger.Parse(data)
+	l, err := slices.Parse(data)
 	return d, s, l, err
 }
 
@@ -237,7 +237,7 @@ func (c *SliceVerifyCmd) Run(e *Env) error {
 	if plan == "" {
 		plan = "plan.md"
 	}
-	in := ledger.ReadinessInput{Budget: budget}
+	in := slices.ReadinessInput{Budget: budget}
 	if checkArtifactName(plan+".json") == nil || !strings.Contains(plan, "..") {
 		if data, err := d.ReadFile(s.SessionID, filepath.Clean(plan)); err == nil && data != nil {
 			sum := sha256.Sum256(data)
@@ -251,7 +251,7 @@ func (c *SliceVerifyCmd) Run(e *Env) error {
 			return err == nil
 		}
 	}
-	rep := ledger.Readiness(l, in)
+	rep := slices.Readiness(l, in)
 	head := "unknown"
 	if h, err := e.headSHA(); err == nil {
 		head = h
@@ -283,9 +283,9 @@ func (c *SliceVerifyCmd) Run(e *Env) error {
 	return nil
 }
 
-func nonNil(f []ledger.Finding) []ledger.Finding {
+func nonNil(f []slices.Finding) []slices.Finding {
 	if f == nil {
-		return []ledger.Finding{}
+		return []slices.Finding{}
 	}
 	return f
 }

@@ -21,7 +21,7 @@ import (
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/strictjson"
 	"github.com/orc-state/orc-state/registry"
-	ledger "github.com/orc-state/orc-state/slices"
+	"github.com/orc-state/orc-state/slices"
 )
 
 // Sync refs: each session's state is a commit on localRef(id); a fetch
@@ -313,7 +313,7 @@ func (e *Env) importSession(d *state.Dir, id string, snap gitx.Snapshot, localJo
 func validateFile(name string, data []byte) error {
 	switch name {
 	case state.LedgerFile:
-		_, err := ledger.Parse(data)
+		_, err := slices.Parse(data)
 		return err
 	case state.DecisionsFile:
 		_, err := decisions.Parse(data)

@@ -10,7 +10,7 @@ import (
 	"strconv"
 
 	"github.com/orc-state/orc-state/decisions"
-	ledger "github.com/orc-state/orc-state/slices"
+	"github.com/orc-state/orc-state/slices"
 
 	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/internal/journal"
@@ -163,7 +163,7 @@ func dataFindings(d *state.Dir, id string) []Finding {
 		name, code string
 		parse      func([]byte) error
 	}{
-		{state.LedgerFile, "ledger.invalid", func(b []byte) error { _, err := ledger.Parse(b); return err }},
+		{state.LedgerFile, "ledger.invalid", func(b []byte) error { _, err := slices.Parse(b); return err }},
 		{state.DecisionsFile, "decisions.invalid", func(b []byte) error { _, err := decisions.Parse(b); return err }},
 	} {
 		data, err := d.ReadFile(id, f.name)
