@@ -2,12 +2,14 @@ package main
 
 import (
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -32,6 +34,7 @@ func TestScripts(t *testing.T) {
 		Setup:               setupGit,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"snapshot": snapshot,
+			"rc":       rc,
 		},
 	})
 }
@@ -68,6 +71,30 @@ func snapshot(ts *testscript.TestScript, neg bool, args []string) {
 	text, err := manifest(ts.MkAbs(args[0]))
 	ts.Check(err)
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(text+"\n"), 0o644))
+}
+
+// rc N command args... runs the command like exec (its stdout and stderr
+// are what the next stdout/stderr assertions see) and fails unless it
+// exits with code N: rc 2 orc-state phase set x.
+func rc(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: rc N command [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil || want < 0 || want > 255 {
+		ts.Fatalf("rc: exit code %q is not a number from 0 to 255", args[0])
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			ts.Fatalf("rc: %s: %v", args[1], err)
+		}
+		got = exit.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("rc: %s exited with code %d, want %d", args[1], got, want)
+	}
 }
 
 // manifest lists every entry under root, sorted: its type, path, and the
