@@ -16,13 +16,15 @@
 //	 "slices": [{"id": 1, "title": "...", "repo": "...", "estLoc": 120,
 //	             "shipsAsStack": false, "parallelGroup": 1, "dependsOn": [],
 //	             "touchpoints": ["a.go", "a_test.go"], "acceptance": ["...", "..."],
-//	             "status": "pending", "commit": "...", "actualLoc": 130, "note": "..."}]}
+//	             "status": "pending", "commit": "...", "actualLoc": 130, "note": "...",
+//	             "claimedBy": "agent:a", "claimedUntil": "2026-01-02T15:04:05Z"}]}
 //
 // The planner owns the plan. Parse validates only the fields with a meaning
 // here and keeps every member of the top level and of each slice as its
 // original key and value bytes, in order. Set replaces or appends only the
 // tool-owned keys (status, commit, commitVerified, actualLoc, note,
-// attempts); Marshal lays the objects out one member per line with a
+// attempts), Claim, Renew and Release only claimedBy and claimedUntil;
+// Marshal lays the objects out one member per line with a
 // 2-space indent and writes every other value byte-for-byte. Unknown fields,
 // top-level or per slice, therefore survive any number of Set calls.
 //
@@ -40,7 +42,8 @@
 //     are non-negative integers; title, repo and note are strings;
 //     touchpoints and acceptance are arrays of strings; estLoc is a
 //     non-negative number; shipsAsStack is a boolean; parallelGroup is an
-//     integer or a string;
+//     integer or a string; claimedBy is a non-empty one-line string and
+//     claimedUntil a UTC time in TimeLayout, both present or both absent;
 //   - dependsOn is an array of ids of other slices, and the graph has no
 //     cycle (the fault names the path, "dependsOn cycle: 1 → 2 → 1").
 //
@@ -77,6 +80,23 @@
 // repository (Update.CommitVerified false) the slice also gets
 // "commitVerified": false and Result.Warnings says so; a verified commit
 // removes that key, so a verified slice carries no extra field.
+//
+// # Claims
+//
+// Several agents can work one ledger in parallel (claim.go). Claim gives
+// an agent the first ready slice in ledger order (status pending or red,
+// every dependency committed or skipped, no live claim) and records
+// claimedBy and claimedUntil (now plus the lease, rounded up to a second).
+// A claim is live while now is before claimedUntil; an expired claim is
+// taken by the next Claim. Renew moves the holder's lease; Release removes
+// a claim (another agent's only with force). Set refuses a slice another
+// agent holds a live claim on (*ClaimedError, exit 1) unless Update.Force,
+// and a slice reaching committed, skipped or escalated loses its claim. A
+// slice nobody claims is settable by anyone, so callers that never claim
+// work as before. Every function takes now: the caller owns the clock.
+// ClaimProblems lists what verify reports (a claim left on a closed slice,
+// an expired claim); Count gives a statusline done, total and claimed
+// without validating.
 //
 // # Readiness
 //

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"reflect"
 	"testing"
+	"time"
 )
 
 // FuzzLedgerParse: Parse never panics; whatever it accepts marshals to bytes
@@ -20,6 +21,8 @@ func FuzzLedgerParse(f *testing.F) {
 		"{\"slices\":[{\"id\":1}],\r\n\t\"k\" : [ 1 , 2 ] }",
 		`[]`,
 		`{"slices":[{"id":1,"id":2}]}`,
+		`{"slices":[{"id":1,"claimedBy":"a","claimedUntil":"2026-03-01T12:00:00Z"},{"id":2,"dependsOn":[1]}]}`,
+		`{"slices":[{"id":1,"status":"red","claimedBy":"b","claimedUntil":"2026-03-01T11:00:00Z"}]}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -39,6 +42,18 @@ func FuzzLedgerParse(f *testing.F) {
 		if !reflect.DeepEqual(l.Slices(), l2.Slices()) {
 			t.Fatalf("slices changed across a round trip")
 		}
+		// Claims keep the ledger parseable and never hand out a live claim.
+		if r, err := l.Claim("fuzz", t0, time.Minute); err == nil {
+			if s, _ := l2.Get(r.ID); s.Live(t0) {
+				t.Fatalf("Claim took slice %s, claimed live by %s", r.ID, s.ClaimedBy)
+			}
+			if _, err := Parse(l.Marshal()); err != nil {
+				t.Fatalf("after Claim: %v\n%s", err, l.Marshal())
+			}
+			if _, err := l.Release(r.ID, "fuzz", t0, false); err != nil {
+				t.Fatalf("Release of one's own claim: %v", err)
+			}
+		}
 		ids := l.IDs()
 		if len(ids) == 0 {
 			return
@@ -50,8 +65,8 @@ func FuzzLedgerParse(f *testing.F) {
 		if err != nil {
 			t.Fatalf("after Set: %v\n%s", err, l.Marshal())
 		}
-		if st, _ := l3.Status(ids[0]); st != "skipped" {
-			t.Fatalf("status after Set = %q", st)
+		if s, _ := l3.Get(ids[0]); s.Status != "skipped" || s.ClaimedBy != "" {
+			t.Fatalf("after Set to skipped: %+v", s)
 		}
 	})
 }

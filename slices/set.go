@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -22,8 +23,13 @@ type Update struct {
 	CommitVerified bool   // the caller resolved Commit in the repository
 	ActualLoc      *int   // nil leaves it
 	Note           string // "" leaves it
-	Force          bool   // allows leaving a terminal status
+	Force          bool   // allows leaving a terminal status, and acting on a slice another agent claims
 	MaxRetries     int    // entries into red allowed; 0 means DefaultMaxRetries, < 0 none (a settled 0)
+	// Agent is the caller, Now the time its claim is judged at: a slice
+	// with a live claim by anyone else is refused without Force. A zero
+	// Now counts every recorded claim as live.
+	Agent string
+	Now   time.Time
 }
 
 // Result says what Set did.
@@ -32,15 +38,19 @@ type Result struct {
 	Attempts  int      // entries into red after the change
 	Escalated bool     // the budget ran out: the CLI exits 5
 	Forced    bool     // a terminal status was left with Force: journal it
+	Overrode  string   // the holder of the live claim Force acted over: journal it
+	Released  string   // the holder whose claim the closing status ended
 	Changed   bool     // false when the ledger is byte-for-byte unchanged
 	Warnings  []string // for stderr
 }
 
 // Set applies u to the slice with id. Only the keys status, commit,
-// commitVerified, actualLoc, note and attempts are written; every other
-// member keeps its bytes and position. Errors: *UsageError for a bad Update
-// (checked first), *NotFoundError for an unknown id, *EdgeError for a
-// transition the machine refuses. On error the ledger is unchanged.
+// commitVerified, actualLoc, note and attempts are written, and the claim
+// keys removed when the slice reaches a Closing status; every other member
+// keeps its bytes and position. Errors: *UsageError for a bad Update
+// (checked first), *NotFoundError for an unknown id, *ClaimedError for a
+// slice another agent holds a live claim on (unless Force), *EdgeError for
+// a transition the machine refuses. On error the ledger is unchanged.
 func (l *Ledger) Set(id string, u Update) (Result, error) {
 	if err := u.check(); err != nil {
 		return Result{}, err
@@ -51,6 +61,12 @@ func (l *Ledger) Set(id string, u Update) (Result, error) {
 	}
 	from, to := e.view.Status, u.Status
 	r := Result{From: from}
+	if e.view.Live(u.Now) && e.view.ClaimedBy != u.Agent {
+		if !u.Force {
+			return Result{}, claimedError(e.view, u.Now, "set")
+		}
+		r.Overrode = e.view.ClaimedBy
+	}
 	obj := e.obj.clone()
 	attempts, note := e.view.Attempts, u.Note
 	if from != to {
@@ -100,6 +116,11 @@ func (l *Ledger) Set(id string, u Update) (Result, error) {
 	}
 	if note != "" {
 		obj.set("note", encode(note))
+	}
+	if Closing[to] && e.view.ClaimedBy != "" {
+		obj.del("claimedBy")
+		obj.del("claimedUntil")
+		r.Released = e.view.ClaimedBy
 	}
 	view, err := decodeSlice(obj)
 	if err != nil {

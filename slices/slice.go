@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -28,7 +29,9 @@ type Slice struct {
 	Acceptance    []string // acceptance criteria
 	EstLoc        *float64 // nil when absent
 	ShipsAsStack  bool
-	ParallelGroup string // "" when absent; a number or a string, as a string
+	ParallelGroup string    // "" when absent; a number or a string, as a string
+	ClaimedBy     string    // the agent holding a claim; "" when unclaimed
+	ClaimedUntil  time.Time // when that claim's lease ends; zero when unclaimed
 }
 
 var (
@@ -95,6 +98,10 @@ func decodeSlice(o object) (Slice, error) {
 			s.ShipsAsStack, err = boolean(v, m.key)
 		case "parallelGroup":
 			s.ParallelGroup, err = idOf(v, m.key)
+		case "claimedBy":
+			s.ClaimedBy, err = agentOf(v, m.key)
+		case "claimedUntil":
+			s.ClaimedUntil, err = timeOf(v, m.key)
 		}
 		if err != nil {
 			return s, err
@@ -102,6 +109,9 @@ func decodeSlice(o object) (Slice, error) {
 	}
 	if !hasID {
 		return s, fmt.Errorf("id is missing")
+	}
+	if (s.ClaimedBy == "") != s.ClaimedUntil.IsZero() {
+		return s, fmt.Errorf("claimedBy and claimedUntil go together: both or neither")
 	}
 	return s, nil
 }
