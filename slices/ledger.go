@@ -160,6 +160,19 @@ func (l *Ledger) Get(id string) (Slice, bool) {
 	return Slice{}, false
 }
 
+// SliceJSON renders the slice with id as Marshal writes it inside the
+// ledger (every member, planner fields included), without indentation
+// beyond its own members.
+func (l *Ledger) SliceJSON(id string) ([]byte, bool) {
+	e := l.find(id)
+	if e == nil {
+		return nil, false
+	}
+	var buf bytes.Buffer
+	e.obj.write(&buf, "", nil)
+	return buf.Bytes(), true
+}
+
 func (l *Ledger) find(id string) *entry {
 	for i := range l.slices {
 		if l.slices[i].view.ID == id {

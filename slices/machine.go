@@ -103,6 +103,15 @@ func MachineMarkdown() string {
 		"and the verb exits 5.\n", DefaultMaxRetries)
 	b.WriteString("- Leaving `escalated`, or a forced move out of a terminal status, starts a fresh budget.\n")
 	b.WriteString("- A commit that does not resolve in the repository is recorded with `\"commitVerified\": false`.\n")
+	var closing []string
+	for _, s := range Statuses {
+		if Closing[s] {
+			closing = append(closing, "`"+s+"`")
+		}
+	}
+	fmt.Fprintf(&b, "- A slice another agent holds a live claim on (`slice claim`) is refused (exit 1, naming the holder and the lease's end) "+
+		"unless `--force`, which is journaled; a slice nobody claims is settable by anyone. Reaching %s releases the claim.\n",
+		strings.Join(closing, ", "))
 	return b.String()
 }
 

@@ -190,11 +190,14 @@ type LogCmd struct {
 
 // SliceCmd is `slice`.
 type SliceCmd struct {
-	Init   SliceInitCmd   `cmd:"" help:"Install the ledger from FILE (validated; refuses to overwrite progress without --force)."`
-	Set    SliceSetCmd    `cmd:"" help:"Move a slice through the status machine."`
-	List   SliceListCmd   `cmd:"" help:"List slices; with --status, exit 1 while any matches (0 = none left)."`
-	Next   SliceNextCmd   `cmd:"" help:"Print the re-entry slice; exit 1 when none is ready."`
-	Verify SliceVerifyCmd `cmd:"" help:"Readiness checks on the plan; writes readiness.json; exit 1 on FAIL."`
+	Init    SliceInitCmd    `cmd:"" help:"Install the ledger from FILE (validated; refuses to overwrite progress without --force)."`
+	Set     SliceSetCmd     `cmd:"" help:"Move a slice through the status machine."`
+	List    SliceListCmd    `cmd:"" help:"List slices; with --status, exit 1 while any matches (0 = none left)."`
+	Next    SliceNextCmd    `cmd:"" help:"Print the re-entry slice; exit 1 when none is ready."`
+	Verify  SliceVerifyCmd  `cmd:"" help:"Readiness checks on the plan; writes readiness.json; exit 1 on FAIL."`
+	Claim   SliceClaimCmd   `cmd:"" help:"Claim the first ready slice for this agent under a lease; prints its id; exit 1 when none is ready."`
+	Renew   SliceRenewCmd   `cmd:"" help:"Extend your claim on a slice to --lease from now."`
+	Release SliceReleaseCmd `cmd:"" help:"Give up your claim on a slice (another agent's only with --force)."`
 }
 
 // SliceInitCmd is `slice init FILE`.
@@ -207,12 +210,13 @@ type SliceInitCmd struct {
 // SliceSetCmd is `slice set ID --status S`.
 type SliceSetCmd struct {
 	BranchFlag
+	AgentFlag
 	ID        string `arg:"" help:"Slice id."`
 	Status    string `required:"" enum:"pending,red,green,committed,escalated,skipped" help:"Target status."`
 	Commit    string `help:"Commit sha (required for committed)." placeholder:"SHA"`
 	ActualLoc *int   `name:"actual-loc" help:"Lines of code actually changed." placeholder:"N"`
 	Note      string `help:"Note (required for skipped and escalated)." placeholder:"S"`
-	Force     bool   `help:"Leave a terminal status (committed, skipped); journaled."`
+	Force     bool   `help:"Leave a terminal status (committed, skipped), or act on a slice another agent claims; journaled."`
 }
 
 // SliceListCmd is `slice list`.

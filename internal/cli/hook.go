@@ -165,7 +165,8 @@ func (c *HookSessionStartCmd) Run(e *Env) error {
 		intro := fmt.Sprintf("orc-state: the workflow session %s (%s) is %s on this branch. "+
 			"The packet below was read from .orc/ and cross-checked against git just now; findings are listed, not repaired.\n\n",
 			s.SessionID, s.Command, s.Status)
-		out.HookSpecificOutput.AdditionalContext = intro + renderPacket(buildPacket(d, reg, s), maxContext-len(intro)-100)
+		agent, _ := e.agent("") // whose claim the packet shows first
+		out.HookSpecificOutput.AdditionalContext = intro + renderPacket(buildPacket(d, reg, s, agent), maxContext-len(intro)-100)
 	default:
 		out.HookSpecificOutput.AdditionalContext = fmt.Sprintf(
 			"orc-state: session %s (%s, phase %s/%d %s, %s) is registered for this branch; `orc-state resume` prints its resume packet.",

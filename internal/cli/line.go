@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,8 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/registry"
+	"github.com/orc-state/orc-state/slices"
 )
 
 // lineOut is `line`'s JSON, in the original's field order.
@@ -24,9 +25,12 @@ type lineOut struct {
 	GitBranch   string `json:"gitBranch"`
 	SlicesDone  int    `json:"slicesDone"`
 	SlicesTotal int    `json:"slicesTotal"`
-	Policy      any    `json:"policy"`
-	Title       string `json:"title"`
-	Current     *bool  `json:"current,omitempty"`
+	// SlicesClaimed counts live slice claims; absent when none, so a
+	// ledger nobody claims renders as before.
+	SlicesClaimed int    `json:"slicesClaimed,omitempty"`
+	Policy        any    `json:"policy"`
+	Title         string `json:"title"`
+	Current       *bool  `json:"current,omitempty"`
 }
 
 // runLine is the statusline path: it parses its arguments leniently
@@ -107,7 +111,10 @@ func lineFor(dir, branch, wd string) (lineOut, bool) {
 	}
 	if registry.CheckKey(s.SessionID) == nil {
 		files := filepath.Join(dir, s.SessionID, "files")
-		out.SlicesDone, out.SlicesTotal = lineSlices(filepath.Join(files, "slices.json"))
+		if data, err := os.ReadFile(filepath.Join(files, "slices.json")); err == nil {
+			c, _ := slices.Count(data, clock.Now())
+			out.SlicesDone, out.SlicesTotal, out.SlicesClaimed = c.Done, c.Total, c.Claimed
+		}
 		out.Policy = linePolicy(filepath.Join(files, "decisions.json"))
 	}
 	out.Title = fmt.Sprintf("orc: %s %s [%s]", out.Command, out.GitBranch, phaseText(out.Phase))
@@ -147,27 +154,6 @@ func phaseText(p any) string {
 		return v
 	}
 	return "?"
-}
-
-func lineSlices(path string) (done, total int) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return 0, 0
-	}
-	var doc struct {
-		Slices []struct {
-			Status string `json:"status"`
-		} `json:"slices"`
-	}
-	if json.NewDecoder(bytes.NewReader(data)).Decode(&doc) != nil {
-		return 0, 0
-	}
-	for _, s := range doc.Slices {
-		if s.Status == "committed" || s.Status == "skipped" {
-			done++
-		}
-	}
-	return done, len(doc.Slices)
 }
 
 func linePolicy(path string) any {

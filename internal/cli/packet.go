@@ -54,6 +54,7 @@ func renderPacket(p Packet, max int) string {
 	if p.ReentrySlice != "" {
 		reentry = append(reentry, "- Slice: "+p.ReentrySlice)
 	}
+	reentry = append(reentry, capList(bullets("- Claim: ", p.Claims), maxListLines, "- Claim: ")...)
 	if p.NextArtifact != nil {
 		st := "exists"
 		if !p.NextArtifact.Exists {
@@ -174,11 +175,12 @@ func lines(s string) []string {
 func fitJSON(p Packet, max int) Packet {
 	p.Dirty = capList(p.Dirty, maxListLines, "")
 	p.CrossCheck = capList(p.CrossCheck, maxListLines, "")
+	p.Claims = capList(p.Claims, maxListLines, "")
 	if len(p.Findings) > maxListLines {
 		p.Omitted = append(p.Omitted, fmt.Sprintf("findings beyond the first %d (run orc-state verify)", maxListLines))
 		p.Findings = p.Findings[:maxListLines]
 	}
-	for _, l := range []*[]string{&p.Dirty, &p.CrossCheck, &p.Commits} {
+	for _, l := range []*[]string{&p.Dirty, &p.CrossCheck, &p.Commits, &p.Claims} {
 		for i := range *l {
 			(*l)[i] = clip((*l)[i], maxLineRunes)
 		}

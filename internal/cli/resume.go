@@ -5,8 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/orc-state/orc-state/checkpoint"
+	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/verify"
@@ -32,6 +34,7 @@ type Packet struct {
 	Dirty        []string          `json:"dirty"`
 	CrossCheck   []string          `json:"crossCheck"`
 	ReentrySlice string            `json:"reentrySlice"`
+	Claims       []string          `json:"claims,omitempty"` // live claims, the caller's first
 	NextArtifact *ArtifactRef      `json:"nextArtifact"`
 	Open         string            `json:"openDecisions"`
 	Findings     []verify.Finding  `json:"findings"`
@@ -76,7 +79,8 @@ func (c *ResumeCmd) Run(e *Env) error {
 		}
 		d, reg, s = ws, wreg, wsSession
 	}
-	p := buildPacket(d, reg, s)
+	agent, _ := e.agent("")
+	p := buildPacket(d, reg, s, agent)
 	if c.JSON {
 		return printJSON(e, fitJSON(p, c.MaxBytes), "  ")
 	}
@@ -117,7 +121,9 @@ func (e *Env) pickSession(reg *registry.Registry, key string) (*registry.Session
 		WithHint("orc-state resume <sessionId>")
 }
 
-func buildPacket(d *state.Dir, reg *registry.Registry, s *registry.Session) Packet {
+// buildPacket gathers the packet of session s for agent (whose own slice
+// claim is shown first; "" when unknown).
+func buildPacket(d *state.Dir, reg *registry.Registry, s *registry.Session, agent string) Packet {
 	p := Packet{Session: s, Commits: []string{}, Dirty: []string{}, CrossCheck: []string{}, Findings: []verify.Finding{}}
 	var body []byte
 	if data, _ := d.ReadFile(s.SessionID, state.CheckpointFile); data != nil {
@@ -164,13 +170,7 @@ func buildPacket(d *state.Dir, reg *registry.Registry, s *registry.Session) Pack
 	}
 	if data, _ := d.ReadFile(s.SessionID, state.LedgerFile); data != nil {
 		if l, err := slices.Parse(data); err == nil {
-			done, total := l.Done()
-			if id, ok := l.Next(); ok {
-				sl, _ := l.Get(id)
-				p.ReentrySlice = fmt.Sprintf("%s (%s) %s — %d/%d slices done", sl.ID, sl.Status, oneLine(sl.Title), done, total)
-			} else {
-				p.ReentrySlice = fmt.Sprintf("none ready — %d/%d slices done", done, total)
-			}
+			p.ReentrySlice, p.Claims = reentry(l, agent, clock.Now())
 		}
 	}
 	p.NextArtifact = nextArtifact(d, s, p.Digest)
@@ -184,6 +184,43 @@ func buildPacket(d *state.Dir, reg *registry.Registry, s *registry.Session) Pack
 		}
 	}
 	return p
+}
+
+// reentry names the slice to continue: the agent's own live claim, else
+// the re-entry slice of Next (with its holder when another agent claims
+// it). claims lists the live claims, the agent's first.
+func reentry(l *slices.Ledger, agent string, now time.Time) (slice string, claims []string) {
+	done, total := l.Done()
+	describe := func(id string) string {
+		sl, _ := l.Get(id)
+		return fmt.Sprintf("%s (%s) %s", sl.ID, sl.Status, oneLine(sl.Title))
+	}
+	var mine, others []string
+	own := ""
+	for _, h := range l.Holdings(now) {
+		until := h.Until.Format(slices.TimeLayout)
+		if h.By == agent {
+			if own == "" {
+				own = describe(h.ID) + " — claimed by you until " + until
+			}
+			mine = append(mine, describe(h.ID)+": yours until "+until)
+		} else {
+			others = append(others, describe(h.ID)+": claimed by "+oneLine(h.By)+" until "+until)
+		}
+	}
+	claims = append(mine, others...)
+	switch id, ok := l.Next(); {
+	case own != "":
+		slice = own
+	case ok:
+		slice = describe(id)
+		if sl, _ := l.Get(id); sl.Live(now) {
+			slice += " — claimed by " + oneLine(sl.ClaimedBy) + " until " + sl.ClaimedUntil.Format(slices.TimeLayout)
+		}
+	default:
+		slice = "none ready"
+	}
+	return fmt.Sprintf("%s — %d/%d slices done", slice, done, total), claims
 }
 
 // artifactName finds a file name in the digest's Next: bullet.

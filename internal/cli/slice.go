@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"github.com/orc-state/orc-state/decisions"
+	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/journal"
@@ -51,6 +52,11 @@ func (c *SliceInitCmd) Run(e *Env) error {
 				return fault.Usagef("the ledger has progress (%d of %d slices done, some not pending); refusing to overwrite it", done, total).
 					WithHint("pass --force to replace it (journaled)")
 			}
+			if h := prev.Holdings(clock.Now()); len(h) > 0 {
+				return fault.Usagef("slice %s is claimed by %s until %s (%d live claim(s)); refusing to replace the ledger under working agents",
+					h[0].ID, h[0].By, h[0].Until.Format(slices.TimeLayout), len(h)).
+					WithHint("wait for them, or pass --force to replace it (journaled)")
+			}
 		}
 		tx.Write(s.SessionID, state.LedgerFile, out)
 		tx.Touch(s.SessionID, map[string]any{"file": c.File, "force": c.Force, "sha256": journal.Sum(out)})
@@ -66,12 +72,19 @@ func (c *SliceSetCmd) Run(e *Env) error {
 	if c.ActualLoc != nil && *c.ActualLoc < 0 {
 		return fault.Usagef("--actual-loc %d is negative", *c.ActualLoc)
 	}
-	u := slices.Update{Status: c.Status, Commit: c.Commit, ActualLoc: c.ActualLoc, Note: c.Note, Force: c.Force}
+	// An unusable default agent id only matters on a claimed slice, where
+	// it matches no holder: callers that never claim keep working.
+	agent, err := e.agent(c.Agent)
+	if err != nil && c.Agent != "" {
+		return err
+	}
+	u := slices.Update{Status: c.Status, Commit: c.Commit, ActualLoc: c.ActualLoc, Note: c.Note, Force: c.Force,
+		Agent: agent, Now: clock.Now()}
 	if c.Commit != "" {
 		u.CommitVerified = e.commitResolves(c.Commit)
 	}
 	var res slices.Result
-	err := e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
+	err = e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
 		l, err := readLedger(tx, s.SessionID)
 		if err != nil {
 			return err
@@ -91,8 +104,15 @@ func (c *SliceSetCmd) Run(e *Env) error {
 			return nil
 		}
 		tx.Write(s.SessionID, state.LedgerFile, l.Marshal())
-		tx.Touch(s.SessionID, map[string]any{"id": c.ID, "from": res.From, "to": res.To, "commit": c.Commit,
-			"commitVerified": u.CommitVerified, "forced": res.Forced, "attempts": res.Attempts})
+		args := map[string]any{"id": c.ID, "from": res.From, "to": res.To, "commit": c.Commit,
+			"commitVerified": u.CommitVerified, "forced": res.Forced, "attempts": res.Attempts}
+		if res.Overrode != "" {
+			args["agent"], args["overrodeClaimOf"] = agent, res.Overrode
+		}
+		if res.Released != "" {
+			args["releasedClaimOf"] = res.Released
+		}
+		tx.Touch(s.SessionID, args)
 		return nil
 	})
 	if err != nil {
@@ -160,27 +180,40 @@ func (e *Env) ledgerFor(explicit string) (*state.Dir, *registry.Session, *slices
 }
 
 type sliceRow struct {
-	ID     string `json:"id"`
-	Status string `json:"status"`
-	Title  string `json:"title"`
-	Commit string `json:"commit"`
+	ID           string `json:"id"`
+	Status       string `json:"status"`
+	Title        string `json:"title"`
+	Commit       string `json:"commit"`
+	ClaimedBy    string `json:"claimedBy,omitempty"`
+	ClaimedUntil string `json:"claimedUntil,omitempty"`
+	ClaimExpired bool   `json:"claimExpired,omitempty"`
 }
 
 // Run lists slices; with --status it is the "all done" query: exit 1 while
-// any slice matches, 0 when none does.
+// any slice matches, 0 when none does. When any slice carries a claim,
+// every row gets a last column: "AGENT until TIME", "(expired)" appended
+// when the lease has ended, or "-". A ledger nobody claims lists as
+// before.
 func (c *SliceListCmd) Run(e *Env) error {
 	_, _, l, err := e.ledgerFor(c.Branch)
 	if err != nil {
 		return err
 	}
+	now := clock.Now()
 	want := map[string]bool{}
 	for _, st := range c.Status {
 		want[st] = true
 	}
 	rows := []sliceRow{}
+	claims := false
 	for _, sl := range l.Slices() {
+		claims = claims || sl.ClaimedBy != ""
 		if len(want) == 0 || want[sl.Status] {
-			rows = append(rows, sliceRow{sl.ID, sl.Status, sl.Title, sl.Commit})
+			r := sliceRow{ID: sl.ID, Status: sl.Status, Title: sl.Title, Commit: sl.Commit, ClaimedBy: sl.ClaimedBy}
+			if sl.ClaimedBy != "" {
+				r.ClaimedUntil, r.ClaimExpired = sl.ClaimedUntil.Format(slices.TimeLayout), !sl.Live(now)
+			}
+			rows = append(rows, r)
 		}
 	}
 	if c.JSON {
@@ -190,15 +223,25 @@ func (c *SliceListCmd) Run(e *Env) error {
 	} else {
 		var b strings.Builder
 		for _, r := range rows {
-			if len(want) > 0 {
-				fmt.Fprintf(&b, "%s\t%s\t%s\n", r.ID, r.Status, oneLine(r.Title))
-				continue
+			cols := []string{r.ID, r.Status, oneLine(r.Title)}
+			if len(want) == 0 {
+				commit := r.Commit
+				if commit == "" {
+					commit = "-"
+				}
+				cols = append(cols, commit)
 			}
-			commit := r.Commit
-			if commit == "" {
-				commit = "-"
+			if claims {
+				claim := "-"
+				if r.ClaimedBy != "" {
+					claim = oneLine(r.ClaimedBy) + " until " + r.ClaimedUntil
+					if r.ClaimExpired {
+						claim += " (expired)"
+					}
+				}
+				cols = append(cols, claim)
 			}
-			fmt.Fprintf(&b, "%s\t%s\t%s\t%s\n", r.ID, r.Status, oneLine(r.Title), commit)
+			b.WriteString(strings.Join(cols, "\t") + "\n")
 		}
 		fmt.Fprint(e.Stdout, b.String())
 	}

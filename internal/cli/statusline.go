@@ -95,7 +95,11 @@ func renderStatus(p statusPayload, wd string, color bool) string {
 		label, _ := l.PhaseLabel.(string)
 		first = append(first, paint(ansiBold, "orc "+clip(l.Command, 30))+" "+paint(ansiCyan, clip(strings.TrimSpace(phase+" "+label), 40)))
 		if l.SlicesTotal > 0 {
-			first = append(first, fmt.Sprintf("slices %d/%d", l.SlicesDone, l.SlicesTotal))
+			sl := fmt.Sprintf("slices %d/%d", l.SlicesDone, l.SlicesTotal)
+			if l.SlicesClaimed > 0 {
+				sl += fmt.Sprintf(", %d claimed", l.SlicesClaimed)
+			}
+			first = append(first, sl)
 		}
 		if l.Current != nil && !*l.Current {
 			first = append(first, paint(ansiYellow, "(session of "+clip(l.GitBranch, 40)+")"))

@@ -13,6 +13,7 @@ import (
 	"github.com/orc-state/orc-state/slices"
 
 	"github.com/orc-state/orc-state/checkpoint"
+	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
@@ -156,14 +157,16 @@ func fileOf(what string) string {
 	}
 }
 
-// dataFindings parses the ledger and the decisions file as their verbs do.
+// dataFindings parses the ledger and the decisions file as their verbs do,
+// and checks the ledger's claims at the claim clock's now.
 func dataFindings(d *state.Dir, id string) []Finding {
 	var out []Finding
+	var ledger *slices.Ledger
 	for _, f := range []struct {
 		name, code string
 		parse      func([]byte) error
 	}{
-		{state.LedgerFile, "ledger.invalid", func(b []byte) error { _, err := slices.Parse(b); return err }},
+		{state.LedgerFile, "ledger.invalid", func(b []byte) (err error) { ledger, err = slices.Parse(b); return err }},
 		{state.DecisionsFile, "decisions.invalid", func(b []byte) error { _, err := decisions.Parse(b); return err }},
 	} {
 		data, err := d.ReadFile(id, f.name)
@@ -174,6 +177,16 @@ func dataFindings(d *state.Dir, id string) []Finding {
 			out = append(out, Finding{Code: f.code, Message: err.Error(),
 				Next: "restore " + f.name + " (orc-state log shows its last recorded change), or fix it by hand"})
 		}
+	}
+	if ledger == nil {
+		return out
+	}
+	for _, p := range ledger.ClaimProblems(clock.Now()) {
+		next := "orc-state slice release " + p.ID + " --force --branch " + id
+		if p.Code == "claim.expired" {
+			next += " (or let the next orc-state slice claim take it)"
+		}
+		out = append(out, Finding{Code: p.Code, Message: p.Message, Next: next})
 	}
 	return out
 }

@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/orc-state/orc-state/internal/clock"
+	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/registry"
+	"github.com/orc-state/orc-state/slices"
+)
+
+// AgentFlag names the agent a claim belongs to.
+type AgentFlag struct {
+	Agent string `help:"Who claims (default: $ORC_ACTOR, else this worktree's path)." placeholder:"NAME"`
+}
+
+// LeaseFlag is how long a claim lasts.
+type LeaseFlag struct {
+	Lease time.Duration `default:"30m" help:"How long the claim lasts from now: 1s to 24h, default 30m; renew before it ends." placeholder:"DUR"`
+}
+
+// SliceClaimCmd is `slice claim`.
+type SliceClaimCmd struct {
+	BranchFlag
+	AgentFlag
+	LeaseFlag
+	JSON bool `name:"json" help:"Print the claimed slice as JSON instead of its id."`
+}
+
+// Run takes the first ready slice for the agent, under the lock, and
+// prints its id; exit 1 when nothing is ready, saying why.
+func (c *SliceClaimCmd) Run(e *Env) error {
+	agent, err := e.agent(c.Agent)
+	if err != nil {
+		return err
+	}
+	if err := slices.CheckLease(c.Lease); err != nil {
+		return err
+	}
+	now := clock.Now()
+	var (
+		r    slices.ClaimResult
+		view []byte
+		held []slices.Holding // the agent's other live claims
+	)
+	err = e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
+		l, err := readLedger(tx, s.SessionID)
+		if err != nil {
+			return err
+		}
+		for _, h := range l.Holdings(now) {
+			if h.By == agent {
+				held = append(held, h)
+			}
+		}
+		if r, err = l.Claim(agent, now, c.Lease); err != nil {
+			return err
+		}
+		view, _ = l.SliceJSON(r.ID)
+		tx.Write(s.SessionID, state.LedgerFile, l.Marshal())
+		args := map[string]any{"id": r.ID, "agent": agent, "until": r.Until.Format(slices.TimeLayout), "lease": c.Lease.String()}
+		if r.Took != "" {
+			args["took"] = r.Took // an expired claim, replaced
+		}
+		tx.Touch(s.SessionID, args)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if r.Took != "" {
+		e.warn("slice %s was claimed by %s, whose lease had ended; it is yours now: check its status first", r.ID, r.Took)
+	}
+	for _, h := range held {
+		e.warn("you also hold slice %s until %s", h.ID, h.Until.Format(slices.TimeLayout))
+	}
+	if c.JSON {
+		_, err = e.Stdout.Write(append(view, '\n'))
+		return err
+	}
+	_, err = fmt.Fprintln(e.Stdout, r.ID)
+	return err
+}
+
+// agent returns the agent id: the flag, else $ORC_ACTOR, else the current
+// worktree's root (the working directory outside git). The default is
+// stable across calls of one agent and differs between worktrees, which is
+// how Claude Code runs parallel subagents.
+func (e *Env) agent(flag string) (string, error) {
+	a, from := flag, "--agent"
+	if a == "" {
+		a, from = os.Getenv("ORC_ACTOR"), "$ORC_ACTOR"
+	}
+	if a == "" {
+		a, from = cwd(), "the working directory"
+		if d, err := e.Dir(); err == nil && d.Git != nil {
+			a, from = d.Git.WorktreeRoot, "the worktree path"
+		}
+	}
+	if err := slices.CheckAgent(a); err != nil {
+		return "", fault.Usagef("%s: %v", from, err).WithHint("pass --agent NAME")
+	}
+	if err := refuseSecrets(from, []byte(a)); err != nil {
+		return "", err
+	}
+	return a, nil
+}

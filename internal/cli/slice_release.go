@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"github.com/orc-state/orc-state/internal/clock"
+	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/registry"
+)
+
+// SliceReleaseCmd is `slice release ID`.
+type SliceReleaseCmd struct {
+	BranchFlag
+	AgentFlag
+	ID    string `arg:"" help:"The slice whose claim to give up."`
+	Force bool   `help:"Remove another agent's claim (journaled)."`
+}
+
+// Run removes the agent's claim on the slice; a slice nobody claims is
+// left alone (exit 0, nothing written); another agent's claim is refused
+// (exit 1) unless --force.
+func (c *SliceReleaseCmd) Run(e *Env) error {
+	agent, err := e.agent(c.Agent)
+	if err != nil {
+		return err
+	}
+	now := clock.Now()
+	return e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
+		l, err := readLedger(tx, s.SessionID)
+		if err != nil {
+			return err
+		}
+		r, err := l.Release(c.ID, agent, now, c.Force)
+		if err != nil || !r.Changed {
+			return err
+		}
+		tx.Write(s.SessionID, state.LedgerFile, l.Marshal())
+		args := map[string]any{"id": c.ID, "agent": agent}
+		if r.Took != "" {
+			args["forced"], args["took"] = true, r.Took // another agent's claim
+		}
+		tx.Touch(s.SessionID, args)
+		return nil
+	})
+}
