@@ -382,8 +382,10 @@ func (e *NotClaimedError) ExitCode() int { return 1 }
 
 // A ClaimProblem is a claim verify reports: Code is claim.closed (a
 // committed, skipped or escalated slice still claimed, which no verb
-// leaves behind) or claim.expired (an open slice whose lease ended: its
-// agent likely stopped).
+// leaves behind), claim.expired (an open slice whose lease ended: its
+// agent likely stopped) or claim.too-long (a lease ending more than
+// MaxLease from now, which no claim asks for: a hand edit, or a machine
+// whose clock runs ahead).
 type ClaimProblem struct {
 	ID, Code, Message string
 }
@@ -402,6 +404,9 @@ func (l *Ledger) ClaimProblems(now time.Time) []ClaimProblem {
 		case !s.Live(now):
 			out = append(out, ClaimProblem{s.ID, "claim.expired",
 				fmt.Sprintf("slice %s (%s) is claimed by %s, whose lease ended at %s", s.ID, s.Status, s.ClaimedBy, s.ClaimedUntil.Format(TimeLayout))})
+		case s.ClaimedUntil.Sub(now) > MaxLease:
+			out = append(out, ClaimProblem{s.ID, "claim.too-long",
+				fmt.Sprintf("slice %s is claimed by %s until %s, more than %s from now", s.ID, s.ClaimedBy, s.ClaimedUntil.Format(TimeLayout), MaxLease)})
 		}
 	}
 	return out

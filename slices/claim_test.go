@@ -381,12 +381,15 @@ func TestClaimProblems(t *testing.T) {
 		{"id":2,"status":"red"`+claimed("b", -time.Minute)+`},
 		{"id":3,"status":"committed","commit":"abcdef1"`+claimed("c", time.Minute)+`},
 		{"id":4,"status":"escalated","note":"n"`+claimed("d", -time.Minute)+`},
-		{"id":5}]}`)
+		{"id":5},
+		{"id":6`+claimed("e", MaxLease)+`},
+		{"id":7`+claimed("f", MaxLease+time.Second)+`}]}`)
 	got := l.ClaimProblems(t0)
 	want := []ClaimProblem{
 		{"2", "claim.expired", "slice 2 (red) is claimed by b, whose lease ended at 2026-03-01T11:59:00Z"},
 		{"3", "claim.closed", "slice 3 is committed but still claimed by c"},
 		{"4", "claim.closed", "slice 4 is escalated but still claimed by d"},
+		{"7", "claim.too-long", "slice 7 is claimed by f until 2026-03-02T12:00:01Z, more than 24h0m0s from now"},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("ClaimProblems = %+v", got)
@@ -396,7 +399,7 @@ func TestClaimProblems(t *testing.T) {
 			t.Errorf("problem %d = %+v, want %+v", i, got[i], want[i])
 		}
 	}
-	if h := l.Holdings(t0); len(h) != 2 || h[0].ID != "1" || h[1].ID != "3" {
+	if h := l.Holdings(t0); len(h) != 4 || h[0].ID != "1" || h[1].ID != "3" || h[2].ID != "6" {
 		t.Fatalf("Holdings = %+v", h)
 	}
 }

@@ -95,7 +95,7 @@
 // slice nobody claims is settable by anyone, so callers that never claim
 // work as before. Every function takes now: the caller owns the clock.
 // ClaimProblems lists what verify reports (a claim left on a closed slice,
-// an expired claim); Count gives a statusline done, total and claimed
+// an expired claim, a lease longer than any claim asks for); Count gives a statusline done, total and claimed
 // without validating.
 //
 // # Readiness

@@ -54,7 +54,6 @@ func renderPacket(p Packet, max int) string {
 	if p.ReentrySlice != "" {
 		reentry = append(reentry, "- Slice: "+p.ReentrySlice)
 	}
-	reentry = append(reentry, capList(bullets("- Claim: ", p.Claims), maxListLines, "- Claim: ")...)
 	if p.NextArtifact != nil {
 		st := "exists"
 		if !p.NextArtifact.Exists {
@@ -75,6 +74,7 @@ func renderPacket(p Packet, max int) string {
 		{"## Git", gitLines, 2},
 		{"## Cross-check", capList(bullets("- ", p.CrossCheck), maxListLines, "- "), 0},
 		{"## Re-entry", reentry, 0},
+		{"## Claims", capList(bullets("- ", p.Claims), maxListLines, "- "), 3},
 		{"## Findings (orc-state verify)", capList(findings, maxListLines, "- "), 3},
 		{"## Open decisions", lines(p.Open), 4},
 		{"## Auto-checkpoint", lines(p.Auto), 5},
@@ -194,6 +194,7 @@ func fitJSON(p Packet, max int) Packet {
 		{"autoCheckpoint", func(p *Packet) { p.Auto = "" }},
 		{"openDecisions", func(p *Packet) { p.Open = "" }},
 		{"findings", func(p *Packet) { p.Findings = []verify.Finding{} }},
+		{"claims", func(p *Packet) { p.Claims = nil }},
 		{"dirty", func(p *Packet) { p.Dirty = []string{} }},
 		{"crossCheck", func(p *Packet) { p.CrossCheck = []string{} }},
 	}
