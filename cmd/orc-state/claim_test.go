@@ -202,10 +202,14 @@ while :; do
     rc=$?
     [ "$rc" -eq 1 ] || { cat "$log.err" >&2; exit 20; }
     grep -q 'slices are done$' "$log.err" && exit 0
-    sleep 0.2
+    sleep 0.5
   fi
 done
 `
+
+// claimLoopDeadline bounds TestConcurrentClaimLoop: about 60 processes
+// one after another per agent, slower still under the race detector.
+const claimLoopDeadline = 3 * time.Minute
 
 // TestConcurrentClaimLoop: agents work a ledger to the end in parallel,
 // one of them killed (SIGKILL) while it holds a slice. Its slice is taken
@@ -214,11 +218,11 @@ done
 // verify finds nothing.
 func TestConcurrentClaimLoop(t *testing.T) {
 	const (
-		slices = 10
-		agents = 4
+		slices = 8
+		agents = 3
 	)
-	r := newRaceRepo(t)
-	r.claimPlan(slices, 5) // 6..10 wait on 1..5
+	r := newRaceRepoWithin(t, claimLoopDeadline)
+	r.claimPlan(slices, 4) // 5..8 wait on 1..4
 	script := filepath.Join(r.tmp, "agent.sh")
 	if err := os.WriteFile(script, []byte(agentScript), 0o755); err != nil {
 		t.Fatal(err)

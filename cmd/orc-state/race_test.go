@@ -52,10 +52,16 @@ type raceResult struct {
 
 func newRaceRepo(t *testing.T) *raceRepo {
 	t.Helper()
+	return newRaceRepoWithin(t, raceDeadline)
+}
+
+// newRaceRepoWithin is newRaceRepo for a test that needs another deadline.
+func newRaceRepoWithin(t *testing.T, deadline time.Duration) *raceRepo {
+	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not found")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), raceDeadline)
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	t.Cleanup(cancel)
 	root := t.TempDir()
 	r := &raceRepo{t: t, ctx: ctx, bin: testBinary(t), dir: filepath.Join(root, "repo"), tmp: filepath.Join(root, "tmp")}
