@@ -422,11 +422,12 @@ func TestHooksJSON(t *testing.T) {
 	if len(file.Hooks) == 0 {
 		t.Fatal("hooks.json has no hooks")
 	}
-	// The plugin must wire the two hooks the contract needs, for every
-	// source and trigger orc-state serves.
+	// The plugin must wire the hooks the contract needs, for every source
+	// and trigger orc-state serves (PostToolUse: every tool, no matcher).
 	for event, sources := range map[string][]string{
 		"PreCompact":   {"manual", "auto"},
 		"SessionStart": {"startup", "resume", "clear", "compact"},
+		"PostToolUse":  {"*"},
 	} {
 		covered := map[string]bool{}
 		for _, g := range file.Hooks[event] {

@@ -25,6 +25,11 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"orc-state": func() {
 			useTestClock()
+			// A scenario can make the statusline's cold render wait longer
+			// for git than production's few tens of milliseconds.
+			if d, err := time.ParseDuration(os.Getenv("ORC_TEST_PLACE_WAIT")); err == nil {
+				cli.PlaceWait = d
+			}
 			os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},
 	})

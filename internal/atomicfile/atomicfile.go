@@ -7,6 +7,8 @@
 //     closed and renamed over the target, then the directory is fsynced.
 //     A reader (or a crash at any instant) sees the old or the new content,
 //     never a torn file.
+//   - [Replace] is WriteFile without the fsyncs: atomic but not durable,
+//     for the statusline's throwaway caches in a temp dir (never for state).
 //   - [Append] appends to the append-only files (journal.jsonl, progress.md)
 //     with one write call followed by fsync.
 //   - [MkdirAll] creates directories and fsyncs their parents.
@@ -50,6 +52,17 @@ var rename = os.Rename
 // any error the temp file is removed and path is left as it was. It refuses
 // when path is a symbolic link.
 func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
+	return write(path, data, perm, true)
+}
+
+// Replace is WriteFile without the fsyncs: a reader still sees the old or
+// the new content, but a crash may lose the write. It is for caches that
+// are rebuilt when missing (the statusline's files), never for state.
+func Replace(path string, data []byte, perm os.FileMode) error {
+	return write(path, data, perm, false)
+}
+
+func write(path string, data []byte, perm os.FileMode, durable bool) (err error) {
 	if err := refuseSymlink(path); err != nil {
 		return err
 	}
@@ -83,8 +96,10 @@ func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
 	if err = tmp.Chmod(perm); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("write %s: fsync: %w", path, err)
+	if durable {
+		if err = tmp.Sync(); err != nil {
+			return fmt.Errorf("write %s: fsync: %w", path, err)
+		}
 	}
 	if err = tmp.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
@@ -95,6 +110,9 @@ func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
 	// From here on path holds the new content and the temp name is free
 	// again (another writer may reuse it), so nothing must be removed.
 	renamed = true
+	if !durable {
+		return nil
+	}
 	if err = syncDir(dir); err != nil {
 		return fmt.Errorf("write %s: fsync directory: %w", path, err)
 	}

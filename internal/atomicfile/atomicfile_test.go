@@ -354,3 +354,31 @@ func TestWriteFileThenRead(t *testing.T) {
 		t.Fatal("content differs")
 	}
 }
+
+// TestReplace: the cache writer (no fsync) keeps WriteFile's other
+// promises: exact mode, no temp left behind, no write through a link.
+func TestReplace(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "context-s.json")
+	for _, content := range []string{"first, longer\n", "x"} {
+		if err := Replace(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if got := mustRead(t, path); string(got) != content {
+			t.Fatalf("content = %q, want %q", got, content)
+		}
+	}
+	if got := mode(t, path); got != 0o600 {
+		t.Fatalf("mode = %o, want 600", got)
+	}
+	if got := entries(t, dir); !slices.Equal(got, []string{"context-s.json"}) {
+		t.Fatalf("dir holds %q, want only the file", got)
+	}
+	for _, dangling := range []bool{false, true} {
+		link, target := symlinkSetup(t, dangling)
+		if err := Replace(link, []byte("evil"), 0o600); !errors.Is(err, ErrSymlink) {
+			t.Fatalf("dangling=%v: err = %v, want ErrSymlink", dangling, err)
+		}
+		checkSymlinkUntouched(t, link, target, dangling)
+	}
+}

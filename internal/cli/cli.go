@@ -30,8 +30,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		runLine(args, stdout) // the statusline path: lenient, silent, fast
 		return 0
 	}
-	if len(args) == 1 && args[0] == "statusline" {
-		runStatusline(stdin, stdout) // rendered on every turn: no parser to build
+	if len(args) == 2 && args[0] == "hook" && args[1] == "post-tool-use" {
+		runPostToolUse(stdin, stdout) // after every tool call: no parser to build
+		return 0
+	}
+	if len(args) >= 1 && args[0] == "statusline" && !wantsHelp(args) {
+		runStatusline(args[1:], stdin, stdout) // rendered on every turn: no parser to build
 		return 0
 	}
 	for i, a := range args {
@@ -109,6 +113,16 @@ func report(w io.Writer, verb string, err error) {
 // warn prints a non-fatal one-line warning on stderr.
 func (e *Env) warn(format string, args ...any) {
 	fmt.Fprintf(e.Stderr, "orc-state %s: warning: %s\n", e.Verb, fmt.Sprintf(format, args...))
+}
+
+// wantsHelp reports whether args ask for help anywhere.
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		if a == "--help" || a == "-h" {
+			return true
+		}
+	}
+	return false
 }
 
 func isLine(args []string) bool {

@@ -317,6 +317,7 @@ type HookCmd struct {
 	PreCompact   HookPreCompactCmd   `cmd:"" name:"pre-compact" help:"PreCompact: write the Auto-checkpoint; prints nothing."`
 	SessionStart HookSessionStartCmd `cmd:"" name:"session-start" help:"SessionStart: inject the resume packet (compact, resume) or a banner (startup, clear)."`
 	Stop         HookStopCmd         `cmd:"" help:"Stop: refresh the Auto-checkpoint when HEAD or the dirty set changed."`
+	PostToolUse  HookPostToolUseCmd  `cmd:"" name:"post-tool-use" help:"PostToolUse: the context monitor; once per tier (red 80%, critical 90%), advice to write the digest."`
 }
 
 // HookPreCompactCmd is `hook pre-compact`.
@@ -328,8 +329,16 @@ type HookSessionStartCmd struct{}
 // HookStopCmd is `hook stop`.
 type HookStopCmd struct{}
 
-// StatuslineCmd is `statusline`.
-type StatuslineCmd struct{}
+// HookPostToolUseCmd is `hook post-tool-use` (dispatched before the parser).
+type HookPostToolUseCmd struct{}
+
+// StatuslineCmd is `statusline`. Main dispatches it before the parser and
+// reads these flags leniently (statuslineArgs); they are here for --help.
+type StatuslineCmd struct {
+	Style          string `help:"full (the default; narrows with the terminal) or compact (always one line)." placeholder:"STYLE"`
+	ContextReserve int    `name:"context-reserve" help:"Percent of the context window kept back (e.g. the auto-compact buffer); the figure shown is the share of the rest." placeholder:"N"`
+	Off            bool   `help:"Print nothing (the context level is still recorded for hook post-tool-use)."`
+}
 
 // InstallCmd is `install`.
 type InstallCmd struct {

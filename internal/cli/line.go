@@ -78,11 +78,17 @@ func lineFor(dir, branch, wd string) (lineOut, bool) {
 	if l, err := gitx.Discover(wd); err == nil {
 		layout = &l
 	}
-	if dir == "" {
-		if layout == nil {
-			return lineOut{}, false
-		}
+	if dir == "" && layout != nil {
 		dir = filepath.Join(layout.MainRoot(), ".orc")
+	}
+	return lineWith(dir, branch, layout)
+}
+
+// lineWith is lineFor once the state dir and the repository (nil outside
+// one) are known.
+func lineWith(dir, branch string, layout *gitx.Layout) (lineOut, bool) {
+	if dir == "" {
+		return lineOut{}, false
 	}
 	if branch == "" && layout != nil {
 		branch, _, _ = layout.CurrentBranch()

@@ -1,193 +1,352 @@
 package cli
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/statusline"
 	"github.com/orc-state/orc-state/registry"
 )
-
-// statusPayload is the part of Claude Code's statusline JSON we use.
-type statusPayload struct {
-	Cwd       string `json:"cwd"`
-	Workspace struct {
-		CurrentDir string `json:"current_dir"`
-	} `json:"workspace"`
-	Model struct {
-		DisplayName string `json:"display_name"`
-	} `json:"model"`
-	ContextWindow struct {
-		UsedPercentage any `json:"used_percentage"` // a number; anything else is left out
-	} `json:"context_window"`
-}
 
 // statuslineStdinTimeout bounds the wait for stdin: some hosts never close
 // it, and a statusline that waits is a statusline that never shows.
 const statuslineStdinTimeout = 250 * time.Millisecond
 
-// Run renders one or two lines (see runStatusline).
+// PlaceWait is the longest a render waits for git on a cache miss; past
+// it the render goes on without the dirty mark and the detached refresher
+// fills the cache for the next render. A variable only so that the CLI
+// tests can make a cold render wait for git (cmd/orc-state's TestMain).
+var PlaceWait = 30 * time.Millisecond
+
+// Run renders the statusline (see runStatusline); kong reaches it only for
+// --help, which Main does not dispatch early.
 func (c *StatuslineCmd) Run(e *Env) error {
-	runStatusline(e.Stdin, e.Stdout)
+	runStatusline(nil, e.Stdin, e.Stdout)
 	return nil
 }
 
-// runStatusline is the statusline path, dispatched before the parser is
-// built (like line). It takes no lock and runs no git subprocess: the
-// registry, the checkpoint and the branch ref are read as files. Garbage
-// or empty stdin still renders, and it always exits 0.
-func runStatusline(stdin io.Reader, stdout io.Writer) {
-	p := readStatusPayload(stdin)
-	wd := p.Workspace.CurrentDir
-	if wd == "" {
-		wd = p.Cwd
+// statuslineArgs reads the statusline's arguments leniently (it never
+// fails): --style, --context-reserve and --off, over the original's
+// userConfig variables CLAUDE_PLUGIN_OPTION_STATUSLINE{,_STYLE,_CONTEXT_RESERVE}.
+// --refresh-place DIR KEY is the detached refresher's internal mode.
+func statuslineArgs(args []string) (opts statusline.Options, refresh []string) {
+	if v := strings.ToLower(os.Getenv("CLAUDE_PLUGIN_OPTION_STATUSLINE")); v == "false" || v == "off" || v == "0" {
+		opts.Off = true
 	}
+	opts.Style = os.Getenv("CLAUDE_PLUGIN_OPTION_STATUSLINE_STYLE")
+	opts.Reserve = reserveOption(os.Getenv("CLAUDE_PLUGIN_OPTION_STATUSLINE_CONTEXT_RESERVE"))
+	for i := 0; i < len(args); i++ {
+		name, value, inline := strings.Cut(args[i], "=")
+		next := func() string {
+			if inline {
+				return value
+			}
+			if i+1 < len(args) {
+				i++
+				return args[i]
+			}
+			return ""
+		}
+		switch name {
+		case "--style":
+			opts.Style = next()
+		case "--context-reserve":
+			opts.Reserve = reserveOption(next())
+		case "--off":
+			opts.Off = true
+		case "--refresh-place":
+			if i+2 < len(args) {
+				return opts, args[i+1 : i+3]
+			}
+		}
+	}
+	return opts, nil
+}
+
+// reserveOption reads a context reserve: a whole percentage 0–99; anything
+// else is no reserve.
+func reserveOption(s string) int {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n < 0 || n > statusline.MaxReserve {
+		return 0
+	}
+	return n
+}
+
+// runStatusline is the statusline path, dispatched before the parser is
+// built (like line). It takes no lock and runs no git on the render path:
+// the registry, the checkpoint and the refs are read as files, and the dirty
+// mark comes from the per-session cache (a miss starts a detached refresher
+// and waits for it at most PlaceWait). Garbage or empty stdin still renders;
+// it prints at most two rows and always exits 0.
+func runStatusline(args []string, stdin io.Reader, stdout io.Writer) {
+	defer func() {
+		if recover() != nil {
+			io.WriteString(stdout, "orc\n")
+		}
+	}()
+	opts, refresh := statuslineArgs(args)
+	if refresh != nil {
+		refreshPlace(refresh[0], refresh[1])
+		return
+	}
+	now := time.Now()
+	p := statusline.ParsePayload(readStatusPayload(stdin))
+	wd := p.Dir
 	if wd == "" {
 		wd = cwd()
 	}
-	color := os.Getenv("NO_COLOR") == ""
-	fmt.Fprint(stdout, renderStatus(p, wd, color))
-}
-
-// ANSI styles used by the statusline.
-const (
-	ansiReset  = "\x1b[0m"
-	ansiBold   = "\x1b[1m"
-	ansiCyan   = "\x1b[36m"
-	ansiGreen  = "\x1b[32m"
-	ansiYellow = "\x1b[33m"
-	ansiRed    = "\x1b[31m"
-	ansiDim    = "\x1b[2m"
-)
-
-func renderStatus(p statusPayload, wd string, color bool) string {
-	paint := func(style, s string) string {
-		if !color || s == "" {
-			return s
-		}
-		return style + s + ansiReset
-	}
+	in := statusline.Input{Payload: p, Options: opts, Term: terminal()}
 	var layout *gitx.Layout
-	branch := ""
 	if l, err := gitx.Discover(wd); err == nil {
 		layout = &l
-		if b, detached, _ := l.CurrentBranch(); detached {
-			branch = "(detached)"
-		} else {
-			branch = b
-		}
 	}
-	var first []string
-	l, ok := lineFor("", "", wd)
-	if !ok {
-		first = append(first, paint(ansiDim, "orc: no session"))
+	stateDir := os.Getenv("ORC_STATE_DIR")
+	if stateDir == "" && layout != nil {
+		stateDir = filepath.Join(layout.MainRoot(), ".orc")
+	}
+	root := wd
+	var branch, head string
+	if layout != nil {
+		root = layout.WorktreeRoot
+		branch, head = placeIdentity(*layout)
+		_, detached, _ := layout.CurrentBranch()
+		in.Place = statusline.Place{InRepo: true, Branch: branch, Detached: detached, Linked: layout.IsLinked()}
 	} else {
-		phase := fmt.Sprintf("%v", l.Phase)
-		if t := l.TotalPhases; t != nil {
-			phase += fmt.Sprintf("/%v", t)
+		in.Place = statusline.Place{Dir: wd}
+	}
+	if l, ok := lineWith(stateDir, "", layout); ok {
+		in.Session = sessionView(l)
+		if layout != nil {
+			in.Session.DigestBehind = digestBehind(*layout, stateDir, l.GitBranch)
 		}
-		label, _ := l.PhaseLabel.(string)
-		first = append(first, paint(ansiBold, "orc "+clip(l.Command, 30))+" "+paint(ansiCyan, clip(strings.TrimSpace(phase+" "+label), 40)))
-		if l.SlicesTotal > 0 {
-			sl := fmt.Sprintf("slices %d/%d", l.SlicesDone, l.SlicesTotal)
-			if l.SlicesClaimed > 0 {
-				sl += fmt.Sprintf(", %d claimed", l.SlicesClaimed)
+	}
+
+	files, err := statusline.OpenFiles(os.TempDir())
+	if err == nil {
+		key := statusline.Key(p.SessionID)
+		placeKey := key
+		if placeKey == "" {
+			sum := sha256.Sum256([]byte(root))
+			placeKey = "dir-" + hex.EncodeToString(sum[:8])
+		}
+		if rec, ok := lookPlace(files, placeKey, root, branch, head, now); ok {
+			if rec.Known {
+				in.Place.Dirty = statusline.Clean
+				if rec.Dirty {
+					in.Place.Dirty = statusline.Modified
+				}
 			}
-			first = append(first, sl)
+			in.Place.Workspace, in.Place.Live = rec.Workspace, rec.Live
 		}
-		if l.Current != nil && !*l.Current {
-			first = append(first, paint(ansiYellow, "(session of "+clip(l.GitBranch, 40)+")"))
-		}
-	}
-	if branch != "" {
-		mark := ""
-		dirty, stale := false, false
-		if ok && layout != nil {
-			dirty, stale = sessionMarks(layout, l.GitBranch)
-		}
-		if dirty {
-			mark = paint(ansiYellow, "*")
-		}
-		first = append(first, clip(branch, 60)+mark)
-		if stale {
-			first = append(first, paint(ansiRed, "digest behind HEAD"))
+		if key != "" && p.Context != nil {
+			raw, eff, _ := statusline.Effective(*p.Context, opts.Reserve)
+			lvl := statusline.Level{At: now.Unix(), Raw: raw, Effective: eff, Tier: statusline.TierOf(eff).String()}
+			if in.Session != nil && in.Session.Current {
+				lvl.Session = in.Session.Branch
+			}
+			_ = files.WriteLevel(key, lvl)
 		}
 	}
-	out := strings.Join(first, " · ") + "\n"
-	var second []string
-	if p.Model.DisplayName != "" {
-		second = append(second, clip(p.Model.DisplayName, 40))
+	io.WriteString(stdout, statusline.Render(in))
+}
+
+// lookPlace returns the cached look at root for a render: a fresh one as
+// is; a stale one as is, with a refresh started for the next render; on a
+// miss it starts a refresh and waits for it at most PlaceWait.
+func lookPlace(files *statusline.Files, key, root, branch, head string, now time.Time) (statusline.PlaceRecord, bool) {
+	rec, age := files.ReadPlace(key, root, branch, head, now)
+	switch age {
+	case statusline.Fresh:
+		return rec, true
+	case statusline.Stale:
+		startRefresh(files, key, root, 0)
+		return rec, true
 	}
-	if u, ok := p.ContextWindow.UsedPercentage.(float64); ok && u >= 0 && u <= 100 {
-		style := ansiGreen
-		switch {
-		case u >= 80:
-			style = ansiRed
-		case u >= 60:
-			style = ansiYellow
+	if !startRefresh(files, key, root, PlaceWait) {
+		return rec, false
+	}
+	rec, age = files.ReadPlace(key, root, branch, head, time.Now())
+	return rec, age != statusline.Missing
+}
+
+// startRefresh starts a detached `orc-state statusline --refresh-place`
+// for key unless one is running, and waits up to wait for it to finish;
+// true when it finished in time.
+func startRefresh(files *statusline.Files, key, root string, wait time.Duration) bool {
+	if !files.ClaimRefresh(key, time.Now()) {
+		return false
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		files.EndRefresh(key)
+		return false
+	}
+	// argv[0] is the verb's own name whatever the file is called.
+	cmd := &exec.Cmd{Path: exe, Args: []string{"orc-state", "statusline", "--refresh-place", root, key}, Dir: root}
+	detach(cmd)
+	if err := cmd.Start(); err != nil {
+		files.EndRefresh(key)
+		return false
+	}
+	if wait <= 0 {
+		_ = cmd.Process.Release()
+		return false
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+		return true
+	case <-time.After(wait):
+		return false // it goes on alone and writes the cache for the next render
+	}
+}
+
+// refreshPlace is the detached refresher: it looks at dir (git status for
+// a repository, the child repositories of a workspace folder otherwise),
+// records the look for key, and sweeps the private files older than a day.
+func refreshPlace(dir, key string) {
+	files, err := statusline.OpenFiles(os.TempDir())
+	if err != nil {
+		return
+	}
+	defer files.EndRefresh(key)
+	started := time.Now()
+	rec := statusline.PlaceRecord{Dir: dir, At: started.UnixMilli()}
+	if l, err := gitx.Discover(dir); err == nil && l.WorktreeRoot == dir {
+		rec.Branch, rec.Head = placeIdentity(l)
+		ctx, cancel := context.WithTimeout(context.Background(), statusline.RefreshBound-5*time.Second)
+		out, err := l.Run(ctx, "--no-optional-locks", "status", "--porcelain", "-z", "--untracked-files=normal")
+		cancel()
+		rec.Known, rec.Dirty = err == nil, err == nil && len(out) > 0
+	} else {
+		rec.Workspace, rec.Live = workspacePlace(dir)
+	}
+	_ = files.WritePlace(key, rec)
+	files.Sweep(started)
+}
+
+// placeIdentity is what a cached look is about besides the directory: the
+// branch checked out ("" when detached) and its commit.
+func placeIdentity(l gitx.Layout) (branch, head string) {
+	branch, _, _ = l.CurrentBranch()
+	head, _ = l.BranchSHA(branch)
+	return branch, head
+}
+
+// workspacePlace names a folder holding two or more repositories (the
+// original's workspace place) and counts the live sessions of its
+// registry.
+func workspacePlace(dir string) (name string, live int) {
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) > 2000 {
+		return "", 0
+	}
+	repos := 0
+	for _, e := range entries {
+		if e.IsDir() {
+			if _, err := os.Lstat(filepath.Join(dir, e.Name(), ".git")); err == nil {
+				repos++
+			}
 		}
-		second = append(second, paint(style, fmt.Sprintf("ctx %.0f%%", u)))
 	}
-	if len(second) > 0 {
-		out += strings.Join(second, " · ") + "\n"
+	if repos < 2 {
+		return "", 0
 	}
-	return out
+	if data, err := os.ReadFile(filepath.Join(dir, ".orc", "orc.json")); err == nil {
+		for _, s := range registry.ParseLoose(data) {
+			if s.Status == "in_progress" {
+				live++
+			}
+		}
+	}
+	return fmt.Sprintf("%s (%d repos)", filepath.Base(dir), repos), live
+}
+
+// sessionView turns `line`'s answer into what the statusline shows.
+func sessionView(l lineOut) *statusline.Session {
+	s := &statusline.Session{
+		Command: l.Command, Phase: phaseText(l.Phase), Branch: l.GitBranch,
+		SlicesDone: l.SlicesDone, SlicesTotal: l.SlicesTotal, SlicesClaimed: l.SlicesClaimed, Current: l.Current == nil,
+	}
+	if t, ok := l.TotalPhases.(float64); ok {
+		s.Total = strconv.FormatFloat(t, 'g', -1, 64)
+	}
+	s.Label, _ = l.PhaseLabel.(string)
+	s.Jira, _ = l.JiraTicket.(string)
+	s.Policy, _ = l.Policy.(string)
+	return s
+}
+
+// terminal reads the screen's width, colour and character set from the
+// environment the host gives the statusline.
+func terminal() statusline.Terminal {
+	t := statusline.Terminal{Color: os.Getenv("NO_COLOR") == "", Location: time.Local}
+	if n, err := strconv.Atoi(strings.TrimSpace(os.Getenv("COLUMNS"))); err == nil && n > 0 {
+		t.Columns = n
+	}
+	locale := ""
+	for _, v := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
+		if locale = os.Getenv(v); locale != "" {
+			break
+		}
+	}
+	locale = strings.ToLower(locale)
+	t.UTF8 = strings.Contains(locale, "utf-8") || strings.Contains(locale, "utf8")
+	t.Home, _ = os.UserHomeDir()
+	return t
 }
 
 var suiteSHA = lazyRegexp(`(?m)^- Suite: \S+ @ ([0-9a-fA-F]{7,40})\b`)
-var dirtyCount = lazyRegexp(`(?m)^- Dirty: ([0-9]+) file`)
 
-// sessionMarks reads the session's checkpoint: dirty when the last
-// Auto-checkpoint counted dirty files, stale when the digest's Suite sha is
-// not the branch head.
-func sessionMarks(l *gitx.Layout, gitBranch string) (dirty, stale bool) {
-	dir := os.Getenv("ORC_STATE_DIR")
-	if dir == "" {
-		dir = filepath.Join(l.MainRoot(), ".orc")
-	}
+// digestBehind reads the session's checkpoint: true when the digest's
+// Suite sha is not the branch head.
+func digestBehind(l gitx.Layout, stateDir, gitBranch string) bool {
 	id := registry.Sanitize(gitBranch)
-	if registry.CheckKey(id) != nil {
-		return false, false
+	if stateDir == "" || registry.CheckKey(id) != nil {
+		return false
 	}
-	data, err := os.ReadFile(filepath.Join(dir, id, "files", "checkpoint.md"))
+	data, err := os.ReadFile(filepath.Join(stateDir, id, "files", "checkpoint.md"))
 	if err != nil {
-		return false, false
+		return false
 	}
-	body := checkpoint.QuickBody(data)
-	auto, _ := checkpoint.Section(body, checkpoint.AutoHeading)
-	if m := dirtyCount().FindSubmatch(auto); m != nil && string(m[1]) != "0" {
-		dirty = true
-	}
-	digest, _ := checkpoint.Section(body, checkpoint.DigestHeading)
+	digest, _ := checkpoint.Section(checkpoint.QuickBody(data), checkpoint.DigestHeading)
 	if m := suiteSHA().FindSubmatch(digest); m != nil {
 		if head, ok := l.BranchSHA(gitBranch); ok {
-			stale = !strings.HasPrefix(head, strings.ToLower(string(m[1])))
+			return !strings.HasPrefix(head, strings.ToLower(string(m[1])))
 		}
 	}
-	return dirty, stale
+	return false
 }
 
-// readStatusPayload decodes the statusline JSON as soon as one complete
+// readStatusPayload returns the statusline JSON as soon as one complete
 // value has arrived: some hosts never close stdin, and waiting for EOF
 // would throw away a payload that is already whole. It waits at most
-// statuslineStdinTimeout; garbage gives an empty payload.
-func readStatusPayload(r io.Reader) statusPayload {
-	ch := make(chan statusPayload, 1)
+// statuslineStdinTimeout; garbage gives nil.
+func readStatusPayload(r io.Reader) []byte {
+	ch := make(chan json.RawMessage, 1)
 	go func() {
-		var p statusPayload
-		_ = json.NewDecoder(io.LimitReader(r, 1<<20)).Decode(&p)
-		ch <- p
+		var raw json.RawMessage
+		_ = json.NewDecoder(io.LimitReader(r, 1<<20)).Decode(&raw)
+		ch <- raw
 	}()
 	select {
-	case p := <-ch:
-		return p
+	case raw := <-ch:
+		return raw
 	case <-time.After(statuslineStdinTimeout):
-		return statusPayload{}
+		return nil
 	}
 }

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package cli
+
+import "os/exec"
+
+// detach keeps the default: on Windows a child outlives its parent.
+func detach(*exec.Cmd) {}

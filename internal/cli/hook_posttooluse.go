@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"time"
+
+	"github.com/orc-state/orc-state/internal/statusline"
+)
+
+// maxToolUseStdin bounds the PostToolUse JSON read: it carries the tool's
+// whole input and response. A larger one is drained and ignored.
+const maxToolUseStdin = 32 << 20
+
+// postToolUseOutput is the hook's answer when it warns.
+type postToolUseOutput struct {
+	HookSpecificOutput struct {
+		HookEventName     string `json:"hookEventName"`
+		AdditionalContext string `json:"additionalContext"`
+	} `json:"hookSpecificOutput"`
+}
+
+// Run is the context monitor (see runPostToolUse); kong reaches it only for
+// --help, which Main does not dispatch early.
+func (c *HookPostToolUseCmd) Run(e *Env) error {
+	runPostToolUse(e.Stdin, e.Stdout)
+	return nil
+}
+
+// runPostToolUse is `hook post-tool-use`, dispatched before the parser: it
+// runs after every tool call. It reads the context level the statusline
+// last recorded for this Claude Code session (one small private file; no
+// registry, no git) and, at red or critical, once per tier, tells the agent
+// to write the digest and reach a clean stopping point. Otherwise, for a
+// subagent, or without a live orc session, it prints nothing. Exit 0 always.
+func runPostToolUse(stdin io.Reader, stdout io.Writer) {
+	data, err := readBounded(stdin, maxToolUseStdin, hookStdinTimeout)
+	if err != nil {
+		return
+	}
+	var p struct {
+		SessionID string `json:"session_id"`
+		AgentID   string `json:"agent_id"`
+	}
+	if json.Unmarshal(data, &p) != nil || p.AgentID != "" {
+		return // a subagent's context is its own, not the one the statusline saw
+	}
+	key := statusline.Key(p.SessionID)
+	if key == "" {
+		return
+	}
+	files, err := statusline.OpenFiles(os.TempDir())
+	if err != nil {
+		return
+	}
+	lvl, ok := files.ReadLevel(key)
+	if !ok {
+		return
+	}
+	tier, advice, ok := statusline.Warning(lvl, time.Now(), func(t statusline.Tier) bool { return files.Warned(key, t) })
+	if !ok || !files.MarkWarned(key, tier) {
+		return
+	}
+	var out postToolUseOutput
+	out.HookSpecificOutput.HookEventName = "PostToolUse"
+	out.HookSpecificOutput.AdditionalContext = advice
+	b, _ := json.Marshal(out)
+	stdout.Write(append(b, '\n'))
+}
