@@ -26,6 +26,7 @@ type hookPayload struct {
 	Source             string `json:"source"`
 	AgentID            string `json:"agent_id"`
 	StopHookActive     bool   `json:"stop_hook_active"`
+	SessionTitle       any    `json:"session_title"` // a string; absent when the session has no title
 }
 
 // hookStdinTimeout bounds the wait for the hook's stdin to close.
@@ -157,9 +158,16 @@ func (c *HookSessionStartCmd) Run(e *Env) error {
 		}
 		return nil
 	}
+	if path := os.Getenv("CLAUDE_ENV_FILE"); path != "" {
+		if err := writeEnvFile(path, orcExports(d, s, cwd())); err != nil {
+			e.problem(err)
+		}
+	}
 	var out sessionStartOutput
 	out.HookSpecificOutput.HookEventName = "SessionStart"
-	out.HookSpecificOutput.SessionTitle = clip(fmt.Sprintf("orc: %s %s [%s]", s.Command, s.GitBranch, s.Phase), 120)
+	if titleIsOurs(p) {
+		out.HookSpecificOutput.SessionTitle = clip(fmt.Sprintf("%s%s %s [%s]", titlePrefix, s.Command, s.GitBranch, s.Phase), 120)
+	}
 	switch p.Source {
 	case "compact", "resume", "fork":
 		intro := fmt.Sprintf("orc-state: the workflow session %s (%s) is %s on this branch. "+
@@ -173,6 +181,30 @@ func (c *HookSessionStartCmd) Run(e *Env) error {
 			s.SessionID, s.Command, s.Phase, s.TotalPhases, registry.Deref(s.PhaseLabel), s.Status)
 	}
 	return printJSON(e, out, "")
+}
+
+// titlePrefix starts every session title orc-state sets.
+const titlePrefix = "orc: "
+
+// titleIsOurs reports whether the hook may set the session's title: the
+// client applies sessionTitle on startup, resume and fork (and ignores it
+// on compact and clear), replacing whatever title the session had, and its
+// payload's session_title does not say who chose the current one (observed
+// with the real client, 2.1.332; hooks/README.md). So a title is set only
+// when the session has none, or has one orc-state set (it starts with
+// titlePrefix); a name the user gave (claude -n, /rename) is left alone.
+func titleIsOurs(p hookPayload) bool {
+	switch p.Source {
+	case "compact", "clear":
+		return false
+	}
+	switch t := p.SessionTitle.(type) {
+	case nil:
+		return true
+	case string:
+		return t == "" || strings.HasPrefix(t, titlePrefix)
+	}
+	return false // a title of a shape we do not know: leave it
 }
 
 // Run refreshes the Auto-checkpoint at the end of a turn, only when HEAD

@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/orc-state/orc-state/internal/atomicfile"
+	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/registry"
+)
+
+// maxEnvFile bounds how much of $CLAUDE_ENV_FILE is read to find the
+// exports already there.
+const maxEnvFile = 1 << 20
+
+// orcExports are the variables SessionStart exports through
+// $CLAUDE_ENV_FILE, so the agent's later Bash calls use this state dir. They
+// are the original's (reference-orc.md, "SessionStart"): the context it
+// detected, the state dir, the detection cache and the interaction policy.
+func orcExports(d *state.Dir, s *registry.Session, wd string) [][2]string {
+	root := ""
+	if d.Git != nil {
+		root = d.Git.WorktreeRoot
+	}
+	if p, err := filepath.EvalSymlinks(wd); err == nil {
+		wd = p // the original's cache key is `pwd -P`
+	}
+	vars := [][2]string{
+		{"ORC_CONTEXT", "repo"},
+		{"ORC_REPO_ROOT", root},
+		{"ORC_WORKSPACE_ROOT", ""},
+		{"ORC_WORKSPACE_NAME", ""},
+		{"ORC_WORKSPACE_REPOS", ""},
+		{"ORC_STATE_DIR", d.Path},
+		{"ORC_CONTEXT_CACHED", "1"},
+		{"ORC_CONTEXT_CACHED_PWD", wd},
+	}
+	if registry.CheckKey(s.SessionID) == nil {
+		switch p, _ := linePolicy(filepath.Join(d.Path, s.SessionID, "files", "decisions.json")).(string); p {
+		case "manual", "guided", "auto":
+			vars = append(vars, [2]string{"ORC_INTERACTION_POLICY", p})
+		}
+	}
+	return vars
+}
+
+// exportLine is `export NAME='value'` with the value single-quoted for sh.
+func exportLine(name, value string) string {
+	return "export " + name + "='" + strings.ReplaceAll(value, "'", `'\''`) + "'"
+}
+
+// writeEnvFile appends the exports to path unless the file already ends
+// up with these values (the last assignment of each name is ours): repeated
+// SessionStarts add nothing, lines other plugins wrote are kept, and a
+// changed value is appended after the old one, which it overrides. A value
+// with a newline or NUL is not exported (a line-based file cannot hold it).
+func writeEnvFile(path string, vars [][2]string) error {
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("read $CLAUDE_ENV_FILE: %v", err)
+	}
+	if len(old) > maxEnvFile {
+		old = old[len(old)-maxEnvFile:]
+	}
+	last := lastAssignments(old)
+	var block bytes.Buffer
+	var skipped []string
+	changed := false
+	for _, v := range vars {
+		if strings.ContainsAny(v[1], "\n\r\x00") {
+			skipped = append(skipped, v[0])
+			continue
+		}
+		line := exportLine(v[0], v[1])
+		if last[v[0]] != line {
+			changed = true
+		}
+		block.WriteString(line + "\n")
+	}
+	if changed {
+		if len(old) > 0 && old[len(old)-1] != '\n' {
+			block = *bytes.NewBuffer(append([]byte("\n"), block.Bytes()...))
+		}
+		if err := atomicfile.Append(path, block.Bytes(), 0o600); err != nil {
+			return fmt.Errorf("append to $CLAUDE_ENV_FILE: %v", err)
+		}
+	}
+	if len(skipped) > 0 {
+		return fmt.Errorf("not exported (a newline in the value): %s", strings.Join(skipped, ", "))
+	}
+	return nil
+}
+
+// lastAssignments maps each variable name to the last line of the file
+// that assigns it (with or without `export`).
+func lastAssignments(data []byte) map[string]string {
+	last := map[string]string{}
+	for _, line := range strings.Split(string(data), "\n") {
+		l := strings.TrimSpace(line)
+		name, _, ok := strings.Cut(strings.TrimPrefix(l, "export "), "=")
+		if ok && name != "" && !strings.ContainsAny(name, " \t") {
+			last[name] = l
+		}
+	}
+	return last
+}
