@@ -8,9 +8,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/statusline"
 )
 
 // Run writes the statusLine entry into a Claude settings file. Every other
@@ -25,7 +27,11 @@ func (c *InstallCmd) Run(e *Env) error {
 		return fault.Wrap(fault.Invalid, err, "cannot find the orc-state binary")
 	}
 	exe, _ = filepath.Abs(exe)
-	want, _ := json.Marshal(map[string]any{"type": "command", "command": exe + " statusline", "padding": 0})
+	command, err := c.statuslineCommand(exe)
+	if err != nil {
+		return err
+	}
+	want, _ := json.Marshal(map[string]any{"type": "command", "command": command, "padding": 0})
 	old, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fault.Usagef("cannot read %s: %v", path, err)
@@ -57,6 +63,25 @@ func (c *InstallCmd) Run(e *Env) error {
 	}
 	fmt.Fprintf(e.Stdout, "wrote statusLine to %s\n", path)
 	return nil
+}
+
+// statuslineCommand is the statusLine command: the binary, the verb, and
+// the options that differ from the defaults.
+func (c *InstallCmd) statuslineCommand(exe string) (string, error) {
+	command := exe + " statusline"
+	if c.Style != "" && c.Style != "full" {
+		command += " --style " + c.Style
+	}
+	if c.ContextReserve < 0 || c.ContextReserve > statusline.MaxReserve {
+		return "", fault.Usagef("--context-reserve %d is not a percentage from 0 to %d", c.ContextReserve, statusline.MaxReserve)
+	}
+	if c.ContextReserve > 0 {
+		command += " --context-reserve " + strconv.Itoa(c.ContextReserve)
+	}
+	if c.Off {
+		command += " --off"
+	}
+	return command, nil
 }
 
 func (c *InstallCmd) settingsPath(e *Env) (string, error) {
