@@ -34,6 +34,7 @@ type budgetRule struct {
 	kind  budgetKind
 	fixed time.Duration // kind fixedBudget
 	over  time.Duration // kind overGit: the allowance above git status
+	ref   string        // kind twiceRef: the case (same group) it may take twice the time of
 }
 
 type budgetKind int
@@ -44,6 +45,7 @@ const (
 	twiceOne               // 2× the same case's 1-session median
 	overGit                // the group's git status median + over
 	baseline               // the reference the group's budgets derive from
+	twiceRef               // 2× the median of the group's case rule.ref
 )
 
 const (
@@ -150,22 +152,50 @@ func bigGroup(name, repo string, h *harness) group {
 }
 
 // statuslineGroup times the statusline verb fed a Claude Code statusline
-// payload for the 1-session repository.
+// payload for the 1-session repository, with its git cache warm (one
+// Claude Code session, rendered every run) and cold (a new session every
+// run: a detached refresher runs git status, waited for at most 30 ms),
+// and hook post-tool-use after a tool call of the warm session (a reading
+// below red: the usual, silent path). Both hot paths may take 2× `line`,
+// measured in the same rounds.
 func statuslineGroup(repo string, h *harness) group {
-	payload := fmt.Sprintf(`{"hook_event_name":"Status","session_id":"bench-0001",`+
-		`"transcript_path":"/tmp/bench-transcript.jsonl","cwd":%q,`+
-		`"model":{"id":"claude-opus-4-1","display_name":"Opus"},`+
-		`"workspace":{"current_dir":%q,"project_dir":%q},"version":"1.0.80",`+
-		`"output_style":{"name":"default"},`+
-		`"cost":{"total_cost_usd":0.42,"total_duration_ms":61000,"total_api_duration_ms":23000,"total_lines_added":120,"total_lines_removed":14},`+
-		`"context_window":{"used_percentage":37.5}}`, repo, repo, repo)
-	c := benchCase{key: statuslineKey, label: "`statusline` (Claude Code JSON on stdin)", dir: repo,
-		args: static("statusline"), stdin: func(int) string { return payload }, rule: fixed(readBudget),
-		want: "orc flow"}
-	if !h.supports(repo, "statusline") {
-		c.skip = "skipped: this build has no `statusline` (`orc-state statusline --help` failed); `line` above is the statusline path"
+	nonce := time.Now().UnixNano() // cold sessions never meet an earlier bench's cache
+	payload := func(session string) string {
+		return fmt.Sprintf(`{"hook_event_name":"Status","session_id":%q,`+
+			`"transcript_path":"/tmp/bench-transcript.jsonl","cwd":%q,`+
+			`"model":{"id":"claude-opus-4-1","display_name":"Opus"},`+
+			`"workspace":{"current_dir":%q,"project_dir":%q},"version":"1.0.80",`+
+			`"output_style":{"name":"default"},`+
+			`"cost":{"total_cost_usd":0.42,"total_duration_ms":61000,"total_api_duration_ms":23000,"total_lines_added":120,"total_lines_removed":14},`+
+			`"context_window":{"used_percentage":37.5}}`, session, repo, repo, repo)
 	}
-	return group{name: "statusline", cases: []benchCase{c}}
+	warm := fmt.Sprintf("bench-warm-%d", nonce)
+	toolUse := fmt.Sprintf(`{"session_id":%q,"transcript_path":"/tmp/bench-transcript.jsonl","cwd":%q,`+
+		`"permission_mode":"default","hook_event_name":"PostToolUse","tool_name":"Bash",`+
+		`"tool_input":{"command":"go test ./...","description":"Run the tests"},`+
+		`"tool_response":{"stdout":"ok","stderr":"","interrupted":false,"isImage":false},"tool_use_id":"toolu_bench"}`, warm, repo)
+	twiceLine := budgetRule{kind: twiceRef, ref: "line"}
+	cases := []benchCase{
+		{key: "line", label: "`line` (the reference)", args: static("line"), rule: budgetRule{kind: baseline}},
+		{key: statuslineKey, label: "`statusline`, warm cache (Claude Code JSON on stdin)",
+			args: static("statusline"), stdin: func(int) string { return payload(warm) }, rule: twiceLine, want: "flow "},
+		{key: "statusline cold", label: "`statusline`, cold cache (a new Claude Code session each run)",
+			args: static("statusline"), stdin: func(r int) string { return payload(fmt.Sprintf("bench-cold-%d-%d", nonce, r)) }},
+		{key: "hook post-tool-use", label: "`hook post-tool-use` (PostToolUse JSON on stdin; below red, silent)",
+			args: static("hook", "post-tool-use"), stdin: func(int) string { return toolUse }, rule: twiceLine},
+	}
+	for i := range cases {
+		cases[i].dir = repo
+	}
+	if !h.supports(repo, "statusline") {
+		for i := range cases[1:] {
+			cases[i+1].skip = "skipped: this build has no `statusline` (`orc-state statusline --help` failed); `line` above is the statusline path"
+		}
+	}
+	if !h.supports(repo, "hook", "post-tool-use") {
+		cases[3].skip = "skipped: this build has no `hook post-tool-use`"
+	}
+	return group{name: "statusline", cases: cases}
 }
 
 // thousands renders n with comma separators.

@@ -218,6 +218,11 @@ func applyBudgets(rs []result) {
 				r.budget = g.median + r.rule.over
 				r.budgetText = fmt.Sprintf("≤ %s (git status + %s)", ms(r.budget), ms(r.rule.over))
 			}
+		case twiceRef:
+			if ref := find(r.group, r.rule.ref); ref != nil {
+				r.budget = 2 * ref.median
+				r.budgetText = fmt.Sprintf("≤ %s (2 × `%s`)", ms(r.budget), r.rule.ref)
+			}
 		case baseline:
 			r.budgetText = "reference"
 		default:

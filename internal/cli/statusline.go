@@ -142,7 +142,9 @@ func runStatusline(args []string, stdin io.Reader, stdout io.Writer) {
 			sum := sha256.Sum256([]byte(root))
 			placeKey = "dir-" + hex.EncodeToString(sum[:8])
 		}
-		if rec, ok := lookPlace(files, placeKey, root, branch, head, now); ok {
+		if opts.Off {
+			// nothing is shown: no look at git
+		} else if rec, ok := lookPlace(files, placeKey, root, branch, head, now); ok {
 			if rec.Known {
 				in.Place.Dirty = statusline.Clean
 				if rec.Dirty {
