@@ -244,3 +244,30 @@ func TestParsePayloadLenient(t *testing.T) {
 		t.Errorf("%+v", p)
 	}
 }
+
+// FuzzRender: any stdin the host could send renders without a panic, in at
+// most two rows no wider than the terminal, with no control character but
+// the colour escapes.
+func FuzzRender(f *testing.F) {
+	f.Add([]byte(fullPayload), 100)
+	f.Add([]byte(`{"context_window":{"used_percentage":1e308},"cost":{"total_cost_usd":-1},"pr":{"number":1e20}}`), 70)
+	f.Add([]byte(`{"model":{"display_name":"\u202e\u0000x"},"rate_limits":{"five_hour":{"used_percentage":99,"resets_at":"x"}}}`), 50)
+	f.Add([]byte(`[]`), 1)
+	f.Fuzz(func(t *testing.T, data []byte, cols int) {
+		cols = cols%300 + 1
+		if cols < 1 {
+			cols += 300
+		}
+		p := ParsePayload(data)
+		s := &Session{Command: p.Model, Phase: p.Effort, Label: p.PRState, Branch: p.Worktree, Current: len(data)%2 == 0}
+		for _, term := range []Terminal{{Columns: cols, Color: true, UTF8: true}, {Columns: cols}} {
+			out := Render(Input{Payload: p, Session: s, Place: Place{InRepo: true, Branch: p.RepoName}, Term: term})
+			checkShape(t, out, cols)
+			for _, r := range strings.ReplaceAll(ansi.ReplaceAllString(out, ""), "\n", "") {
+				if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+					t.Fatalf("control %U in %q", r, out)
+				}
+			}
+		}
+	})
+}
