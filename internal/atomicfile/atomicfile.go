@@ -7,8 +7,8 @@
 //     closed and renamed over the target, then the directory is fsynced.
 //     A reader (or a crash at any instant) sees the old or the new content,
 //     never a torn file.
-//   - [Replace] is WriteFile without the fsyncs: atomic but not durable,
-//     for the statusline's throwaway caches in a temp dir (never for state).
+//   - [WriteCache] is WriteFile without the fsyncs: atomic but not durable,
+//     for caches whose loss costs only time (never for state).
 //   - [Append] appends to the append-only files (journal.jsonl, progress.md)
 //     with one write call followed by fsync.
 //   - [MkdirAll] creates directories and fsyncs their parents.
@@ -55,10 +55,12 @@ func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
 	return write(path, data, perm, true)
 }
 
-// Replace is WriteFile without the fsyncs: a reader still sees the old or
-// the new content, but a crash may lose the write. It is for caches that
-// are rebuilt when missing (the statusline's files), never for state.
-func Replace(path string, data []byte, perm os.FileMode) error {
+// WriteCache replaces path with data atomically but not durably (no
+// fsync): a reader sees the old or the new content, but a crash may lose
+// the write. It is for files whose loss or staleness costs only time, never
+// correctness (the statusline's cache and context files). Otherwise it is
+// WriteFile.
+func WriteCache(path string, data []byte, perm os.FileMode) error {
 	return write(path, data, perm, false)
 }
 

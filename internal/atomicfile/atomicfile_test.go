@@ -355,13 +355,13 @@ func TestWriteFileThenRead(t *testing.T) {
 	}
 }
 
-// TestReplace: the cache writer (no fsync) keeps WriteFile's other
+// TestWriteCache: the cache writer (no fsync) keeps WriteFile's other
 // promises: exact mode, no temp left behind, no write through a link.
-func TestReplace(t *testing.T) {
+func TestWriteCache(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "context-s.json")
 	for _, content := range []string{"first, longer\n", "x"} {
-		if err := Replace(path, []byte(content), 0o600); err != nil {
+		if err := WriteCache(path, []byte(content), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		if got := mustRead(t, path); string(got) != content {
@@ -376,7 +376,7 @@ func TestReplace(t *testing.T) {
 	}
 	for _, dangling := range []bool{false, true} {
 		link, target := symlinkSetup(t, dangling)
-		if err := Replace(link, []byte("evil"), 0o600); !errors.Is(err, ErrSymlink) {
+		if err := WriteCache(link, []byte("evil"), 0o600); !errors.Is(err, ErrSymlink) {
 			t.Fatalf("dangling=%v: err = %v, want ErrSymlink", dangling, err)
 		}
 		checkSymlinkUntouched(t, link, target, dangling)

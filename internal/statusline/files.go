@@ -127,7 +127,7 @@ func (f *Files) ReadPlace(key, dir, branch, head string, now time.Time) (PlaceRe
 func (f *Files) WritePlace(key string, r PlaceRecord) error {
 	r.Schema = 1
 	data, _ := json.Marshal(r)
-	return atomicfile.Replace(f.path("place-", key, ".json"), append(data, '\n'), 0o600)
+	return atomicfile.WriteCache(f.path("place-", key, ".json"), append(data, '\n'), 0o600)
 }
 
 // RefreshBound is the longest a refresher may run; a claim older than that
@@ -177,7 +177,7 @@ func (f *Files) WriteLevel(key string, l Level) error {
 			os.Remove(f.path("warned-", key, "."+t.String()))
 		}
 	}
-	return atomicfile.Replace(f.path("context-", key, ".json"), append(data, '\n'), 0o600)
+	return atomicfile.WriteCache(f.path("context-", key, ".json"), append(data, '\n'), 0o600)
 }
 
 // Warned reports whether hook post-tool-use already warned at tier t.
