@@ -121,13 +121,13 @@ func runStatusline(args []string, stdin io.Reader, stdout io.Writer) {
 	var branch, head string
 	if layout != nil {
 		root = layout.WorktreeRoot
-		branch, head = placeIdentity(*layout)
-		_, detached, _ := layout.CurrentBranch()
+		var detached bool
+		branch, detached, head = placeIdentity(*layout)
 		in.Place = statusline.Place{InRepo: true, Branch: branch, Detached: detached, Linked: layout.IsLinked()}
 	} else {
 		in.Place = statusline.Place{Dir: wd}
 	}
-	if l, ok := lineWith(stateDir, "", layout); ok {
+	if l, ok := lineWith(stateDir, branch, layout); ok {
 		in.Session = sessionView(l)
 		if layout != nil {
 			in.Session.DigestBehind = digestBehind(*layout, stateDir, l.GitBranch)
@@ -229,7 +229,7 @@ func refreshPlace(dir, key string) {
 	started := time.Now()
 	rec := statusline.PlaceRecord{Dir: dir, At: started.UnixMilli()}
 	if l, err := gitx.Discover(dir); err == nil && l.WorktreeRoot == dir {
-		rec.Branch, rec.Head = placeIdentity(l)
+		rec.Branch, _, rec.Head = placeIdentity(l)
 		ctx, cancel := context.WithTimeout(context.Background(), statusline.RefreshBound-5*time.Second)
 		out, err := l.Run(ctx, "--no-optional-locks", "status", "--porcelain", "-z", "--untracked-files=normal")
 		cancel()
@@ -243,10 +243,10 @@ func refreshPlace(dir, key string) {
 
 // placeIdentity is what a cached look is about besides the directory: the
 // branch checked out ("" when detached) and its commit.
-func placeIdentity(l gitx.Layout) (branch, head string) {
-	branch, _, _ = l.CurrentBranch()
+func placeIdentity(l gitx.Layout) (branch string, detached bool, head string) {
+	branch, detached, _ = l.CurrentBranch()
 	head, _ = l.BranchSHA(branch)
-	return branch, head
+	return branch, detached, head
 }
 
 // workspacePlace names a folder holding two or more repositories (the
