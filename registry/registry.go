@@ -124,7 +124,11 @@ func IsTime(v string) bool {
 }
 
 // Now returns the current time in TimeLayout.
-func Now() string { return time.Now().UTC().Format(TimeLayout) }
+func Now() string { return Clock().UTC().Format(TimeLayout) }
+
+// Clock is the time every recorded timestamp comes from. It is a test seam:
+// the CLI's tests fix it so that two runs write the same bytes.
+var Clock = time.Now
 
 // InvalidError is a registry that cannot be trusted: exit 3.
 type InvalidError struct {

@@ -1,22 +1,44 @@
-// Package atomicfile owns every write orc-state makes to disk.
+// Package atomicfile is orc-state's file-system layer: every write under the
+// state directory, and every read of a file that a writer may replace, goes
+// through it.
 //
-// Nothing under the state directory is written any other way:
+// Writes:
 //
-//   - [WriteFile] replaces a file atomically and durably: a temp file in the
-//     same directory (".<base>.tmp-<random>") is written, chmod-ed, fsynced,
-//     closed and renamed over the target, then the directory is fsynced.
-//     A reader (or a crash at any instant) sees the old or the new content,
-//     never a torn file.
+//   - [Stage] writes a file's next content to a temp file in the target's
+//     directory (".<base>.tmp-<digits>"), sets its mode, fsyncs and closes
+//     it; nothing is visible yet, and a full disk (ENOSPC) or a read-only
+//     directory surfaces here. [Temp.Commit] renames it over the target.
+//   - [WriteFile] is Stage, Commit and a directory fsync: a reader (or a
+//     crash at any instant) sees the old or the new content, never a torn
+//     file.
 //   - [WriteCache] is WriteFile without the fsyncs: atomic but not durable,
 //     for caches whose loss costs only time (never for state).
-//   - [Append] appends to the append-only files (journal.jsonl, progress.md)
-//     with one write call followed by fsync.
-//   - [MkdirAll] creates directories and fsyncs their parents.
-//   - [IsTemp] recognises the temp files a killed writer can leave behind, so
-//     doctor can report them.
+//   - [OpenAppend] opens an append-only file (journal.jsonl, progress.md,
+//     removed.jsonl) for writing and records its length; [Appender.Append]
+//     writes at that length and fsyncs, and on failure cuts the file back to
+//     it, so a failed append leaves no partial record. [Append] does both for
+//     a single append.
+//   - [Rename], [Remove], [RemoveAll], [MkdirAll], [Probe] and [SyncDir] are
+//     the other steps a transaction takes.
 //
-// None of them writes through a symbolic link: a link inside .orc/ pointing
+// Reads: [Open] and [ReadFile] open a file so that a writer may rename over
+// it while it is open. On Windows that needs FILE_SHARE_DELETE, which
+// os.Open does not ask for; elsewhere they are os.Open and os.ReadFile.
+//
+// Platforms. On Windows a directory cannot be fsynced (the call is refused
+// with "Access denied") and there is nothing to make durable that way, so
+// [SyncDir] does nothing there, as other Go storage engines do. Windows
+// refuses to rename over a file another process holds open without delete
+// sharing (a sharing violation, or "Access denied"): [Rename] retries for up
+// to [RenameRetry] before giving up.
+//
+// None of the writes follows a symbolic link: a link inside .orc/ pointing
 // elsewhere is refused with [ErrSymlink].
+//
+// Faults. Every step first calls the package variable [Fault] when it is
+// set; an error it returns is what the step returns. Production code never
+// sets it: the fault-injection tests do (cmd/orc-state's TestMain installs
+// it from an environment variable, so real processes run it).
 //
 // The package takes no lock; callers that read-modify-write hold the state
 // lock (package lock) around the whole cycle.
@@ -29,7 +51,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 )
 
 // ErrSymlink is returned (wrapped) when the target of a write is a symbolic
@@ -40,37 +61,31 @@ var ErrSymlink = errors.New("refusing to write through a symbolic link")
 // temp file name: ".<base>" + tempInfix + "<random>".
 const tempInfix = ".tmp-"
 
-// rename is os.Rename; tests replace it to fail after the temp file is
-// fully written.
-var rename = os.Rename
+// maxTempBase bounds the part of the target's name a temp name repeats, so
+// that "." + base + ".tmp-" + up to 10 digits fits the 255-byte name limit.
+const maxTempBase = 200
 
-// WriteFile atomically and durably replaces path with data and gives it mode
-// perm (exactly, not filtered by the umask).
-//
-// It creates a temp file in the same directory, writes data, sets perm,
-// fsyncs and closes it, renames it over path and fsyncs the directory. On
-// any error the temp file is removed and path is left as it was. It refuses
-// when path is a symbolic link.
-func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
-	return write(path, data, perm, true)
+// Temp is a file's next content, durable under a temp name in the target's
+// directory and not yet visible at the target.
+type Temp struct {
+	Path   string // the temp file
+	Target string // what Commit renames it over
 }
 
-// WriteCache replaces path with data atomically but not durably (no
-// fsync): a reader sees the old or the new content, but a crash may lose
-// the write. It is for files whose loss or staleness costs only time, never
-// correctness (the statusline's cache and context files). Otherwise it is
-// WriteFile.
-func WriteCache(path string, data []byte, perm os.FileMode) error {
-	return write(path, data, perm, false)
+// Stage writes data to a new temp file beside target, gives it mode perm
+// (exactly, not filtered by the umask), fsyncs and closes it. On error the
+// temp file is removed. It refuses when target is a symbolic link.
+func Stage(target string, data []byte, perm os.FileMode) (*Temp, error) {
+	return stage(target, data, perm, true)
 }
 
-func write(path string, data []byte, perm os.FileMode, durable bool) (err error) {
-	if err := refuseSymlink(path); err != nil {
-		return err
+func stage(target string, data []byte, perm os.FileMode, durable bool) (t *Temp, err error) {
+	if err := refuseSymlink(target); err != nil {
+		return nil, err
 	}
-	dir, base := filepath.Split(path)
+	dir, base := filepath.Split(target)
 	if base == "" {
-		return fmt.Errorf("write %s: no file name", path)
+		return nil, fmt.Errorf("write %s: no file name", target)
 	}
 	if dir == "" {
 		dir = "." // CreateTemp("") would pick $TMPDIR, another filesystem
@@ -79,103 +94,105 @@ func write(path string, data []byte, perm os.FileMode, durable bool) (err error)
 	if len(prefix) > maxTempBase {
 		prefix = prefix[:maxTempBase] // a 240-byte name must not make a 256-byte temp name
 	}
-	tmp, err := os.CreateTemp(dir, "."+prefix+tempInfix+"*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	if err := step(OpCreate, target); err != nil {
+		return nil, fmt.Errorf("write %s: %w", target, err)
 	}
-	tmpName := tmp.Name()
-	renamed := false
+	f, err := os.CreateTemp(dir, "."+prefix+tempInfix+"*")
+	if err != nil {
+		return nil, fmt.Errorf("write %s: %w", target, err)
+	}
+	name := f.Name()
 	defer func() {
-		if err != nil && !renamed {
-			_ = tmp.Close() // may already be closed; the error is irrelevant then
-			_ = os.Remove(tmpName)
+		if err != nil {
+			_ = f.Close() // may already be closed; the error is irrelevant then
+			_ = os.Remove(name)
 		}
 	}()
-
-	if _, err = tmp.Write(data); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	if err = step(OpWrite, target); err == nil {
+		_, err = f.Write(data)
 	}
-	if err = tmp.Chmod(perm); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	if err != nil {
+		return nil, fmt.Errorf("write %s: %w", target, err)
+	}
+	if err = f.Chmod(perm); err != nil {
+		return nil, fmt.Errorf("write %s: %w", target, err)
 	}
 	if durable {
-		if err = tmp.Sync(); err != nil {
-			return fmt.Errorf("write %s: fsync: %w", path, err)
+		if err = step(OpSync, target); err == nil {
+			err = f.Sync()
+		}
+		if err != nil {
+			return nil, fmt.Errorf("write %s: fsync: %w", target, err)
 		}
 	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	if err = f.Close(); err != nil {
+		return nil, fmt.Errorf("write %s: %w", target, err)
 	}
-	if err = rename(tmpName, path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	return &Temp{Path: name, Target: target}, nil
+}
+
+// Commit renames the temp file over its target (see [Rename]). The
+// directory is not fsynced: the caller does that once per directory.
+func (t *Temp) Commit() error {
+	if err := refuseSymlink(t.Target); err != nil {
+		return err
+	}
+	if err := Rename(t.Path, t.Target); err != nil {
+		return fmt.Errorf("write %s: %w", t.Target, err)
+	}
+	return nil
+}
+
+// Discard removes the temp file (a missing one is no error). It takes no
+// fault: it is what undoes a failed step.
+func (t *Temp) Discard() error {
+	if err := os.Remove(t.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// WriteFile atomically and durably replaces path with data and gives it mode
+// perm: [Stage], [Temp.Commit], then [SyncDir] of the directory. On any
+// error before the rename the temp file is removed and path is left as it
+// was. It refuses when path is a symbolic link.
+func WriteFile(path string, data []byte, perm os.FileMode) error {
+	t, err := Stage(path, data, perm)
+	if err != nil {
+		return err
+	}
+	if err := t.Commit(); err != nil {
+		_ = t.Discard()
+		return err
 	}
 	// From here on path holds the new content and the temp name is free
 	// again (another writer may reuse it), so nothing must be removed.
-	renamed = true
-	if !durable {
-		return nil
-	}
-	if err = syncDir(dir); err != nil {
+	if err := SyncDir(filepath.Dir(path)); err != nil {
 		return fmt.Errorf("write %s: fsync directory: %w", path, err)
 	}
 	return nil
 }
 
-// Append appends data to path with a single write call and fsyncs the file.
-// A missing file is created with mode perm (exactly, not filtered by the
-// umask) and its directory is fsynced so the new entry is durable. It
-// refuses when path is a symbolic link.
-//
-// Append is for append-only files (journal.jsonl, progress.md); a crash can
-// leave at most the last record incomplete, never damage earlier ones.
-func Append(path string, data []byte, perm os.FileMode) (err error) {
-	// O_EXCL never follows a symlink, so the create path is safe as is.
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|os.O_EXCL|oNoFollow, perm)
-	created := err == nil
-	if errors.Is(err, fs.ErrExist) {
-		if err := refuseSymlink(path); err != nil {
-			return err
-		}
-		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|oNoFollow, 0)
-	}
+// WriteCache replaces path with data atomically but not durably (no
+// fsync): a reader sees the old or the new content, but a crash may lose
+// the write. It is for files whose loss or staleness costs only time, never
+// correctness (the statusline's cache and context files). Otherwise it is
+// WriteFile.
+func WriteCache(path string, data []byte, perm os.FileMode) error {
+	t, err := stage(path, data, perm, false)
 	if err != nil {
-		if isNoFollowErr(path, err) {
-			return fmt.Errorf("append %s: %w", path, ErrSymlink)
-		}
-		return fmt.Errorf("append %s: %w", path, err)
+		return err
 	}
-	defer func() {
-		if cerr := f.Close(); cerr != nil && err == nil {
-			err = fmt.Errorf("append %s: %w", path, cerr)
-		}
-	}()
-
-	if created {
-		if err := f.Chmod(perm); err != nil {
-			return fmt.Errorf("append %s: %w", path, err)
-		}
-	}
-	if _, err := f.Write(data); err != nil {
-		return fmt.Errorf("append %s: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("append %s: fsync: %w", path, err)
-	}
-	if created {
-		if err := syncDir(filepath.Dir(path)); err != nil {
-			return fmt.Errorf("append %s: fsync directory: %w", path, err)
-		}
+	if err := t.Commit(); err != nil {
+		_ = t.Discard()
+		return err
 	}
 	return nil
 }
 
-// IsTemp reports whether name looks like a temp file left by [WriteFile]:
+// IsTemp reports whether name looks like a temp file left by [Stage]:
 // ".<base>.tmp-<digits>" with a non-empty base. A path is reduced to its
 // last element first.
-// maxTempBase bounds the part of the target's name a temp name repeats, so
-// that "." + base + ".tmp-" + up to 10 digits fits the 255-byte name limit.
-const maxTempBase = 200
-
 func IsTemp(name string) bool {
 	name = filepath.Base(name)
 	if !strings.HasPrefix(name, ".") {
@@ -197,54 +214,6 @@ func IsTemp(name string) bool {
 	return true
 }
 
-// MkdirAll creates dir and any missing parents with mode 0o755 (before the
-// umask) and fsyncs the parent of every directory it creates, so the new
-// entries survive a crash. An existing directory is not an error; an
-// existing non-directory is.
-func MkdirAll(dir string) error {
-	dir = filepath.Clean(dir)
-
-	// Walk up to the first existing ancestor, remembering what is missing.
-	var missing []string
-	for p := dir; ; {
-		fi, err := os.Stat(p)
-		if err == nil {
-			if !fi.IsDir() {
-				return fmt.Errorf("mkdir %s: %s is not a directory", dir, p)
-			}
-			break
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("mkdir %s: %w", dir, err)
-		}
-		missing = append(missing, p)
-		parent := filepath.Dir(p)
-		if parent == p {
-			break
-		}
-		p = parent
-	}
-
-	// Create top-down; each new entry is made durable in its parent.
-	for i := len(missing) - 1; i >= 0; i-- {
-		p := missing[i]
-		if err := os.Mkdir(p, 0o755); err != nil {
-			if !errors.Is(err, fs.ErrExist) {
-				return fmt.Errorf("mkdir %s: %w", dir, err)
-			}
-			// Lost a race with another creator: fine if it is a directory.
-			if fi, serr := os.Stat(p); serr != nil || !fi.IsDir() {
-				return fmt.Errorf("mkdir %s: %w", dir, err)
-			}
-			continue
-		}
-		if err := syncDir(filepath.Dir(p)); err != nil {
-			return fmt.Errorf("mkdir %s: fsync %s: %w", dir, filepath.Dir(p), err)
-		}
-	}
-	return nil
-}
-
 // refuseSymlink returns an error wrapping ErrSymlink when path exists and is
 // a symbolic link. A missing path is fine.
 func refuseSymlink(path string) error {
@@ -259,32 +228,4 @@ func refuseSymlink(path string) error {
 		return fmt.Errorf("write %s: %w", path, ErrSymlink)
 	}
 	return nil
-}
-
-// isNoFollowErr reports whether err came from O_NOFOLLOW meeting a symlink
-// (ELOOP on Linux and macOS); it double-checks with Lstat.
-func isNoFollowErr(path string, err error) bool {
-	if oNoFollow == 0 || !errors.Is(err, syscall.ELOOP) {
-		return false
-	}
-	fi, lerr := os.Lstat(path)
-	return lerr == nil && fi.Mode()&fs.ModeSymlink != 0
-}
-
-// syncDir fsyncs a directory so entries created or renamed in it are
-// durable. Filesystems that cannot fsync a directory (EINVAL, ENOTSUP) are
-// tolerated: there is nothing more the caller could do.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOTSUP) {
-		err = nil
-	}
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }

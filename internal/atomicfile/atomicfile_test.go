@@ -131,8 +131,12 @@ func TestWriteFileRenameFailureKeepsOld(t *testing.T) {
 		t.Fatal(err)
 	}
 	boom := errors.New("injected rename failure")
-	rename = func(string, string) error { return boom }
-	t.Cleanup(func() { rename = os.Rename })
+	inject(t, func(op Op, _ string) error {
+		if op == OpRename {
+			return boom
+		}
+		return nil
+	})
 
 	err := WriteFile(path, []byte("new"), 0o644)
 	if !errors.Is(err, boom) {
@@ -306,7 +310,7 @@ func TestIsTemp(t *testing.T) {
 func TestMkdirAll(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "a", "b", "c")
-	if err := MkdirAll(dir); err != nil {
+	if _, err := MkdirAll(dir); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Stat(dir)
@@ -314,10 +318,10 @@ func TestMkdirAll(t *testing.T) {
 		t.Fatalf("dir not created: %v", err)
 	}
 	// Existing: no error.
-	if err := MkdirAll(dir); err != nil {
+	if _, err := MkdirAll(dir); err != nil {
 		t.Fatal(err)
 	}
-	if err := MkdirAll(root); err != nil {
+	if _, err := MkdirAll(root); err != nil {
 		t.Fatal(err)
 	}
 
@@ -326,16 +330,16 @@ func TestMkdirAll(t *testing.T) {
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := MkdirAll(filepath.Join(file, "sub")); err == nil {
+	if _, err := MkdirAll(filepath.Join(file, "sub")); err == nil {
 		t.Fatal("MkdirAll under a file succeeded")
 	}
-	if err := MkdirAll(file); err == nil {
+	if _, err := MkdirAll(file); err == nil {
 		t.Fatal("MkdirAll on a file succeeded")
 	}
 
 	// Relative paths work too.
 	t.Chdir(root)
-	if err := MkdirAll(filepath.Join("rel", "x")); err != nil {
+	if _, err := MkdirAll(filepath.Join("rel", "x")); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Stat(filepath.Join(root, "rel", "x")); err != nil || !fi.IsDir() {

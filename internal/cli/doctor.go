@@ -91,21 +91,47 @@ func doctor(d *state.Dir) []doctorFinding {
 		add("", code, next, "%v", err)
 		return out // folders cannot be judged orphans against an unreadable registry
 	}
-	if held, _ := lock.Held(d.Path); !held {
+	held, _ := lock.Held(d.Path)
+	if !held {
 		if h := lock.Holder(d.Path); h != "" {
 			add("", "lock.dead-holder", "nothing: the lock is free (its holder died); the next writer overwrites the line",
 				"the lock file names %q, but no process holds the lock", h)
 		}
 	}
+	// An interrupted transaction is named once; what it is in the middle of
+	// (its sessions, temp files and folders) is not reported as damage.
+	inTx := map[string]bool{}
+	in, err := d.Pending()
+	if err != nil {
+		add("", "transaction.unreadable", "orc-state doctor after fixing the cause", "%v", err)
+	}
+	if in != nil {
+		if !held {
+			add("", "transaction.interrupted", "orc-state repair (completes it)",
+				"%s was interrupted; its record is %s", in.Describe(), state.IntentFile)
+		}
+		for _, p := range in.Paths() {
+			inTx[filepath.FromSlash(p)] = true
+			inTx[strings.SplitN(p, "/", 2)[0]] = true
+		}
+		for _, id := range in.Sessions {
+			inTx[id] = true
+		}
+	}
 	for _, t := range tempFiles(d.Path) {
-		add("", "temp.stale", "orc-state repair --temp", "temporary file %s was left by an interrupted write", t)
+		if !inTx[t] {
+			add("", "temp.stale", "orc-state repair --temp", "temporary file %s was left by an interrupted write", t)
+		}
 	}
 	if reg == nil || !exists {
-		return append(out, orphanFindings(d, nil)...)
+		return append(out, orphanFindings(d, nil, inTx)...)
 	}
-	out = append(out, orphanFindings(d, reg)...)
+	out = append(out, orphanFindings(d, reg, inTx)...)
 	for i := range reg.Sessions {
 		s := &reg.Sessions[i]
+		if inTx[s.SessionID] || in != nil && in.Torn {
+			continue // between two states until repair completes the transaction
+		}
 		if _, err := os.Stat(d.FilesDir(s.SessionID)); errors.Is(err, fs.ErrNotExist) {
 			add(s.SessionID, "entry.no-folder", "orc-state repair --branch "+s.SessionID+" (recreates checkpoint.md from the entry)",
 				"the registry lists %s but its folder does not exist", s.SessionID)
@@ -124,9 +150,12 @@ func doctor(d *state.Dir) []doctorFinding {
 }
 
 // orphanFindings names folders under .orc/ that no entry owns.
-func orphanFindings(d *state.Dir, reg *registry.Registry) []doctorFinding {
+func orphanFindings(d *state.Dir, reg *registry.Registry, inTx map[string]bool) []doctorFinding {
 	var out []doctorFinding
 	for _, name := range orphans(d, reg) {
+		if inTx[name] {
+			continue
+		}
 		out = append(out, doctorFinding{Finding: verify.Finding{Code: "folder.orphan",
 			Message: fmt.Sprintf("folder %s has no registry entry", name),
 			Next:    "orc-state repair --adopt " + name + " (from its checkpoint) or orc-state repair --remove-orphan " + name}})
@@ -192,7 +221,7 @@ func tombstone(actor, verb string, fields map[string]any) []byte {
 
 // readFileSmall reads a small file (a ref) refusing anything over 4 KiB.
 func readFileSmall(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
+	data, err := atomicfile.ReadFile(path)
 	if err == nil && len(data) > 4096 {
 		return nil, fmt.Errorf("%s is too large", path)
 	}

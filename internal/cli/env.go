@@ -152,7 +152,20 @@ func (e *Env) Update(fn func(tx *state.Tx) error) error {
 	if err != nil {
 		return err
 	}
-	return d.Update(ctxBackground(), state.Options{Verb: e.Verb, Actor: e.Actor(), LockTimeout: e.G.LockTimeout}, fn)
+	return e.update(d, state.Options{}, fn)
+}
+
+// update runs fn in a transaction on d. fn may run twice (see
+// state.Dir.Update), so while it runs e.Stdout and e.Stderr are the
+// transaction's: whatever fn prints is printed once, after it committed.
+func (e *Env) update(d *state.Dir, opts state.Options, fn func(tx *state.Tx) error) error {
+	opts.Verb, opts.Actor, opts.LockTimeout = e.Verb, e.Actor(), e.G.LockTimeout
+	opts.Stdout, opts.Stderr = e.Stdout, e.Stderr
+	return d.Update(ctxBackground(), opts, func(tx *state.Tx) error {
+		defer func(out, errw io.Writer) { e.Stdout, e.Stderr = out, errw }(e.Stdout, e.Stderr)
+		e.Stdout, e.Stderr = tx.Stdout(), tx.Stderr()
+		return fn(tx)
+	})
 }
 
 // ctxBackground is the context of a verb: orc-state verbs are short and

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/registry"
@@ -93,7 +94,7 @@ func lineWith(dir, branch string, layout *gitx.Layout) (lineOut, bool) {
 	if branch == "" && layout != nil {
 		branch, _, _ = layout.CurrentBranch()
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "orc.json"))
+	data, err := atomicfile.ReadFile(filepath.Join(dir, "orc.json"))
 	if err != nil {
 		return lineOut{}, false
 	}
@@ -117,7 +118,7 @@ func lineWith(dir, branch string, layout *gitx.Layout) (lineOut, bool) {
 	}
 	if registry.CheckKey(s.SessionID) == nil {
 		files := filepath.Join(dir, s.SessionID, "files")
-		if data, err := os.ReadFile(filepath.Join(files, "slices.json")); err == nil {
+		if data, err := atomicfile.ReadFile(filepath.Join(files, "slices.json")); err == nil {
 			c, _ := slices.Count(data, clock.Now())
 			out.SlicesDone, out.SlicesTotal, out.SlicesClaimed = c.Done, c.Total, c.Claimed
 		}
@@ -163,7 +164,7 @@ func phaseText(p any) string {
 }
 
 func linePolicy(path string) any {
-	data, err := os.ReadFile(path)
+	data, err := atomicfile.ReadFile(path)
 	if err != nil {
 		return nil
 	}

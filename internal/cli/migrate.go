@@ -93,5 +93,5 @@ func (e *Env) updateRaw(fn func(tx *state.Tx) error) error {
 	if err != nil {
 		return err
 	}
-	return d.Update(ctxBackground(), state.Options{Verb: e.Verb, Actor: e.Actor(), LockTimeout: e.G.LockTimeout, RawRegistry: true}, fn)
+	return e.update(d, state.Options{RawRegistry: true}, fn)
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"fmt"
-	"time"
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/journal"
@@ -38,7 +37,7 @@ func (c *ProgressAppendCmd) Run(e *Env) error {
 	if title == "" {
 		title = "Progress"
 	}
-	section := fmt.Sprintf("\n## %s — %s\n\n%s\n", title, time.Now().UTC().Format(registry.TimeLayout), text)
+	section := fmt.Sprintf("\n## %s — %s\n\n%s\n", title, registry.Now(), text)
 	return e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
 		tx.Append(s.SessionID, state.ProgressFile, []byte(section))
 		tx.Touch(s.SessionID, map[string]string{"title": title, "sha256": journal.Sum(text)})

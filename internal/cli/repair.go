@@ -4,19 +4,28 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/registry"
 )
 
 // Run applies the fixes doctor names, each journaled, and invents no data:
 // the mirror is regenerated from the registry; an orphan is adopted only
 // from its own valid checkpoint frontmatter.
+//
+// An interrupted transaction comes first: when one is recorded, repair
+// completes it and stops there, so the state is exactly what the
+// interrupted verb would have written (run repair again for other fixes).
 func (c *RepairCmd) Run(e *Env) error {
+	if done, err := e.finishInterrupted(); err != nil || done {
+		return err
+	}
 	switch {
 	case c.Temp:
 		return c.removeTemp(e)
@@ -34,6 +43,14 @@ func (c *RepairCmd) Run(e *Env) error {
 		if s == nil {
 			return notFound(key)
 		}
+		findings, err := verify.Session(tx.Dir(), tx.Reg, s)
+		if err != nil {
+			return err
+		}
+		if !slices.ContainsFunc(findings, func(f verify.Finding) bool { return repairs(f.Code) }) {
+			fmt.Fprintf(e.Stdout, "nothing to repair in %s\n", s.SessionID)
+			return nil // and nothing written
+		}
 		if err := tx.Mirror(s); err != nil {
 			return err
 		}
@@ -41,6 +58,38 @@ func (c *RepairCmd) Run(e *Env) error {
 		fmt.Fprintf(e.Stdout, "repaired %s: checkpoint mirror regenerated, journal re-baselined\n", s.SessionID)
 		return nil
 	})
+}
+
+// repairs reports whether plain repair fixes a finding: the mirror
+// (regenerated from the registry) and the journal's baseline (a new line
+// with the current digests acknowledges outside edits, a missing journal
+// or anchor mismatch). A damaged chain is history and stays.
+func repairs(code string) bool {
+	switch code {
+	case "checkpoint.missing", "frontmatter.mismatch", checkpoint.CodeFrontmatterMissing,
+		checkpoint.CodeFrontmatterInvalid, "journal.missing", "journal.anchor":
+		return true
+	}
+	return strings.HasPrefix(code, "edited.")
+}
+
+// finishInterrupted completes an interrupted transaction, if one is
+// recorded, and says so.
+func (e *Env) finishInterrupted() (bool, error) {
+	d, err := e.Dir()
+	if err != nil {
+		return false, err
+	}
+	in, err := d.Finish(ctxBackground(), state.Options{Verb: e.Verb, Actor: e.Actor(), LockTimeout: e.G.LockTimeout})
+	if err != nil || in == nil {
+		return false, err
+	}
+	if in.Torn {
+		fmt.Fprintf(e.Stdout, "removed the record of %s\n", in.Describe())
+	} else {
+		fmt.Fprintf(e.Stdout, "completed the interrupted %s\n", in.Describe())
+	}
+	return true, nil
 }
 
 // removeTemp deletes leftover temp files; under the lock no writer is

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/orc-state/orc-state/checkpoint"
+	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/statusline"
 	"github.com/orc-state/orc-state/registry"
@@ -268,7 +269,7 @@ func workspacePlace(dir string) (name string, live int) {
 	if repos < 2 {
 		return "", 0
 	}
-	if data, err := os.ReadFile(filepath.Join(dir, ".orc", "orc.json")); err == nil {
+	if data, err := atomicfile.ReadFile(filepath.Join(dir, ".orc", "orc.json")); err == nil {
 		for _, s := range registry.ParseLoose(data) {
 			if s.Status == "in_progress" {
 				live++
@@ -321,7 +322,7 @@ func digestBehind(l gitx.Layout, stateDir, gitBranch string) bool {
 	if stateDir == "" || registry.CheckKey(id) != nil {
 		return false
 	}
-	data, err := os.ReadFile(filepath.Join(stateDir, id, "files", "checkpoint.md"))
+	data, err := atomicfile.ReadFile(filepath.Join(stateDir, id, "files", "checkpoint.md"))
 	if err != nil {
 		return false
 	}

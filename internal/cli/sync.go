@@ -89,7 +89,7 @@ func (e *Env) snapshot(d *state.Dir, id string) (gitx.Snapshot, error) {
 			if err != nil || de.IsDir() || atomicfile.IsTemp(de.Name()) || !de.Type().IsRegular() {
 				return err
 			}
-			data, err := os.ReadFile(p)
+			data, err := atomicfile.ReadFile(p)
 			rel, _ := filepath.Rel(root, p)
 			snap["files/"+filepath.ToSlash(rel)] = data
 			return err

@@ -110,7 +110,7 @@ func (c *WorkspaceLinkCmd) Run(e *Env) error {
 		link, _ := json.MarshalIndent(workspaceLink{Scope: "workspace-member", WorkspaceRoot: root,
 			WorkspaceName: filepath.Base(root), SessionID: s.SessionID, Branch: branch}, "", "  ")
 		member := &state.Dir{Path: filepath.Join(l.MainRoot(), ".orc"), Git: &l}
-		err = member.Update(ctxBackground(), state.Options{Verb: e.Verb, Actor: e.Actor(), LockTimeout: e.G.LockTimeout}, func(tx *state.Tx) error {
+		err = e.update(member, state.Options{}, func(tx *state.Tx) error {
 			tx.WriteState(filepath.Join(s.SessionID, LinkFile), append(link, '\n'))
 			return nil
 		})

@@ -19,6 +19,9 @@ const (
 	Invalid    = 3 // invalid or unreadable state on disk; nothing written
 	Locked     = 4 // lock not acquired within the timeout; nothing written
 	Escalation = 5 // a retry budget is exhausted
+	// Interrupted: a change was partly written after its commit point and
+	// is recorded; orc-state repair completes it (package state).
+	Interrupted = 6
 )
 
 // Error is an error with an exit code and an optional hint.

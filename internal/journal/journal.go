@@ -3,6 +3,14 @@
 // previous line, so a deleted, reordered or edited line breaks the chain,
 // and the sha256 of the session's files after the change, so an edit made
 // outside orc-state is detected by comparing them with the files on disk.
+//
+// The chain cannot tell an edit of the last line (nothing follows it), so
+// the tip is anchored in journal.anchor beside the journal ([Anchor]): the
+// last line's seq and sha256 and the journal's length. Every write of the
+// journal rewrites the anchor in the same transaction; an edit of the last
+// line, a removed line or bytes added after it no longer match. A journal
+// without an anchor (written by an older orc-state) is taken as it is and
+// gets one on its next write.
 package journal
 
 import (
@@ -55,83 +63,102 @@ func Sum(data []byte) string {
 	return hex.EncodeToString(h[:])
 }
 
-// tailSize is how much of the file Append reads to find the last line.
+// tailSize is how much of the file ReadTail reads first to find the last
+// line.
 const tailSize = 16 << 10
 
-// Append adds e to the journal at path, filling Seq and Prev from the last
-// complete line. The caller holds the state lock. A torn last line (a crash
-// mid-append) is left in place, ended with a newline, and skipped by the
-// chain; Read reports it.
-func Append(path string, e Entry) error {
-	last, lastRaw, endsClean, err := tail(path)
-	if err != nil {
-		return err
-	}
-	e.Seq = 1
-	if lastRaw != nil {
-		e.Seq = last.Seq + 1
-		e.Prev = Sum(lastRaw)
+// Tail is the end of a journal: what the next line chains to.
+type Tail struct {
+	Last      Entry  // the last complete, parseable entry
+	Raw       []byte // its line, without the newline; nil when there is none
+	Size      int64  // the journal's length in bytes (0 when missing)
+	EndsClean bool   // the file ends with a newline (true when empty or missing)
+}
+
+// Next renders e as the line that follows t, with Seq and Prev filled in
+// (and a newline first when the file ends in a torn line, which the chain
+// then skips). It returns the bytes to append and the entry as written.
+func (t Tail) Next(e Entry) ([]byte, Entry, error) {
+	e.Seq, e.Prev = 1, ""
+	if t.Raw != nil {
+		e.Seq = t.Last.Seq + 1
+		e.Prev = Sum(t.Raw)
 	}
 	line, err := json.Marshal(e)
 	if err != nil {
-		return err
+		return nil, e, err
 	}
 	buf := make([]byte, 0, len(line)+2)
-	if !endsClean {
+	if !t.EndsClean {
 		buf = append(buf, '\n')
 	}
 	buf = append(buf, line...)
-	buf = append(buf, '\n')
-	return atomicfile.Append(path, buf, 0o644)
+	return append(buf, '\n'), e, nil
 }
 
-// tail returns the last complete, parseable line of the journal (nil when
-// none), and whether the file ends with a newline (true for a missing file).
-func tail(path string) (Entry, []byte, bool, error) {
-	f, err := os.Open(path)
+// ReadTail reads the end of the journal at path (a missing file is an
+// empty tail).
+func ReadTail(path string) (Tail, error) {
+	f, err := atomicfile.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return Entry{}, nil, true, nil
+		return Tail{EndsClean: true}, nil
 	}
 	if err != nil {
-		return Entry{}, nil, false, err
+		return Tail{}, err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return Entry{}, nil, false, err
+		return Tail{}, err
 	}
 	size := st.Size()
 	for n := int64(tailSize); ; n *= 4 {
 		off := max(size-n, 0)
 		buf := make([]byte, size-off)
 		if _, err := f.ReadAt(buf, off); err != nil && err != io.EOF {
-			return Entry{}, nil, false, err
+			return Tail{}, err
 		}
-		endsClean := len(buf) == 0 || buf[len(buf)-1] == '\n'
-		lines := bytes.Split(bytes.TrimRight(buf, "\n"), []byte("\n"))
-		if off > 0 {
-			lines = lines[1:] // the first piece may be a partial line
-		}
-		if !endsClean && len(lines) > 0 {
-			lines = lines[:len(lines)-1] // torn tail
-		}
-		for i := len(lines) - 1; i >= 0; i-- {
-			var e Entry
-			if json.Unmarshal(lines[i], &e) == nil && e.Seq > 0 {
-				return e, lines[i], endsClean, nil
-			}
-		}
-		if off == 0 {
-			return Entry{}, nil, endsClean, nil
+		t := tailOf(buf, off > 0)
+		t.Size = size
+		if t.Raw != nil || off == 0 {
+			return t, nil
 		}
 	}
+}
+
+// TailOf is the tail of a whole journal held in memory.
+func TailOf(data []byte) Tail {
+	t := tailOf(data, false)
+	t.Size = int64(len(data))
+	return t
+}
+
+// tailOf finds the last complete entry in buf, the end of a journal; cut
+// says buf may begin inside a line.
+func tailOf(buf []byte, cut bool) Tail {
+	t := Tail{EndsClean: len(buf) == 0 || buf[len(buf)-1] == '\n'}
+	lines := bytes.Split(bytes.TrimRight(buf, "\n"), []byte("\n"))
+	if cut {
+		lines = lines[1:] // the first piece may be a partial line
+	}
+	if !t.EndsClean && len(lines) > 0 {
+		lines = lines[:len(lines)-1] // torn tail
+	}
+	for i := len(lines) - 1; i >= 0; i-- {
+		var e Entry
+		if json.Unmarshal(lines[i], &e) == nil && e.Seq > 0 {
+			t.Last, t.Raw = e, append([]byte(nil), lines[i]...)
+			return t
+		}
+	}
+	return t
 }
 
 // Last returns the last complete entry of the journal; ok is false when
 // there is none.
 func Last(path string) (Entry, bool, error) {
-	e, raw, _, err := tail(path)
-	return e, raw != nil, err
+	t, err := ReadTail(path)
+	return t.Last, t.Raw != nil, err
 }
 
 // Changed names the digests that differ between a and b, in a fixed order.
@@ -151,14 +178,14 @@ func Changed(a, b Digests) []string {
 // Problem is a defect found while reading a journal.
 type Problem struct {
 	Line    int
-	Code    string // journal.torn, journal.unparseable, journal.chain
+	Code    string // journal.torn, journal.unparseable, journal.chain, journal.anchor
 	Message string
 }
 
 // Read parses the whole journal and checks the chain. It returns the
 // entries that parsed and the problems found; a missing file is no entries.
 func Read(path string) ([]Entry, []Problem, error) {
-	data, err := os.ReadFile(path)
+	data, err := atomicfile.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, nil
 	}
@@ -211,4 +238,56 @@ func Parse(data []byte) ([]Entry, []Problem, error) {
 // looksTorn reports whether raw is the beginning of a JSON object cut short.
 func looksTorn(raw []byte) bool {
 	return len(raw) > 0 && raw[0] == '{' && raw[len(raw)-1] != '}'
+}
+
+// AnchorName is the anchor's name, beside the journal in files/.
+const AnchorName = "journal.anchor"
+
+// Anchor pins a journal's tip.
+type Anchor struct {
+	Seq  int    `json:"seq"`  // the last line's seq
+	Line string `json:"line"` // the sha256 of the last line (without its newline)
+	Size int64  `json:"size"` // the journal's length in bytes
+}
+
+// AnchorOf is the anchor of a journal whose end is t.
+func AnchorOf(t Tail) Anchor {
+	return Anchor{Seq: t.Last.Seq, Line: Sum(t.Raw), Size: t.Size}
+}
+
+// Marshal renders the anchor as the file holds it: one JSON line.
+func (a Anchor) Marshal() []byte {
+	b, _ := json.Marshal(a)
+	return append(b, '\n')
+}
+
+// ParseAnchor reads an anchor file.
+func ParseAnchor(data []byte) (Anchor, error) {
+	var a Anchor
+	if err := json.Unmarshal(data, &a); err != nil {
+		return a, fmt.Errorf("%s is not an anchor: %v", AnchorName, err)
+	}
+	if a.Seq < 1 || len(a.Line) != 64 || a.Size < 1 {
+		return a, fmt.Errorf("%s is not an anchor: %s", AnchorName, bytes.TrimSpace(data))
+	}
+	return a, nil
+}
+
+// CheckAnchor compares a journal's end with its anchor file's content: a
+// missing anchor (nil) is fine; a journal that no longer ends where the
+// anchor says is a journal.anchor problem.
+func CheckAnchor(anchor []byte, t Tail) *Problem {
+	if anchor == nil {
+		return nil
+	}
+	a, err := ParseAnchor(anchor)
+	if err != nil {
+		return &Problem{Code: "journal.anchor", Message: err.Error()}
+	}
+	if got := AnchorOf(t); got != a {
+		return &Problem{Code: "journal.anchor", Message: fmt.Sprintf(
+			"the journal no longer ends where %s says (seq %d, %d bytes; found seq %d, %d bytes): its last line was edited, or lines were removed or added, outside orc-state",
+			AnchorName, a.Seq, a.Size, got.Seq, got.Size)}
+	}
+	return nil
 }

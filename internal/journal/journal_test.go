@@ -5,7 +5,23 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/orc-state/orc-state/internal/atomicfile"
 )
+
+// Append adds e to the journal at path as a transaction does: after the
+// tail it reads.
+func Append(path string, e Entry) error {
+	tail, err := ReadTail(path)
+	if err != nil {
+		return err
+	}
+	line, _, err := tail.Next(e)
+	if err != nil {
+		return err
+	}
+	return atomicfile.Append(path, line, 0o644)
+}
 
 func appendN(t *testing.T, path string, n int) {
 	t.Helper()

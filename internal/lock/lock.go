@@ -12,10 +12,17 @@
 // another writer gives up ([TimeoutError], exit code 4). Readers take no
 // lock. The lock is also compatible with flock(1), so shell hooks can share
 // it.
+//
+// Layout of .lock: byte 0 is the lock byte and the holder line starts at
+// byte 1. On Windows the lock is a byte-range lock on byte 0, enforced per
+// handle: a write into it through any other handle fails, and so does a
+// read. So the holder line, written through a second handle, and every
+// reader of it stay out of byte 0; nothing is ever written there (a new
+// file has a zero byte there). On Unix flock(2) locks the whole file and
+// the layout is the same, so a lock file means the same everywhere.
 package lock
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -26,8 +33,11 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/gofrs/flock"
+
+	"github.com/orc-state/orc-state/internal/atomicfile"
 )
 
 // FileName is the name of the lock file inside the state directory.
@@ -42,6 +52,19 @@ const retryDelay = 5 * time.Millisecond
 
 // filePerm is the mode of a newly created lock file.
 const filePerm fs.FileMode = 0o644
+
+// holderOffset is where the holder line starts: after the lock byte.
+const holderOffset = 1
+
+// maxHolder bounds how much of the holder line is read.
+const maxHolder = 1024
+
+// writeAt and readAt are how the holder line is written and read; the
+// tests replace them to check that no access touches the lock byte.
+var (
+	writeAt = func(f *os.File, b []byte, off int64) (int, error) { return f.WriteAt(b, off) }
+	readAt  = func(f *os.File, b []byte, off int64) (int, error) { return f.ReadAt(b, off) }
+)
 
 // Lock is a held lock. Release it exactly once (further calls are no-ops).
 // A Lock must not be shared as a mutex between goroutines: each writer
@@ -185,10 +208,10 @@ func (l *Lock) writeHolder(verb string) error {
 	l.holder = f
 	// Write first, then cut the old tail: a concurrent Holder never sees an
 	// empty file while the lock is held.
-	if _, err := f.WriteAt([]byte(line), 0); err != nil {
+	if _, err := writeAt(f, []byte(line), holderOffset); err != nil {
 		return err
 	}
-	return f.Truncate(int64(len(line)))
+	return f.Truncate(holderOffset + int64(len(line)))
 }
 
 // oneLine keeps the holder a single line whatever the verb holds.
@@ -216,7 +239,7 @@ func (l *Lock) Release() error {
 	var errs []error
 	if l.holder != nil {
 		// Informational only: a failure here must not keep the lock.
-		_ = l.holder.Truncate(0)
+		_ = l.holder.Truncate(holderOffset)
 	}
 	if err := l.fl.Close(); err != nil { // unlock + close; never deletes
 		errs = append(errs, err)
@@ -236,17 +259,26 @@ func (l *Lock) Release() error {
 // Holder returns the holder line recorded in dir/.lock, without locking;
 // "" when there is none or it cannot be read. It is informational: the
 // holder may have gone by the time the caller uses it.
+// Control characters are dropped, so the line is safe to show in a message.
+// It never reads the lock byte, so a held lock never blocks it.
 func Holder(dir string) string {
-	f, err := os.Open(filepath.Join(dir, FileName))
+	f, err := atomicfile.Open(filepath.Join(dir, FileName))
 	if err != nil {
 		return ""
 	}
 	defer f.Close()
-	line, err := bufio.NewReader(io.LimitReader(f, 1024)).ReadString('\n')
-	if err != nil && line == "" {
+	buf := make([]byte, maxHolder)
+	n, err := readAt(f, buf, holderOffset)
+	if err != nil && !errors.Is(err, io.EOF) {
 		return ""
 	}
-	return strings.TrimSpace(line)
+	line, _, _ := strings.Cut(string(buf[:n]), "\n")
+	return strings.TrimSpace(strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, line))
 }
 
 // Held reports whether some process (this one included, through another

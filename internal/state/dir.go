@@ -16,6 +16,7 @@ import (
 	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/lock"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -92,22 +93,60 @@ func (d *Dir) checkDir() (exists bool, err error) {
 	return true, nil
 }
 
+// made is what ensure created, so that a transaction that writes nothing
+// after all can leave no trace.
+type made struct {
+	dirs        []string // created, outermost first
+	exclude     string   // the info/exclude file appended to ("" for none)
+	excludeSize int64    // its length before (-1: it did not exist)
+}
+
 // ensure creates the state dir when missing and, inside a repository, makes
-// sure git ignores it.
-func (d *Dir) ensure() error {
+// sure git ignores it. It returns what it created (nil for nothing).
+func (d *Dir) ensure() (*made, error) {
 	exists, err := d.checkDir()
 	if err != nil || exists {
-		return err
+		return nil, err
 	}
-	if err := atomicfile.MkdirAll(d.Path); err != nil {
-		return fault.Wrap(fault.Invalid, err, "cannot create the state dir")
+	m := &made{}
+	m.dirs, err = atomicfile.MkdirAll(d.Path)
+	if err != nil {
+		d.undoEnsure(m, false)
+		return nil, refused(err, "cannot create the state dir")
 	}
-	return d.ignore()
+	if err := d.ignore(m); err != nil {
+		d.undoEnsure(m, false)
+		return nil, err
+	}
+	return m, nil
+}
+
+// undoEnsure removes what ensure created: the exclude line, the lock file
+// when the caller holds the lock (a waiter notices the file is gone and
+// takes a new one; a lock someone else holds is never deleted) and the
+// state dir, if nothing else was put there.
+func (d *Dir) undoEnsure(m *made, holding bool) {
+	if m == nil {
+		return
+	}
+	switch {
+	case m.exclude == "":
+	case m.excludeSize < 0:
+		_ = os.Remove(m.exclude)
+	default:
+		_ = os.Truncate(m.exclude, m.excludeSize)
+	}
+	if holding {
+		_ = os.Remove(filepath.Join(d.Path, lock.FileName))
+	}
+	for i := len(m.dirs) - 1; i >= 0; i-- {
+		_ = os.Remove(m.dirs[i]) // only empty folders go
+	}
 }
 
 // ignore adds the state dir to the common dir's info/exclude when the state
 // dir lies inside the repository and the file does not list it yet.
-func (d *Dir) ignore() error {
+func (d *Dir) ignore(m *made) error {
 	if d.Git == nil {
 		return nil
 	}
@@ -135,14 +174,24 @@ func (d *Dir) ignore() error {
 			return nil
 		}
 	}
-	if err := os.MkdirAll(filepath.Dir(exclude), 0o755); err != nil {
-		return fault.Wrap(fault.Invalid, err, "cannot create %s", filepath.Dir(exclude))
+	created, err := atomicfile.MkdirAll(filepath.Dir(exclude))
+	m.dirs = append(created, m.dirs...) // removed after the state dir
+	if err != nil {
+		return refused(err, "cannot create "+filepath.Dir(exclude))
 	}
 	add := pattern + "\n"
 	if len(data) > 0 && data[len(data)-1] != '\n' {
 		add = "\n" + add
 	}
-	return atomicfile.Append(exclude, []byte("# orc-state: session state\n"+add), 0o644)
+	m.exclude, m.excludeSize = exclude, int64(len(data))
+	if data == nil {
+		m.excludeSize = -1
+	}
+	if err := atomicfile.Append(exclude, []byte("# orc-state: session state\n"+add), 0o644); err != nil {
+		m.exclude = "" // Append left nothing
+		return refused(err, "cannot add the state dir to "+exclude)
+	}
+	return nil
 }
 
 // ignoredByGit asks git whether the state dir is ignored already (run once,
@@ -230,5 +279,5 @@ func readRegular(path string) ([]byte, error) {
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is not a regular file (a symlink or a directory)", path)
 	}
-	return os.ReadFile(path)
+	return atomicfile.ReadFile(path)
 }

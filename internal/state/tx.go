@@ -1,16 +1,17 @@
 package state
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"time"
 
 	"github.com/orc-state/orc-state/checkpoint"
-	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/lock"
@@ -25,6 +26,10 @@ type Options struct {
 	// RawRegistry skips the strict read: the transaction starts with Raw set
 	// to orc.json's bytes (nil when absent) and Reg nil (migrate only).
 	RawRegistry bool
+	// Stdout and Stderr receive what the verb's function wrote to
+	// Tx.Stdout and Tx.Stderr, once, after the transaction succeeded
+	// (nil: discarded).
+	Stdout, Stderr io.Writer
 }
 
 // Tx is one mutation in progress: the registry as re-read under the lock
@@ -39,20 +44,34 @@ type Tx struct {
 	order    []string
 	touched  map[string]json.RawMessage // sessionId → journal args
 	removed  map[string]bool
-	appends  [][2]string // {path, data} for append-only files
+	appends  []appendReq
 	renames  [][2]string
 	deletes  []string
 	original map[string]string // sessionId → sha256 of its entry before the change
-	outside  map[string][]string
 	tombs    [][]byte
+	out, err bytes.Buffer
 	// Raw is orc.json as read under the lock, with Options.RawRegistry.
 	Raw []byte
 }
 
-// Update runs fn under the state lock on a freshly read registry, then
-// writes what fn staged atomically (session files, then orc.json) and
-// appends one journal line per touched session. When fn fails nothing is
-// written.
+type appendReq struct {
+	path string
+	data []byte
+}
+
+// Update runs one mutation: fn changes the in-memory state through tx, and
+// Update writes what it staged as one transaction (see the package doc):
+// under the state lock, on a freshly read registry, proven writable before
+// anything is visible, recorded before acting, journaled. When fn fails,
+// nothing is written.
+//
+// fn may run twice. When the state dir has no .lock yet (no state, or state
+// written by another tool), fn first runs without the lock against what is
+// on disk, so that a verb that refuses, or has nothing to do, creates
+// nothing; only if that run staged a write is fn run again, for real, under
+// the lock. So fn must have no effect outside tx: it must not print (what
+// it writes to tx.Stdout and tx.Stderr is printed once, after the last run
+// succeeded), and it must not write files.
 func (d *Dir) Update(ctx context.Context, opts Options, fn func(tx *Tx) error) error {
 	exists, err := d.checkDir()
 	if err != nil {
@@ -63,25 +82,25 @@ func (d *Dir) Update(ctx context.Context, opts Options, fn func(tx *Tx) error) e
 		_, err := os.Lstat(filepath.Join(d.Path, lock.FileName))
 		lockExists = err == nil
 	}
+	var made *made
 	if !lockExists {
-		// No state yet, or state written by another tool: a verb that
-		// refuses, or has nothing to do, must create nothing (no .orc/, no
-		// lock file, no info/exclude line). Run it once without the lock
-		// against what is on disk; only if it would write is the verb run
-		// for real under the lock.
 		dry := newTx(d, opts)
 		if err := dry.load(); err != nil {
 			return err
 		}
-		if err := fn(dry); err != nil || !dry.writes() {
+		if err := fn(dry); err != nil {
 			return err
 		}
-		if err := d.ensure(); err != nil {
+		if !dry.writes() {
+			return dry.flush()
+		}
+		if made, err = d.ensure(); err != nil {
 			return err
 		}
 	}
 	l, err := lock.Acquire(ctx, d.Path, opts.Verb, opts.LockTimeout)
 	if err != nil {
+		d.undoEnsure(made, false)
 		var te *lock.TimeoutError
 		if errors.As(err, &te) {
 			return &fault.Error{Code: fault.Locked, Msg: te.Error(), Err: err,
@@ -90,20 +109,59 @@ func (d *Dir) Update(ctx context.Context, opts Options, fn func(tx *Tx) error) e
 		return fault.Wrap(fault.Invalid, err, "cannot lock the state dir")
 	}
 	defer l.Release()
+	// A transaction an earlier writer left interrupted is completed first:
+	// until then its files are between two states.
+	done, err := d.finish()
+	if err != nil {
+		return err
+	}
 	tx := newTx(d, opts)
-	if err := tx.load(); err != nil {
+	err = tx.load()
+	if err == nil {
+		err = fn(tx)
+	}
+	if err == nil && done.sameCommand(tx) {
+		return tx.flush() // the interrupted command, run again: it is done now
+	}
+	if err == nil {
+		err = tx.commit()
+	}
+	if err != nil {
+		if fault.Code(err) != fault.Interrupted {
+			d.undoEnsure(made, true) // nothing was written: leave no state dir either
+		}
 		return err
 	}
-	if err := fn(tx); err != nil {
-		return err
-	}
-	return tx.commit()
+	return tx.flush()
 }
 
 func newTx(d *Dir, opts Options) *Tx {
 	return &Tx{dir: d, opts: opts, staged: map[string][]byte{},
 		touched: map[string]json.RawMessage{}, removed: map[string]bool{},
-		original: map[string]string{}, outside: map[string][]string{}}
+		original: map[string]string{}}
+}
+
+// Stdout is where the verb's function writes its output; it is printed
+// after the transaction succeeded, never from inside it.
+func (tx *Tx) Stdout() io.Writer { return &tx.out }
+
+// Stderr is where the verb's function writes warnings; like Stdout, they
+// are printed after the transaction succeeded.
+func (tx *Tx) Stderr() io.Writer { return &tx.err }
+
+// flush prints the transaction's output.
+func (tx *Tx) flush() error {
+	for _, o := range []struct {
+		w   io.Writer
+		buf *bytes.Buffer
+	}{{tx.opts.Stderr, &tx.err}, {tx.opts.Stdout, &tx.out}} {
+		if o.w != nil && o.buf.Len() > 0 {
+			if _, err := o.w.Write(o.buf.Bytes()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // NoteOriginal records an entry as it was before the verb changes it, so
@@ -117,53 +175,6 @@ func (tx *Tx) NoteOriginal(s *registry.Session) {
 // Replace marks a session whose files are replaced wholesale (sync pull):
 // its previous journal is superseded, so outside edits are not compared.
 func (tx *Tx) Replace(id string) { tx.original[id] = "" }
-
-// preflight refuses, before anything is written, a write that would go
-// through a symlink or onto something that is not a regular file: a
-// session folder, its files/ folder, or a target (the journal included)
-// that leads outside the state dir. Checking only at the last step would
-// leave the transaction half-written.
-func (tx *Tx) preflight() error {
-	paths := append([]string{}, tx.order...)
-	for _, a := range tx.appends {
-		paths = append(paths, a[0])
-	}
-	for id := range tx.touched {
-		if !tx.removed[id] {
-			paths = append(paths, tx.dir.File(id, journal.FileName))
-		}
-	}
-	for _, p := range paths {
-		if err := tx.dir.safePath(p); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// noticeOutside compares, before anything is written, each touched
-// session's files and entry with its journal's last digests.
-func (tx *Tx) noticeOutside() error {
-	for id := range tx.touched {
-		orig, noted := tx.original[id]
-		if tx.removed[id] || (noted && orig == "") {
-			continue
-		}
-		last, ok, err := journal.Last(tx.dir.File(id, journal.FileName))
-		if err != nil || !ok {
-			continue
-		}
-		now, err := tx.dir.digests(tx.Reg, id)
-		if err != nil {
-			return err
-		}
-		if noted {
-			now.Entry = orig
-		}
-		tx.outside[id] = journal.Changed(last.Digests, now)
-	}
-	return nil
-}
 
 // load reads the registry the transaction starts from.
 func (tx *Tx) load() error {
@@ -216,8 +227,9 @@ func (tx *Tx) Read(id, name string) ([]byte, error) {
 }
 
 // Write stages a session file.
-func (tx *Tx) Write(id, name string, data []byte) {
-	path := tx.dir.File(id, name)
+func (tx *Tx) Write(id, name string, data []byte) { tx.stage(tx.dir.File(id, name), data) }
+
+func (tx *Tx) stage(path string, data []byte) {
 	if _, ok := tx.staged[path]; !ok {
 		tx.order = append(tx.order, path)
 	}
@@ -227,18 +239,12 @@ func (tx *Tx) Write(id, name string, data []byte) {
 // Append stages an append to an append-only session file (progress.md):
 // its earlier bytes are never rewritten.
 func (tx *Tx) Append(id, name string, data []byte) {
-	tx.appends = append(tx.appends, [2]string{tx.dir.File(id, name), string(data)})
+	tx.appends = append(tx.appends, appendReq{tx.dir.File(id, name), data})
 }
 
 // WriteState stages a file given relative to the state dir (outside any
 // files/ folder: workspace-link.json).
-func (tx *Tx) WriteState(rel string, data []byte) {
-	path := filepath.Join(tx.dir.Path, rel)
-	if _, ok := tx.staged[path]; !ok {
-		tx.order = append(tx.order, path)
-	}
-	tx.staged[path] = data
-}
+func (tx *Tx) WriteState(rel string, data []byte) { tx.stage(filepath.Join(tx.dir.Path, rel), data) }
 
 // Staged reports whether any session file is staged for writing.
 func (tx *Tx) Staged() bool { return len(tx.order) > 0 }
@@ -314,119 +320,31 @@ func (tx *Tx) RemoveFile(rel string) { tx.deletes = append(tx.deletes, rel) }
 // done before any file is written.
 func (tx *Tx) RenameSession(old, new string) { tx.renames = append(tx.renames, [2]string{old, new}) }
 
-// commit writes staged files, then the registry, then the journal lines.
-func (tx *Tx) commit() error {
-	if err := tx.preflight(); err != nil {
-		return err
-	}
-	if err := tx.noticeOutside(); err != nil {
-		return err
-	}
-	for _, r := range tx.renames {
-		if err := os.Rename(filepath.Join(tx.dir.Path, r[0]), filepath.Join(tx.dir.Path, r[1])); err != nil {
-			return fault.Wrap(fault.Invalid, err, "cannot move session folder %s to %s", r[0], r[1])
-		}
-	}
-	for _, path := range tx.order {
-		if err := atomicfile.MkdirAll(filepath.Dir(path)); err != nil {
-			return fault.Wrap(fault.Invalid, err, "cannot create %s", filepath.Dir(path))
-		}
-		if err := atomicfile.WriteFile(path, tx.staged[path], 0o644); err != nil {
-			return fault.Wrap(fault.Invalid, err, "cannot write %s", path)
-		}
-	}
-	for _, a := range tx.appends {
-		if err := atomicfile.MkdirAll(filepath.Dir(a[0])); err != nil {
-			return fault.Wrap(fault.Invalid, err, "cannot create %s", filepath.Dir(a[0]))
-		}
-		if err := atomicfile.Append(a[0], []byte(a[1]), 0o644); err != nil {
-			return fault.Wrap(fault.Invalid, err, "cannot append to %s", a[0])
-		}
-	}
-	if tx.regDirty {
-		if err := tx.Reg.Validate(); err != nil {
-			return fault.Invalidf("refusing to write an invalid registry: %v", err)
-		}
-		data, err := tx.Reg.Marshal()
-		if err != nil {
-			return err
-		}
-		if err := atomicfile.WriteFile(tx.dir.RegistryPath(), data, 0o644); err != nil {
-			return fault.Wrap(fault.Invalid, err, "cannot write orc.json")
-		}
-	}
-	ids := make([]string, 0, len(tx.touched))
-	for id := range tx.touched {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		if tx.removed[id] {
-			continue
-		}
-		if err := tx.journal(id); err != nil {
-			return err
-		}
-	}
-	for _, t := range tx.tombs {
-		if err := atomicfile.Append(filepath.Join(tx.dir.Path, RemovedFile), t, 0o644); err != nil {
-			return fault.Wrap(fault.Invalid, err, "cannot append to %s", RemovedFile)
-		}
-	}
-	for _, rel := range tx.deletes {
-		if err := os.Remove(filepath.Join(tx.dir.Path, rel)); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fault.Wrap(fault.Invalid, err, "cannot remove %s", rel)
-		}
-	}
-	for id := range tx.removed {
-		if err := os.RemoveAll(filepath.Join(tx.dir.Path, id)); err != nil {
-			return fault.Wrap(fault.Invalid, err, "cannot remove the folder of %s", id)
-		}
-	}
-	return nil
-}
-
-func (tx *Tx) journal(id string) error {
-	dg, err := tx.dir.digests(tx.Reg, id)
-	if err != nil {
-		return err
-	}
-	e := journal.Entry{
-		At: registry.Now(), Actor: tx.opts.Actor, Verb: tx.opts.Verb,
-		Args: tx.touched[id], Digests: dg, Outside: tx.outside[id],
-	}
-	if err := atomicfile.MkdirAll(tx.dir.FilesDir(id)); err != nil {
-		return fault.Wrap(fault.Invalid, err, "cannot create %s", tx.dir.FilesDir(id))
-	}
-	if err := journal.Append(tx.dir.File(id, journal.FileName), e); err != nil {
-		return fault.Wrap(fault.Invalid, err, "cannot append to the journal of %s", id)
-	}
-	return nil
-}
-
 // Digests returns the sha256 of the session's entry and files as they are
-// on disk now (used by the journal and by verify).
-func (d *Dir) digests(reg *registry.Registry, id string) (journal.Digests, error) {
+// on disk now (used by verify).
+func (d *Dir) Digests(reg *registry.Registry, id string) (journal.Digests, error) {
+	return digestsOf(reg, id, func(name string) ([]byte, error) { return d.ReadFile(id, name) })
+}
+
+// digestsOf computes a session's digests with read supplying its files.
+func digestsOf(reg *registry.Registry, id string, read func(name string) ([]byte, error)) (journal.Digests, error) {
 	var dg journal.Digests
-	if s := findID(reg, id); s != nil {
-		dg.Entry = journal.Sum(s.Canonical())
+	if reg != nil {
+		if s := findID(reg, id); s != nil {
+			dg.Entry = journal.Sum(s.Canonical())
+		}
 	}
 	for _, f := range []struct {
 		name string
 		dst  *string
 	}{{CheckpointFile, &dg.Checkpoint}, {LedgerFile, &dg.Ledger}, {DecisionsFile, &dg.Decisions}} {
-		data, err := d.ReadFile(id, f.name)
+		data, err := read(f.name)
 		if err != nil {
 			return dg, err
 		}
 		*f.dst = journal.Sum(data)
 	}
 	return dg, nil
-}
-
-// Digests is the exported form of digests, for verify.
-func (d *Dir) Digests(reg *registry.Registry, id string) (journal.Digests, error) {
-	return d.digests(reg, id)
 }
 
 func findID(reg *registry.Registry, id string) *registry.Session {
@@ -436,4 +354,15 @@ func findID(reg *registry.Registry, id string) *registry.Session {
 		}
 	}
 	return nil
+}
+
+// sortedKeys returns a map's keys in order, so every run of a transaction
+// takes its steps in the same order.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

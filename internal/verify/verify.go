@@ -1,8 +1,10 @@
 // Package verify cross-checks one session: its checkpoint against the
-// registry and the caps, its journal chain and last digests against the
-// files (edits made outside orc-state), and its claims against git. It
-// surfaces problems with stable codes and the next command; it never
-// repairs anything.
+// registry and the caps, its journal chain, anchor and last digests against
+// the files (edits made outside orc-state), and whether an interrupted
+// transaction left it between two states (transaction.interrupted, never
+// reported as an outside edit). It surfaces problems with stable codes and
+// the next command; it never repairs anything. (The checks against git
+// live beside resume in internal/cli.)
 package verify
 
 import (
@@ -15,6 +17,7 @@ import (
 	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/journal"
+	"github.com/orc-state/orc-state/internal/lock"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -34,6 +37,14 @@ func Session(d *state.Dir, reg *registry.Registry, s *registry.Session) ([]Findi
 		out = append(out, Finding{Code: code, Message: fmt.Sprintf(format, args...), Next: next})
 	}
 	repair := "orc-state repair --branch " + s.SessionID
+	if f, mid := interrupted(d, s.SessionID); mid {
+		// Its files are between two states: comparing them would report
+		// the interrupted change as an outside edit.
+		if f != nil {
+			out = append(out, *f)
+		}
+		return out, nil
+	}
 	data, err := d.ReadFile(s.SessionID, state.CheckpointFile)
 	if err != nil {
 		return nil, err
@@ -53,6 +64,25 @@ func Session(d *state.Dir, reg *registry.Registry, s *registry.Session) ([]Findi
 	out = append(out, dataFindings(d, s.SessionID)...)
 	out = append(out, journalFindings(d, reg, s)...)
 	return out, nil
+}
+
+// interrupted reports whether session id is in the middle of a
+// transaction: one recorded as interrupted (a finding), or one another
+// process is running now (no finding; its files settle when it ends).
+func interrupted(d *state.Dir, id string) (*Finding, bool) {
+	in, err := d.Pending()
+	if err != nil {
+		return &Finding{Code: "transaction.unreadable", Message: err.Error(), Next: "orc-state doctor"}, true
+	}
+	if in == nil || (!in.Torn && !in.Touches(id)) {
+		return nil, false
+	}
+	if held, _ := lock.Held(d.Path); held {
+		return nil, true
+	}
+	return &Finding{Code: "transaction.interrupted",
+		Message: "the session is in the middle of " + in.Describe() + ", which was interrupted; its record is " + state.IntentFile,
+		Next:    "orc-state repair (completes it)"}, true
 }
 
 // mirrorDiff names each frontmatter field that differs from the registry.
@@ -104,6 +134,16 @@ func journalFindings(d *state.Dir, reg *registry.Registry, s *registry.Session) 
 		return append(out, Finding{Code: "journal.missing", Message: "the session has no journal; changes cannot be checked",
 			Next: "orc-state repair --branch " + s.SessionID})
 	}
+	if p, err := anchorProblem(d, s.SessionID); err != nil || p != nil {
+		msg := ""
+		if err != nil {
+			msg = err.Error()
+		} else {
+			msg = p.Message
+		}
+		out = append(out, Finding{Code: "journal.anchor", Message: msg,
+			Next: "orc-state log --branch " + s.SessionID + " (inspect the last lines), then orc-state repair --branch " + s.SessionID + " to acknowledge it"})
+	}
 	out = append(out, noticedEdits(entries, s.SessionID)...)
 	now, err := d.Digests(reg, s.SessionID)
 	if err != nil {
@@ -136,7 +176,11 @@ func noticedEdits(entries []journal.Entry, id string) []Finding {
 				continue
 			}
 			seen[what] = true
-			out = append(out, Finding{Code: "edited." + what,
+			code := "edited." + what
+			if what == "journal" {
+				code = "journal.anchor"
+			}
+			out = append(out, Finding{Code: code,
 				Message: fmt.Sprintf("%s was changed outside orc-state before journal seq %d (noticed by %s)", fileOf(what), entries[i].Seq, entries[i].Verb),
 				Next:    "orc-state log --branch " + id + " (see when), then orc-state repair --branch " + id + " to acknowledge it"})
 		}
@@ -144,8 +188,23 @@ func noticedEdits(entries []journal.Entry, id string) []Finding {
 	return out
 }
 
+// anchorProblem compares the journal's end with its anchor file.
+func anchorProblem(d *state.Dir, id string) (*journal.Problem, error) {
+	anchor, err := d.ReadFile(id, journal.AnchorName)
+	if err != nil || anchor == nil {
+		return nil, err
+	}
+	tail, err := journal.ReadTail(d.File(id, journal.FileName))
+	if err != nil {
+		return nil, err
+	}
+	return journal.CheckAnchor(anchor, tail), nil
+}
+
 func fileOf(what string) string {
 	switch what {
+	case "journal":
+		return "the journal's last line (or its length)"
 	case "entry":
 		return "the registry entry"
 	case "ledger":

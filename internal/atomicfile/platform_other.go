@@ -1,0 +1,16 @@
+//go:build !unix && !windows
+
+package atomicfile
+
+import "os"
+
+// oNoFollow is not available here; the Lstat checks are the only guard
+// against symlinks.
+const oNoFollow = 0
+
+func isSharingViolation(error) bool { return false }
+
+func unsupportedSync(error) bool { return false }
+
+// Open opens a file for reading.
+func Open(path string) (*os.File, error) { return os.Open(path) }

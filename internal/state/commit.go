@@ -1,0 +1,442 @@
+package state
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"syscall"
+
+	"github.com/orc-state/orc-state/internal/atomicfile"
+	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/journal"
+	"github.com/orc-state/orc-state/registry"
+)
+
+// plan is what a transaction writes, in the order it writes it. Paths are
+// absolute and final (where the file is once the folder moves are done).
+type plan struct {
+	writes   []fileWrite // replaced or created files: temp, then rename
+	appends  []appendReq // existing append-only files, extended in place
+	moves    [][2]string // session folders renamed (migrate), relative names
+	removes  []string    // files removed
+	folders  []string    // folders removed
+	sessions []string
+}
+
+type fileWrite struct {
+	path string
+	data []byte
+}
+
+// commit writes what the transaction staged (see the package doc for the
+// order and what a failure at each point leaves).
+func (tx *Tx) commit() error {
+	if !tx.writes() {
+		return nil
+	}
+	p, err := tx.plan()
+	if err != nil {
+		return err
+	}
+	return tx.dir.run(tx.opts, p, tx.touched, tx.physical)
+}
+
+// physical maps a final path to where it is before the transaction's folder
+// moves (migrate stages files under a session's new folder name).
+func (tx *Tx) physical(path string) string {
+	for _, r := range tx.renames {
+		newDir := filepath.Join(tx.dir.Path, r[1])
+		if rel, err := filepath.Rel(newDir, path); err == nil && rel != ".." && !filepath.IsAbs(rel) && !startsDotDot(rel) {
+			return filepath.Join(tx.dir.Path, r[0], rel)
+		}
+	}
+	return path
+}
+
+// diskID is the folder a session's files are in before the transaction's
+// folder moves.
+func (tx *Tx) diskID(id string) string {
+	for _, r := range tx.renames {
+		if r[1] == id {
+			return r[0]
+		}
+	}
+	return id
+}
+
+func startsDotDot(rel string) bool {
+	return len(rel) >= 2 && rel[:2] == ".." && (len(rel) == 2 || rel[2] == filepath.Separator)
+}
+
+// plan turns what fn staged into the transaction's writes: the journal line
+// and anchor of each touched session, the registry, the appends and the
+// removals. It reads what it needs (journal tails, anchors, the files an
+// outside edit would have changed) before anything is written.
+func (tx *Tx) plan() (*plan, error) {
+	p := &plan{}
+	if tx.regDirty {
+		if err := tx.Reg.Validate(); err != nil {
+			return nil, fault.Invalidf("refusing to write an invalid registry: %v", err)
+		}
+		data, err := tx.Reg.Marshal()
+		if err != nil {
+			return nil, err
+		}
+		tx.stage(tx.dir.RegistryPath(), data)
+	}
+	var appendOrder []string
+	pending := map[string][]byte{}
+	addAppend := func(path string, data []byte) {
+		if _, ok := pending[path]; !ok {
+			appendOrder = append(appendOrder, path)
+		}
+		pending[path] = append(pending[path], data...)
+	}
+	for _, a := range tx.appends {
+		addAppend(a.path, a.data)
+	}
+	for _, id := range sortedKeys(tx.touched) {
+		if tx.removed[id] {
+			continue
+		}
+		line, anchor, err := tx.journalLine(id)
+		if err != nil {
+			return nil, err
+		}
+		addAppend(tx.dir.File(id, journal.FileName), line)
+		tx.Write(id, journal.AnchorName, anchor)
+		p.sessions = append(p.sessions, id)
+	}
+	for _, t := range tx.tombs {
+		addAppend(filepath.Join(tx.dir.Path, RemovedFile), t)
+	}
+	for _, path := range appendOrder {
+		data := pending[path]
+		if old, ok := tx.staged[path]; ok {
+			tx.staged[path] = append(old[:len(old):len(old)], data...)
+			continue
+		}
+		if _, err := os.Lstat(tx.physical(path)); errors.Is(err, fs.ErrNotExist) {
+			tx.stage(path, data) // a new file has no earlier bytes to keep
+			continue
+		}
+		p.appends = append(p.appends, appendReq{path, data})
+	}
+	// orc.json goes last: a reader sees session files no older than it.
+	reg := tx.dir.RegistryPath()
+	for _, path := range tx.order {
+		if path != reg {
+			p.writes = append(p.writes, fileWrite{path, tx.staged[path]})
+		}
+	}
+	if data, ok := tx.staged[reg]; ok {
+		p.writes = append(p.writes, fileWrite{reg, data})
+	}
+	p.moves = tx.renames
+	for _, rel := range tx.deletes {
+		p.removes = append(p.removes, filepath.Join(tx.dir.Path, rel))
+	}
+	for _, id := range sortedKeys(tx.removed) {
+		p.folders = append(p.folders, filepath.Join(tx.dir.Path, id))
+		p.sessions = append(p.sessions, id)
+	}
+	for _, r := range tx.renames {
+		p.sessions = append(p.sessions, r[0])
+	}
+	sort.Strings(p.sessions)
+	return p, tx.safe(p)
+}
+
+// journalLine renders session id's next journal line and its new anchor.
+// The line records the outside edits noticed before this change: files
+// whose digests differ from the journal's last line, and a journal whose
+// tip no longer matches its anchor.
+func (tx *Tx) journalLine(id string) (line, anchor []byte, err error) {
+	jpath := tx.dir.File(id, journal.FileName)
+	if err := tx.dir.safePath(tx.physical(jpath)); err != nil {
+		return nil, nil, err
+	}
+	var tail journal.Tail
+	staged, replaced := tx.staged[jpath]
+	if replaced {
+		tail = journal.TailOf(staged)
+	} else if tail, err = journal.ReadTail(tx.physical(jpath)); err != nil {
+		return nil, nil, fault.Wrap(fault.Invalid, err, "cannot read the journal of %s", id)
+	}
+	outside, err := tx.outside(id, tail, replaced)
+	if err != nil {
+		return nil, nil, err
+	}
+	after, err := digestsOf(tx.Reg, id, func(name string) ([]byte, error) { return tx.Read(id, name) })
+	if err != nil {
+		return nil, nil, err
+	}
+	line, e, err := tail.Next(journal.Entry{At: registry.Now(), Actor: tx.opts.Actor, Verb: tx.opts.Verb,
+		Args: tx.touched[id], Digests: after, Outside: outside})
+	if err != nil {
+		return nil, nil, err
+	}
+	raw, _ := json.Marshal(e)
+	next := journal.Tail{Last: e, Raw: raw, Size: tail.Size + int64(len(line)), EndsClean: true}
+	return line, journal.AnchorOf(next).Marshal(), nil
+}
+
+// outside names what changed outside orc-state since the journal's last
+// line, before this transaction (nothing for a session replaced wholesale).
+func (tx *Tx) outside(id string, tail journal.Tail, replaced bool) ([]string, error) {
+	orig, noted := tx.original[id]
+	if replaced || (noted && orig == "") || tail.Raw == nil {
+		return nil, nil
+	}
+	now, err := digestsOf(tx.Reg, id, func(name string) ([]byte, error) { return tx.dir.ReadFile(tx.diskID(id), name) })
+	if err != nil {
+		return nil, err
+	}
+	if noted {
+		now.Entry = orig
+	}
+	out := journal.Changed(tail.Last.Digests, now)
+	anchor, err := readMaybe(tx.physical(tx.dir.File(id, journal.AnchorName)))
+	if err != nil {
+		return nil, fault.Wrap(fault.Invalid, err, "cannot read the journal anchor of %s", id)
+	}
+	if journal.CheckAnchor(anchor, tail) != nil {
+		out = append(out, "journal")
+	}
+	return out, nil
+}
+
+// readMaybe reads a file; a missing one is nil.
+func readMaybe(path string) ([]byte, error) {
+	data, err := readRegular(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return data, err
+}
+
+// safe refuses, before anything is written, a write that would go through
+// a symlink or onto something that is not a regular file: a session
+// folder, its files/ folder, or a target (the journal included) that leads
+// outside the state dir.
+func (tx *Tx) safe(p *plan) error {
+	var paths []string
+	for _, w := range p.writes {
+		paths = append(paths, w.path, tx.physical(w.path))
+	}
+	for _, a := range p.appends {
+		paths = append(paths, tx.physical(a.path))
+	}
+	paths = append(paths, p.removes...)
+	for _, path := range paths {
+		if err := tx.dir.safePath(path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// prepared is what the transaction created before its commit point, so it
+// can be undone.
+type prepared struct {
+	dirs      []string // created, outermost first
+	temps     []*atomicfile.Temp
+	appenders []*atomicfile.Appender
+	appended  int // how many appenders appended
+	intent    bool
+}
+
+// run writes a plan: everything that can fail for want of space or
+// permission happens before the first visible change, then the record,
+// then the changes.
+func (d *Dir) run(opts Options, p *plan, args map[string]json.RawMessage, physical func(string) string) (err error) {
+	pr := &prepared{}
+	defer func() {
+		for _, a := range pr.appenders {
+			_ = a.Close()
+		}
+	}()
+	in, err := d.prepare(opts, p, args, physical, pr)
+	if err != nil {
+		if uerr := d.undo(pr); uerr != nil {
+			return interrupted(opts.Verb, fmt.Errorf("%v (undoing it failed: %v)", err, uerr))
+		}
+		return err
+	}
+	// Commit point: from here on a failure leaves the record for repair.
+	for _, s := range in.Steps {
+		if s.Op == "append" {
+			continue // done in prepare
+		}
+		if err := d.redo(s); err != nil {
+			return interrupted(opts.Verb, err)
+		}
+	}
+	for _, dir := range in.Sync {
+		if err := atomicfile.SyncDir(d.abs(dir)); err != nil {
+			return interrupted(opts.Verb, err)
+		}
+	}
+	if err := atomicfile.Remove(filepath.Join(d.Path, IntentFile)); err != nil {
+		return interrupted(opts.Verb, err)
+	}
+	return nil
+}
+
+// prepare proves every target writable, stages every new file, writes the
+// record, then makes the appends (which it can still cut back). Nothing it
+// does is visible except the appends and new empty folders, and undo
+// removes them.
+func (d *Dir) prepare(opts Options, p *plan, args map[string]json.RawMessage, physical func(string) string, pr *prepared) (*Intent, error) {
+	in := &Intent{Verb: opts.Verb, Actor: opts.Actor, At: registry.Now(), PID: os.Getpid(), Sessions: p.sessions, Args: args}
+	syncBefore := map[string]bool{}
+	syncAfter := map[string]bool{}
+	for _, w := range p.writes {
+		phys := physical(w.path)
+		created, err := atomicfile.MkdirAll(filepath.Dir(phys))
+		pr.dirs = append(pr.dirs, created...)
+		if err != nil {
+			return nil, refused(err, "cannot create "+filepath.Dir(phys))
+		}
+		t, err := atomicfile.Stage(phys, w.data, 0o644)
+		if err != nil {
+			return nil, refused(err, "cannot write "+w.path)
+		}
+		pr.temps = append(pr.temps, t)
+		syncBefore[filepath.Dir(phys)] = true
+		syncAfter[filepath.Dir(w.path)] = true
+	}
+	for _, a := range p.appends {
+		ap, err := atomicfile.OpenAppend(physical(a.path))
+		if err != nil {
+			return nil, refused(err, "cannot append to "+a.path)
+		}
+		pr.appenders = append(pr.appenders, ap)
+		in.Steps = append(in.Steps, Step{Op: "append", Path: d.rel(a.path), Size: ap.Size, Data: a.data})
+	}
+	for _, m := range p.moves {
+		in.Steps = append(in.Steps, Step{Op: "move", Path: m[0], To: m[1]})
+		syncAfter[d.Path] = true
+	}
+	for i, w := range p.writes {
+		temp := filepath.Join(filepath.Dir(w.path), filepath.Base(pr.temps[i].Path)) // where the temp is after the moves
+		in.Steps = append(in.Steps, Step{Op: "rename", Path: d.rel(temp), To: d.rel(w.path)})
+	}
+	probed := map[string]bool{d.Path: true} // the record proves the state dir itself
+	for _, path := range p.removes {
+		if dir := filepath.Dir(path); !probed[dir] {
+			probed[dir] = true
+			if err := atomicfile.Probe(dir); err != nil {
+				return nil, refused(err, "cannot remove "+path)
+			}
+		}
+		in.Steps = append(in.Steps, Step{Op: "remove", Path: d.rel(path)})
+		syncAfter[filepath.Dir(path)] = true
+	}
+	for _, folder := range p.folders {
+		if err := probeTree(folder); err != nil {
+			return nil, refused(err, "cannot remove "+folder)
+		}
+		in.Steps = append(in.Steps, Step{Op: "remove-all", Path: d.rel(folder)})
+		syncAfter[d.Path] = true
+	}
+	// The temp files' names must be durable before the record that names
+	// them; the state dir's own entries are synced with the record.
+	for _, dir := range sortedKeys(syncBefore) {
+		if dir == d.Path {
+			continue
+		}
+		if err := atomicfile.SyncDir(dir); err != nil {
+			return nil, refused(err, "cannot sync "+dir)
+		}
+	}
+	for _, dir := range sortedKeys(syncAfter) {
+		in.Sync = append(in.Sync, d.rel(dir))
+	}
+	data, err := json.Marshal(in)
+	if err != nil {
+		return nil, err
+	}
+	if err := atomicfile.Create(filepath.Join(d.Path, IntentFile), append(data, '\n'), 0o644); err != nil {
+		return nil, refused(err, "cannot record the transaction in "+IntentFile)
+	}
+	pr.intent = true
+	if err := atomicfile.SyncDir(d.Path); err != nil {
+		return nil, refused(err, "cannot sync "+d.Path)
+	}
+	for i, a := range p.appends {
+		if err := pr.appenders[i].Append(a.data); err != nil {
+			return nil, refused(err, "cannot append to "+a.path)
+		}
+		pr.appended = i + 1
+	}
+	return in, nil
+}
+
+// undo removes what prepare created, newest first. The record goes last,
+// and only when everything else was undone.
+func (d *Dir) undo(pr *prepared) error {
+	var errs []error
+	for i := pr.appended - 1; i >= 0; i-- {
+		if err := pr.appenders[i].Undo(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	for _, t := range pr.temps {
+		if err := t.Discard(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	for i := len(pr.dirs) - 1; i >= 0; i-- {
+		_ = os.Remove(pr.dirs[i]) // best effort: an empty folder is no state
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	if pr.intent {
+		if err := os.Remove(filepath.Join(d.Path, IntentFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// probeTree proves every directory under folder can have entries removed.
+func probeTree(folder string) error {
+	return filepath.WalkDir(folder, func(path string, de fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) && path == folder {
+				return nil
+			}
+			return err
+		}
+		if de.IsDir() {
+			return atomicfile.Probe(path)
+		}
+		return nil
+	})
+}
+
+// refused is the error of a transaction that failed before its first
+// visible change: nothing was written (exit 3), with what to do about the
+// cause.
+func refused(err error, what string) error {
+	var fe *fault.Error
+	if errors.As(err, &fe) {
+		return err
+	}
+	e := fault.Wrap(fault.Invalid, err, "%s; nothing was written", what)
+	switch {
+	case errors.Is(err, syscall.ENOSPC):
+		e.Hint = "free some disk space, then run the command again"
+	case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.EROFS):
+		e.Hint = "make it writable for this user, then run the command again"
+	default:
+		e.Hint = "run orc-state doctor"
+	}
+	return e
+}
