@@ -33,7 +33,7 @@ type Intent struct {
 	// command run again after the interruption is recognised.
 	Args  map[string]json.RawMessage `json:"args,omitempty"`
 	Steps []Step                     `json:"steps"`
-	Sync     []string `json:"sync"` // directories to fsync after the steps
+	Sync  []string                   `json:"sync"` // directories to fsync after the steps
 	// Torn is set for a record that does not parse: the writer died while
 	// writing it, before any change (nothing to complete).
 	Torn bool `json:"-"`
