@@ -146,7 +146,7 @@ func Probe(dir string) error {
 	}
 	name := f.Name()
 	_ = f.Close()
-	return Remove(name)
+	return os.Remove(name) // where a file could be created it can be removed
 }
 
 // SyncDir fsyncs a directory so the entries created, renamed or removed in

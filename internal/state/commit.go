@@ -310,6 +310,14 @@ func (d *Dir) prepare(opts Options, p *plan, args map[string]json.RawMessage, ph
 		syncBefore[filepath.Dir(phys)] = true
 		syncAfter[filepath.Dir(w.path)] = true
 	}
+	// The record lists the folder moves first: the appends (made before
+	// the commit point, where the files are then) and the renames name the
+	// files where they are after the moves, so doing the steps again in
+	// order works whether or not a move had happened.
+	for _, m := range p.moves {
+		in.Steps = append(in.Steps, Step{Op: "move", Path: m[0], To: m[1]})
+		syncAfter[d.Path] = true
+	}
 	for _, a := range p.appends {
 		ap, err := atomicfile.OpenAppend(physical(a.path))
 		if err != nil {
@@ -317,10 +325,6 @@ func (d *Dir) prepare(opts Options, p *plan, args map[string]json.RawMessage, ph
 		}
 		pr.appenders = append(pr.appenders, ap)
 		in.Steps = append(in.Steps, Step{Op: "append", Path: d.rel(a.path), Size: ap.Size, Data: a.data})
-	}
-	for _, m := range p.moves {
-		in.Steps = append(in.Steps, Step{Op: "move", Path: m[0], To: m[1]})
-		syncAfter[d.Path] = true
 	}
 	for i, w := range p.writes {
 		temp := filepath.Join(filepath.Dir(w.path), filepath.Base(pr.temps[i].Path)) // where the temp is after the moves

@@ -1,7 +1,64 @@
 // Package state is orc-state's single writer: it resolves the state dir,
 // reads the registry and a session's files without a lock, and runs every
-// mutation as one transaction (lock, re-read, validate, atomic writes,
-// journal). No other package writes under .orc/.
+// mutation as one transaction ([Dir.Update]). No other package writes under
+// .orc/.
+//
+// # The transaction
+//
+// Update takes the lock, re-reads orc.json strictly, and runs the verb's
+// function on the in-memory state; the function stages files through the
+// Tx. Then the transaction writes, in three stages:
+//
+//  1. Prepare (nothing visible yet). Every target is checked (no symlink,
+//     a regular file, inside the state dir); every new file's content,
+//     including orc.json, each session's journal anchor and any new
+//     append-only file, is written and fsynced to a temp file beside its
+//     target; every existing append-only file (journal.jsonl, progress.md,
+//     removed.jsonl) is opened for writing; every folder to delete is
+//     probed. A full disk, a read-only file or folder, or a symlink fails
+//     here: the temps are removed and the verb exits 3 (2 for refused
+//     input), nothing written.
+//  2. Record. The write-ahead record .orc/.transaction.json ([Intent])
+//     lists every step still to do, in order, with the appended bytes and
+//     the temp names; it is fsynced with its directory. Then the appends are
+//     made; a failed append is cut back to its old length and the whole
+//     transaction undone (exit 3, nothing written).
+//  3. Commit point, then apply: folder moves, the renames of the temps
+//     over their targets (session files, then orc.json), removals, one
+//     fsync per directory touched, and the record is removed. A failure
+//     here exits 6 (fault.Interrupted): the record stays, verify and doctor
+//     name the interrupted transaction (never as an outside edit), and
+//     repair, or the next writer before its own change, does every step
+//     again (each is a no-op when already done), so the state becomes
+//     exactly what the transaction would have written. The same command
+//     run again after that is recognised (same verb, same journaled
+//     arguments) and not applied twice.
+//
+// Each touched session gets one journal line with the digests of its files
+// after the change, and its journal.anchor is rewritten to the new tip.
+// A writer compares the files and the anchor with the journal before it
+// writes: what differs was changed outside orc-state and is recorded in the
+// line (outside), so evidence is never laundered.
+//
+// # The rule for a verb's function
+//
+// The function may run twice: when the state dir has no .lock (no state
+// yet, or state written by another tool), Update first runs it without the
+// lock, so a verb that refuses or has nothing to do creates nothing, and
+// runs it again under the lock only if it staged a write. So the function
+// has no effect outside the Tx: it never prints (it writes to Tx.Stdout and
+// Tx.Stderr, which Update prints once, after the last run succeeded; the
+// CLI points its streams there while the function runs) and never writes a
+// file itself.
+//
+// # Platforms
+//
+// All file-system steps go through internal/atomicfile: on Windows no
+// directory is fsynced, readers open with delete sharing so a rename over
+// a file being read succeeds, and a rename refused by a sharing violation
+// is retried for a bounded time. A folder deletion that Windows refuses
+// midway (a file held open) is a failure after the commit point: exit 6,
+// and repair finishes it.
 package state
 
 import (
