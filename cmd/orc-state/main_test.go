@@ -22,6 +22,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	installSeams()
 	testscript.Main(m, map[string]func(){
 		"orc-state": func() {
 			useTestClock()

@@ -76,21 +76,6 @@ func doctor(d *state.Dir) []doctorFinding {
 		add("", "statedir.not-a-directory", "move it away, or pass --dir", "%s is not a directory", d.Path)
 		return out
 	}
-	reg, exists, err := d.ReadRegistry()
-	if err != nil {
-		code, next := "registry.invalid", "orc-state migrate (merges duplicates, records unknown keys in the journal), or fix orc.json by hand"
-		var ie *registry.InvalidError
-		if errors.As(err, &ie) {
-			switch {
-			case strings.Contains(ie.Fault, "legacy field") || strings.Contains(ie.Fault, "no schema"):
-				code, next = "registry.legacy", ie.Next
-			case ie.Next == "upgrade orc-state":
-				code, next = "registry.newer-schema", ie.Next
-			}
-		}
-		add("", code, next, "%v", err)
-		return out // folders cannot be judged orphans against an unreadable registry
-	}
 	held, _ := lock.Held(d.Path)
 	if !held {
 		if h := lock.Holder(d.Path); h != "" {
@@ -119,9 +104,27 @@ func doctor(d *state.Dir) []doctorFinding {
 		}
 	}
 	for _, t := range tempFiles(d.Path) {
-		if !inTx[t] {
+		if top, _, _ := strings.Cut(filepath.ToSlash(t), "/"); !inTx[t] && !inTx[top] {
 			add("", "temp.stale", "orc-state repair --temp", "temporary file %s was left by an interrupted write", t)
 		}
+	}
+	reg, exists, err := d.ReadRegistry()
+	if err != nil && in != nil {
+		return out // orc.json is between two states; repair completes it
+	}
+	if err != nil {
+		code, next := "registry.invalid", "orc-state migrate (merges duplicates, records unknown keys in the journal), or fix orc.json by hand"
+		var ie *registry.InvalidError
+		if errors.As(err, &ie) {
+			switch {
+			case strings.Contains(ie.Fault, "legacy field") || strings.Contains(ie.Fault, "no schema"):
+				code, next = "registry.legacy", ie.Next
+			case ie.Next == "upgrade orc-state":
+				code, next = "registry.newer-schema", ie.Next
+			}
+		}
+		add("", code, next, "%v", err)
+		return out // folders cannot be judged orphans against an unreadable registry
 	}
 	if reg == nil || !exists {
 		return append(out, orphanFindings(d, nil, inTx)...)

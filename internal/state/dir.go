@@ -275,6 +275,12 @@ func (d *Dir) ReadRegistry() (reg *registry.Registry, exists bool, err error) {
 	}
 	r, err := registry.Parse(data)
 	if err != nil {
+		if in, _ := d.Pending(); in != nil {
+			// migrate's registry, read before the interrupted rename of orc.json.
+			return nil, true, &fault.Error{Code: fault.Interrupted, Err: err,
+				Msg:  "orc.json is between two states: " + in.Describe() + " was interrupted",
+				Hint: "run orc-state repair (completes it)"}
+		}
 		return nil, true, err
 	}
 	return r, true, nil

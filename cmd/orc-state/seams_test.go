@@ -1,0 +1,64 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/orc-state/orc-state/internal/atomicfile"
+	"github.com/orc-state/orc-state/registry"
+)
+
+// Test seams for the real processes the tests start (this test binary run
+// as orc-state). They exist only in test builds, set from the environment:
+//
+//	ORC_TEST_NOW=RFC3339         every recorded timestamp is this time
+//	ORC_TEST_FAULT=N:ERRNO       the N-th file-system step fails with ERRNO
+//	                             (EIO, ENOSPC, EACCES, EROFS)
+//	ORC_TEST_FAULT_LOG=FILE      each step is appended to FILE as "op path"
+func installSeams() {
+	if v := os.Getenv("ORC_TEST_NOW"); v != "" {
+		now, err := time.Parse(time.RFC3339, v)
+		if err != nil {
+			panic("ORC_TEST_NOW: " + err.Error())
+		}
+		registry.Clock = func() time.Time { return now }
+	}
+	spec, logPath := os.Getenv("ORC_TEST_FAULT"), os.Getenv("ORC_TEST_FAULT_LOG")
+	if spec == "" && logPath == "" {
+		return
+	}
+	failAt, errno := -1, syscall.EIO
+	if spec != "" {
+		n, name, _ := strings.Cut(spec, ":")
+		var err error
+		if failAt, err = strconv.Atoi(n); err != nil {
+			panic("ORC_TEST_FAULT: " + spec)
+		}
+		errno = map[string]syscall.Errno{"EIO": syscall.EIO, "ENOSPC": syscall.ENOSPC, "EACCES": syscall.EACCES, "EROFS": syscall.EROFS}[name]
+		if errno == 0 {
+			panic("ORC_TEST_FAULT: unknown errno " + name)
+		}
+	}
+	var log *os.File
+	if logPath != "" {
+		var err error
+		if log, err = os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err != nil {
+			panic(err)
+		}
+	}
+	count := 0
+	atomicfile.Fault = func(op atomicfile.Op, path string) error {
+		count++
+		if log != nil {
+			fmt.Fprintf(log, "%s %s\n", op, path)
+		}
+		if count == failAt {
+			return errno
+		}
+		return nil
+	}
+}
