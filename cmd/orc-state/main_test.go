@@ -59,9 +59,17 @@ func TestScripts(t *testing.T) {
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
 		Setup:               setupGit,
+		Condition: func(cond string) (bool, error) {
+			if cond == "tmpfs" {
+				return canMountTmpfs(), nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"snapshot": snapshot,
-			"rc":       rc,
+			"snapshot":   snapshot,
+			"rc":         rc,
+			"unpriv":     unpriv,
+			"mounttmpfs": mounttmpfs,
 		},
 	})
 }

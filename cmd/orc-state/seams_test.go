@@ -18,6 +18,8 @@ import (
 //	ORC_TEST_NOW=RFC3339         every recorded timestamp is this time
 //	ORC_TEST_FAULT=N:ERRNO       the N-th file-system step fails with ERRNO
 //	                             (EIO, ENOSPC, EACCES, EROFS)
+//	ORC_TEST_FAULT=OP:SUFFIX:ERRNO  the first step OP (rename, append, ...)
+//	                             on a path ending in SUFFIX fails
 //	ORC_TEST_FAULT_LOG=FILE      each step is appended to FILE as "op path"
 func installSeams() {
 	if v := os.Getenv("ORC_TEST_NOW"); v != "" {
@@ -32,10 +34,19 @@ func installSeams() {
 		return
 	}
 	failAt, errno := -1, syscall.EIO
+	var failOp, failSuffix string
 	if spec != "" {
-		n, name, _ := strings.Cut(spec, ":")
+		parts := strings.Split(spec, ":")
+		name := parts[len(parts)-1]
 		var err error
-		if failAt, err = strconv.Atoi(n); err != nil {
+		switch len(parts) {
+		case 2:
+			if failAt, err = strconv.Atoi(parts[0]); err != nil {
+				panic("ORC_TEST_FAULT: " + spec)
+			}
+		case 3:
+			failOp, failSuffix = parts[0], parts[1]
+		default:
 			panic("ORC_TEST_FAULT: " + spec)
 		}
 		errno = map[string]syscall.Errno{"EIO": syscall.EIO, "ENOSPC": syscall.ENOSPC, "EACCES": syscall.EACCES, "EROFS": syscall.EROFS}[name]
@@ -56,7 +67,8 @@ func installSeams() {
 		if log != nil {
 			fmt.Fprintf(log, "%s %s\n", op, path)
 		}
-		if count == failAt {
+		if count == failAt || failOp == string(op) && strings.HasSuffix(path, failSuffix) {
+			failOp = ""
 			return errno
 		}
 		return nil

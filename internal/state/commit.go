@@ -433,7 +433,12 @@ func refused(err error, what string) error {
 	if errors.As(err, &fe) {
 		return err
 	}
-	e := fault.Wrap(fault.Invalid, err, "%s; nothing was written", what)
+	cause := err
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		cause = pe.Err // the path is in what already
+	}
+	e := &fault.Error{Code: fault.Invalid, Err: err, Msg: fmt.Sprintf("%s: %v; nothing was written", what, cause)}
 	switch {
 	case errors.Is(err, syscall.ENOSPC):
 		e.Hint = "free some disk space, then run the command again"
