@@ -159,3 +159,53 @@ func readString(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// The anchor pins the journal's end: an edit of the last line (which the
+// chain cannot see), a removed last line, or bytes added after it no
+// longer match; a missing anchor is fine.
+func TestAnchor(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	appendN(t, path, 3)
+	data := []byte(readString(t, path))
+	anchor := AnchorOf(TailOf(data)).Marshal()
+	if p := CheckAnchor(anchor, TailOf(data)); p != nil {
+		t.Fatalf("intact journal: %v", p)
+	}
+	if p := CheckAnchor(nil, TailOf(data)); p != nil {
+		t.Fatalf("no anchor: %v", p)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	lines = lines[:len(lines)-1] // the empty piece after the last newline
+	tests := []struct{ name, journal string }{
+		{"last line edited", strings.Join(lines[:2], "") + strings.Replace(lines[2], `"phase set"`, `"status set"`, 1)},
+		{"last line removed", strings.Join(lines[:2], "")},
+		{"a line added", string(data) + lines[2]},
+		{"bytes added", string(data) + "x"},
+		{"emptied", ""},
+	}
+	for _, tt := range tests {
+		p := CheckAnchor(anchor, TailOf([]byte(tt.journal)))
+		if p == nil || p.Code != "journal.anchor" {
+			t.Errorf("%s: %v, want a journal.anchor problem", tt.name, p)
+		}
+		if _, problems, _ := Parse([]byte(tt.journal)); tt.name == "last line edited" && len(problems) > 0 {
+			t.Errorf("the chain alone already saw the edit (%v): the case tests nothing", problems)
+		}
+	}
+	for _, bad := range []string{"garbage", `{"seq":0,"line":"x","size":1}`, "{}"} {
+		if p := CheckAnchor([]byte(bad), TailOf(data)); p == nil || p.Code != "journal.anchor" {
+			t.Errorf("anchor %q: %v", bad, p)
+		}
+	}
+	// ReadTail of the file agrees with TailOf of its bytes, also when the
+	// journal is larger than the first read.
+	big := filepath.Join(t.TempDir(), FileName)
+	appendN(t, big, 200)
+	tail, err := ReadTail(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := AnchorOf(tail), AnchorOf(TailOf([]byte(readString(t, big)))); got != want || got.Seq != 200 {
+		t.Fatalf("ReadTail anchor %+v, TailOf %+v", got, want)
+	}
+}
