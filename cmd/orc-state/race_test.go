@@ -309,7 +309,7 @@ func TestConcurrentDecisionSet(t *testing.T) {
 	if verbs["decision set"] != 1 {
 		t.Errorf("journal has %d decision set entries, want exactly 1 (the winner): %v", verbs["decision set"], verbs)
 	}
-	r.noStrayFiles("checkpoint.md", "journal.jsonl", "decisions.json")
+	r.noStrayFiles("checkpoint.md", "journal.jsonl", "journal.anchor", "decisions.json")
 	r.verifyClean()
 }
 
@@ -399,6 +399,6 @@ func TestConcurrentSliceSet(t *testing.T) {
 	if verbs["slice init"] != 1 {
 		t.Errorf("journal has %d slice init entries, want 1: %v", verbs["slice init"], verbs)
 	}
-	r.noStrayFiles("checkpoint.md", "journal.jsonl", "slices.json")
+	r.noStrayFiles("checkpoint.md", "journal.jsonl", "journal.anchor", "slices.json")
 	r.verifyClean()
 }

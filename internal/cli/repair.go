@@ -20,10 +20,12 @@ import (
 // from its own valid checkpoint frontmatter.
 //
 // An interrupted transaction comes first: when one is recorded, repair
-// completes it and stops there, so the state is exactly what the
-// interrupted verb would have written (run repair again for other fixes).
+// completes it (the state becomes exactly what the interrupted verb would
+// have written). Plain repair stops there (run it again for the session's
+// own fixes); --temp, --adopt and --remove-orphan go on with their fix.
 func (c *RepairCmd) Run(e *Env) error {
-	if done, err := e.finishInterrupted(); err != nil || done {
+	completed, err := e.finishInterrupted()
+	if err != nil {
 		return err
 	}
 	switch {
@@ -33,6 +35,9 @@ func (c *RepairCmd) Run(e *Env) error {
 		return c.adopt(e)
 	case c.RemoveOrphan != "":
 		return c.removeOrphan(e)
+	}
+	if completed {
+		return nil
 	}
 	key, err := e.Branch(c.Branch)
 	if err != nil {
