@@ -16,6 +16,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/strictjson"
 )
 
@@ -124,11 +125,7 @@ func IsTime(v string) bool {
 }
 
 // Now returns the current time in TimeLayout.
-func Now() string { return Clock().UTC().Format(TimeLayout) }
-
-// Clock is the time every recorded timestamp comes from. It is a test seam:
-// the CLI's tests fix it so that two runs write the same bytes.
-var Clock = time.Now
+func Now() string { return clock.Stamp().UTC().Format(TimeLayout) }
 
 // InvalidError is a registry that cannot be trusted: exit 3.
 type InvalidError struct {

@@ -78,7 +78,7 @@ func TestFaultInjection(t *testing.T) {
 			template := faultTemplate(t, bin, c)
 			run := func(dir string, env []string, stdin string, args ...string) (int, string, string) {
 				cmd := exec.Command(bin, args...)
-				cmd.Dir, cmd.Env = filepath.Join(dir, "repo"), append(hermeticEnv(dir, "ORC_TEST_NOW=2026-03-04T05:06:07Z", "ORC_ACTOR=fault"), env...)
+				cmd.Dir, cmd.Env = filepath.Join(dir, "repo"), append(hermeticEnv(dir, "ORC_TEST_STAMP=2026-03-04T05:06:07Z", "ORC_ACTOR=fault"), env...)
 				cmd.Stdin = strings.NewReader(stdin)
 				var out, errb bytes.Buffer
 				cmd.Stdout, cmd.Stderr = &out, &errb
@@ -208,7 +208,7 @@ func faultTemplate(t *testing.T, bin string, c faultCase) string {
 	must(os.MkdirAll(filepath.Join(legacy, "feat-sso login", "files"), 0o755))
 	must(os.WriteFile(filepath.Join(legacy, "orc.json"), []byte(faultLegacy), 0o644))
 	must(os.WriteFile(filepath.Join(legacy, "feat-sso login", "files", "checkpoint.md"), []byte(faultLegacyCheckpoint), 0o644))
-	env := append(hermeticEnv(dir, "ORC_TEST_NOW=2026-01-01T00:00:00Z", "LEGACY="+legacy), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	env := append(hermeticEnv(dir, "ORC_TEST_STAMP=2026-01-01T00:00:00Z", "LEGACY="+legacy), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	exe := func(name string, args ...string) {
 		cmd := exec.Command(name, args...)
 		cmd.Dir, cmd.Env = repo, env

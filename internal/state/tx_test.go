@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
+	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/registry"
@@ -23,7 +24,7 @@ import (
 
 func init() {
 	// Two runs of one transaction write the same bytes.
-	registry.Clock = func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
+	clock.Stamp = func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
 }
 
 func newDir(t *testing.T) *Dir {
