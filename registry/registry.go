@@ -42,6 +42,7 @@ var LegacyFields = []string{"session_id", "current_phase", "total_phases", "crea
 type Registry struct {
 	Schema   int       `json:"schema"`
 	Sessions []Session `json:"sessions"`
+	part     *partial  // non-nil: Sessions holds only the entries read (see Read)
 }
 
 // Session is one registry entry.
@@ -228,7 +229,8 @@ func isLegacy(field string) bool {
 }
 
 // Marshal renders the registry canonically: 2-space indent, no HTML
-// escaping, trailing newline.
+// escaping, trailing newline. A partial registry (see Read) is rendered by
+// splicing its entries into the bytes it was read from.
 func (r *Registry) Marshal() ([]byte, error) {
 	if r.Sessions == nil {
 		r.Sessions = []Session{}
@@ -236,24 +238,27 @@ func (r *Registry) Marshal() ([]byte, error) {
 	for i := range r.Sessions {
 		r.Sessions[i].normalize()
 	}
-	return marshal(r, "  ")
+	if r.part != nil {
+		return r.part.splice(r.Sessions)
+	}
+	return marshal(r, "", "  ")
 }
 
 // Canonical is the compact JSON of one entry that the journal hashes.
 func (s *Session) Canonical() []byte {
 	s.normalize()
-	b, err := marshal(s, "")
+	b, err := marshal(s, "", "")
 	if err != nil {
 		panic(err) // Session has only marshalable fields
 	}
 	return b
 }
 
-func marshal(v any, indent string) ([]byte, error) {
+func marshal(v any, prefix, indent string) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", indent)
+	enc.SetIndent(prefix, indent)
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}

@@ -58,7 +58,7 @@ func (c *CheckpointCmd) Run(e *Env) error {
 // sessionBranch is the git branch of the session for key (key itself when
 // there is no such session yet; the transaction reports that).
 func sessionBranch(d *state.Dir, key string) string {
-	if reg, _, err := d.ReadRegistry(); err == nil {
+	if reg, _, err := d.ReadRegistryFor(lookupKeys(key)...); err == nil {
 		if s := lookup(reg, key); s != nil {
 			return s.GitBranch
 		}

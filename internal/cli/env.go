@@ -80,6 +80,15 @@ func lookup(reg *registry.Registry, key string) *registry.Session {
 	return reg.Find(registry.Sanitize(key))
 }
 
+// lookupKeys are the sessionIds and gitBranches lookup may match for key:
+// a registry read for them alone answers lookup as the whole one would.
+func lookupKeys(key string) []string {
+	if k := registry.Sanitize(key); k != key {
+		return []string{key, k}
+	}
+	return []string{key}
+}
+
 // notFound is the exit-1 error for a missing session.
 func notFound(key string) error {
 	return fault.NotFoundf("no session for %q", key).WithHint("run orc-state sessions to list them, or orc-state init to register one")
@@ -96,7 +105,7 @@ func (e *Env) Session(explicit string) (*state.Dir, *registry.Registry, *registr
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	reg, _, err := d.ReadRegistry()
+	reg, _, err := d.ReadRegistryFor(lookupKeys(key)...) // only the candidates, when proven
 	if err != nil {
 		return nil, nil, nil, err
 	}

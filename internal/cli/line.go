@@ -11,6 +11,7 @@ import (
 	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
 )
@@ -98,7 +99,7 @@ func lineWith(dir, branch string, layout *gitx.Layout) (lineOut, bool) {
 	if err != nil {
 		return lineOut{}, false
 	}
-	s, current := pickLine(registry.ParseLoose(data), branch)
+	s, current := pickLine(lineCandidates(dir, data, branch), branch)
 	if s == nil {
 		return lineOut{}, false
 	}
@@ -126,6 +127,41 @@ func lineWith(dir, branch string, layout *gitx.Layout) (lineOut, bool) {
 	}
 	out.Title = fmt.Sprintf("orc: %s %s [%s]", out.Command, out.GitBranch, phaseText(out.Phase))
 	return out, true
+}
+
+// lineCandidates is the registry as line reads it: leniently, every entry;
+// but when the proof beside orc.json vouches for its bytes, only the
+// entries pickLine can choose (the branch's, and only when none of them is
+// live the newest live entry of all), decoded alone.
+func lineCandidates(dir string, data []byte, branch string) []registry.Loose {
+	proof, _ := os.ReadFile(filepath.Join(dir, state.ProofFile))
+	if !registry.Proven(data, proof) {
+		return registry.ParseLoose(data)
+	}
+	var keys []string
+	if branch != "" {
+		keys = lookupKeys(branch)
+	}
+	var out []registry.Loose
+	if len(keys) > 0 {
+		reg, err := registry.Read(data, proof, keys...)
+		if err != nil {
+			return registry.ParseLoose(data)
+		}
+		sid := registry.Sanitize(branch)
+		for i := range reg.Sessions {
+			s := &reg.Sessions[i]
+			if s.Status == "in_progress" && (s.GitBranch == branch || s.SessionID == sid) {
+				out = append(out, registry.LooseOf(s)) // what pickLine counts as the branch's
+			}
+		}
+	}
+	if len(out) == 0 {
+		if s, ok := registry.NewestLive(data); ok {
+			out = append(out, registry.LooseOf(s))
+		}
+	}
+	return out
 }
 
 // pickLine prefers the newest in_progress session of branch, else falls

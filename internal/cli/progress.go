@@ -63,7 +63,12 @@ func (e *Env) onSession(explicit string, fn func(tx *state.Tx, s *registry.Sessi
 	if err != nil {
 		return err
 	}
-	return e.Update(func(tx *state.Tx) error {
+	d, err := e.Dir()
+	if err != nil {
+		return err
+	}
+	// Only the entries lookup can match: tx.Reg may be partial.
+	return e.update(d, state.Options{Keys: lookupKeys(key)}, func(tx *state.Tx) error {
 		s := lookup(tx.Reg, key)
 		if s == nil {
 			return notFound(key)
