@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -32,8 +33,20 @@ const MaxDescription = 120
 // Statuses is the closed enum of session states.
 var Statuses = []string{"in_progress", "paused", "completed", "abandoned"}
 
-// JiraKey is the shape of a Jira issue key.
-var JiraKey = regexp.MustCompile(`^[A-Z][A-Z0-9_]*-[0-9]+$`)
+// JiraKey is the shape of a Jira issue key. It compiles on first use:
+// every process pays for what runs at start-up, and most never ask.
+var JiraKey = lazyPattern{compile: sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Z][A-Z0-9_]*-[0-9]+$`)
+})}
+
+// lazyPattern is a regular expression compiled on first use.
+type lazyPattern struct{ compile func() *regexp.Regexp }
+
+// MatchString reports whether s matches the pattern.
+func (p lazyPattern) MatchString(s string) bool { return p.compile().MatchString(s) }
+
+// String is the pattern's source text.
+func (p lazyPattern) String() string { return p.compile().String() }
 
 // LegacyFields are the old vocabulary accepted only by migrate.
 var LegacyFields = []string{"session_id", "current_phase", "total_phases", "created_at", "updated_at", "branchSanitized", "schemaVersion"}

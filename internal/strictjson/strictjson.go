@@ -35,7 +35,7 @@ var (
 // strict is the hook run before every value is unmarshaled: it refuses a
 // null where the Go type has none (the library would leave the zero value)
 // and nesting beyond MaxDepth. Everything else goes on to the library.
-var strict = json.WithUnmarshalers(json.UnmarshalFromFunc(func(dec *jsontext.Decoder, v any) error {
+func strict(dec *jsontext.Decoder, v any) error {
 	switch dec.PeekKind() {
 	case 'n':
 		if t := reflect.TypeOf(v).Elem(); !nullable(t) {
@@ -50,7 +50,7 @@ var strict = json.WithUnmarshalers(json.UnmarshalFromFunc(func(dec *jsontext.Dec
 		}
 	}
 	return errors.ErrUnsupported // decode as usual
-}))
+}
 
 // holds reports whether a JSON object ('{') or array ('[') can be a value
 // of t.
@@ -94,7 +94,11 @@ func mismatch(dec *jsontext.Decoder, t reflect.Type) error {
 // library sees the input, so this is all the option changes.
 var lenientEscapes = jsontext.AllowInvalidUTF8(true)
 
-var decodeOptions = json.JoinOptions(json.RejectUnknownMembers(true), strict, lenientEscapes)
+// decodeOptions are built on first use (start-up pays for every init).
+var decodeOptions = sync.OnceValue(func() json.Options {
+	return json.JoinOptions(json.RejectUnknownMembers(true),
+		json.WithUnmarshalers(json.UnmarshalFromFunc(strict)), lenientEscapes)
+})
 
 // Decode checks and decodes data into v in one pass, refusing fields v does
 // not declare. When it refuses, the whole input is checked (Check) and a
@@ -104,7 +108,7 @@ func Decode(data []byte, v any) error {
 	if !utf8.Valid(data) {
 		return errUTF8
 	}
-	err := json.Unmarshal(data, v, decodeOptions)
+	err := json.Unmarshal(data, v, decodeOptions())
 	if err == nil {
 		return nil
 	}
