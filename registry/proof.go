@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 
 	"lukechampine.com/blake3"
@@ -54,14 +55,17 @@ func Read(data, proof []byte, keys ...string) (*Registry, error) {
 		}
 		return &r, nil
 	}
-	spans := locate(data, keys)
-	r := &Registry{Schema: Schema, Sessions: make([]Session, len(spans)),
-		part: &partial{data: data, spans: spans, ids: make([]string, len(spans))}}
-	for i, sp := range spans {
-		if err := strictjson.Decoded(data[sp.start:sp.end], &r.Sessions[i]); err != nil {
+	r := &Registry{Schema: Schema, Sessions: []Session{}, part: &partial{data: data}}
+	for _, sp := range locate(data, keys) {
+		var s Session
+		if err := strictjson.Decoded(data[sp.start:sp.end], &s); err != nil {
 			return Parse(data)
 		}
-		r.part.ids[i] = r.Sessions[i].SessionID
+		if slices.Contains(keys, s.SessionID) || slices.Contains(keys, s.GitBranch) {
+			r.Sessions = append(r.Sessions, s)
+			r.part.spans = append(r.part.spans, sp)
+			r.part.ids = append(r.part.ids, s.SessionID)
+		}
 	}
 	return r, nil
 }
@@ -115,44 +119,48 @@ func (p *partial) splice(sessions []Session) ([]byte, error) {
 
 // Marshal's layout, which a proven file has: each entry starts on a line
 // "    {", its members are on lines of their own indented by six spaces,
-// and it ends on a line "    }" (nested values are indented deeper, and a
-// JSON string holds no raw newline). So a member line of an entry is
-// found by a byte search, and the entry around it by the nearest such
-// lines.
+// sessionId first, and it ends on a line "    }" (nested values are
+// indented deeper, and a JSON string holds no raw newline). So an entry is
+// found by a byte search for its first line and member, and its end by the
+// nearest closing line. The search starts with "{", a byte that opens each
+// entry and few other things, which keeps it close to a memchr.
 const (
 	entryIndent = "    "
 	entryOpen   = "\n" + entryIndent + "{"
 	entryClose  = "\n" + entryIndent + "}"
 	memberLead  = "\n" + entryIndent + "  "
+	entryFirst  = "{" + memberLead + `"sessionId": `
 )
 
 // locate returns, in file order, the spans of the entries of proven data
-// whose sessionId or gitBranch equals one of keys.
+// whose sessionId or gitBranch equals one of keys. A valid registry's
+// sessionId is its gitBranch sanitized, so the entries with gitBranch k
+// are among those with sessionId Sanitize(k): one search per distinct
+// sessionId, then the decoded entries are filtered (see Read).
 func locate(data []byte, keys []string) []span {
-	seen := map[int]bool{}
+	ids := map[string]bool{}
 	var out []span
 	for _, key := range keys {
-		for _, field := range [...]string{"sessionId", "gitBranch"} {
-			for _, sp := range memberSpans(data, field, key) {
-				if !seen[sp.start] {
-					seen[sp.start] = true
-					out = append(out, sp)
-				}
+		for _, id := range [...]string{key, Sanitize(key)} {
+			if ids[id] {
+				continue
 			}
+			ids[id] = true
+			out = append(out, entriesWithID(data, id)...)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].start < out[j].start })
 	return out
 }
 
-// memberSpans returns the spans of the entries of proven data that have
-// the string member field: value (both members are followed by another).
-func memberSpans(data []byte, field, value string) []span {
-	v, err := marshal(value, "", "")
+// entriesWithID returns the spans of the entries of proven data whose
+// sessionId is id.
+func entriesWithID(data []byte, id string) []span {
+	v, err := marshal(id, "", "")
 	if err != nil {
 		return nil
 	}
-	pat := append([]byte(memberLead+`"`+field+`": `), bytes.TrimSuffix(v, []byte("\n"))...)
+	pat := append([]byte(entryFirst), bytes.TrimSuffix(v, []byte("\n"))...)
 	pat = append(pat, ",\n"...)
 	var out []span
 	for from := 0; ; {
@@ -160,22 +168,14 @@ func memberSpans(data []byte, field, value string) []span {
 		if i < 0 {
 			return out
 		}
-		at := from + i
-		if sp, ok := entryAround(data, at); ok {
-			out = append(out, sp)
+		start := from + i
+		end := bytes.Index(data[start:], []byte(entryClose))
+		if end < 0 {
+			return out
 		}
-		from = at + len(pat)
+		out = append(out, span{start: start, end: start + end + len(entryClose)})
+		from = start + len(pat)
 	}
-}
-
-// entryAround returns the span of the entry holding the member line at at.
-func entryAround(data []byte, at int) (span, bool) {
-	open := bytes.LastIndex(data[:at], []byte(entryOpen))
-	end := bytes.Index(data[at:], []byte(entryClose))
-	if open < 0 || end < 0 {
-		return span{}, false
-	}
-	return span{start: open + len(entryOpen) - 1, end: at + end + len(entryClose)}, true
 }
 
 // NewestLive returns, from proven data, the entry a statusline shows when
@@ -183,28 +183,33 @@ func entryAround(data []byte, at int) (span, bool) {
 // the latest updatedAt (the first of equals). It decodes that one entry
 // only.
 func NewestLive(data []byte) (*Session, bool) {
-	pat := []byte(memberLead + `"status": "in_progress",` + "\n")
+	first := []byte(entryFirst)
+	live := []byte(memberLead + `"status": "in_progress",` + "\n")
 	updated := []byte(memberLead + `"updatedAt": "`)
 	best, bestAt := span{}, ""
 	for from := 0; ; {
-		i := bytes.Index(data[from:], pat)
+		i := bytes.Index(data[from:], first)
 		if i < 0 {
 			break
 		}
-		at := from + i
-		from = at + len(pat)
-		sp, ok := entryAround(data, at)
-		if !ok {
+		start := from + i
+		end := bytes.Index(data[start:], []byte(entryClose))
+		if end < 0 {
+			break
+		}
+		entry := data[start : start+end]
+		from = start + end
+		if !bytes.Contains(entry, live) {
 			continue
 		}
-		u := bytes.Index(data[at:sp.end], updated)
+		u := bytes.Index(entry, updated)
 		if u < 0 {
 			continue
 		}
-		t := data[at+u+len(updated):]
+		t := entry[u+len(updated):]
 		if q := bytes.IndexByte(t, '"'); q >= 0 {
 			if s := string(t[:q]); s > bestAt {
-				best, bestAt = sp, s
+				best, bestAt = span{start: start, end: start + end + len(entryClose)}, s
 			}
 		}
 	}

@@ -2,7 +2,9 @@
 // per branch. It parses strictly (unknown fields, duplicate keys, duplicate
 // sessionIds, values outside their type or enum and newer schemas are
 // refused), renders canonically, maps branches to session keys, reads legacy
-// registries leniently for display, and migrates them to schema 1.
+// registries leniently for display, and migrates them to schema 1. With the
+// proof a writer records beside orc.json (proof.go), a verb that needs one
+// session decodes that entry only and writes it back by splicing.
 package registry
 
 import (
