@@ -53,26 +53,26 @@ func (h *harness) measure(g *group, c config) ([]result, error) {
 		}
 	}
 	type set struct {
-		cases []int
-		runs  int
+		cases        []int
+		runs, warmup int
 	}
-	sets := []set{{together, c.runs}}
+	sets := []set{{together, c.runs, c.warmup}}
 	for _, a := range alone {
-		sets = append(sets, set{a, c.runs})
+		sets = append(sets, set{a, c.runs, c.warmup})
 	}
 	if len(few) > 0 {
-		sets = append(sets, set{few, c.fewRuns})
+		sets = append(sets, set{few, c.fewRuns, 1}) // slow, read-only: one warm-up is enough
 	}
 	samples := make([][]sample, len(g.cases))
 	peaks := make([]int64, len(g.cases))
 	for _, st := range sets {
-		for round := 0; round < c.warmup+st.runs; round++ {
+		for round := 0; round < st.warmup+st.runs; round++ {
 			for _, i := range st.cases {
 				s, err := h.runCase(g.cases[i], round, "")
 				if err != nil {
 					return nil, fmt.Errorf("%s, %s: %w", g.name, g.cases[i].key, err)
 				}
-				if round >= c.warmup {
+				if round >= st.warmup {
 					samples[i] = append(samples[i], s)
 				}
 			}
@@ -80,7 +80,7 @@ func (h *harness) measure(g *group, c config) ([]result, error) {
 		// One more round, untimed, through the peak-RSS probe; the run
 		// number goes on, so a mutation still changes state.
 		for _, i := range st.cases {
-			s, err := h.runCase(g.cases[i], c.warmup+st.runs, h.peak)
+			s, err := h.runCase(g.cases[i], st.warmup+st.runs, h.peak)
 			if err != nil {
 				return nil, fmt.Errorf("%s, %s (peak RSS): %w", g.name, g.cases[i].key, err)
 			}
