@@ -171,7 +171,7 @@ func (h *harness) runCase(c benchCase, round int, probe string) (sample, error) 
 
 	args := c.args(round)
 	cmd := exec.Command(exe, args...)
-	peakFile := filepath.Join(h.tmp, "peak")
+	peakFile := filepath.Join(h.tmp, "peak-rss.txt")
 	if probe != "" {
 		cmd = exec.Command(probe, append([]string{peakFile, exe}, args...)...)
 	}
@@ -195,7 +195,7 @@ func (h *harness) runCase(c benchCase, round int, probe string) (sample, error) 
 		}
 		n, err := strconv.ParseInt(string(kib), 10, 64)
 		if err != nil {
-			return sample{}, fmt.Errorf("the peak-RSS probe wrote %q", kib)
+			return sample{}, fmt.Errorf("the peak-RSS probe wrote %.40q", kib)
 		}
 		s.rss = n << 10 // Linux reports KiB
 	}
