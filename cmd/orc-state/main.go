@@ -11,7 +11,7 @@ import (
 
 // heapLimit is where the collector starts: below it a process never
 // collects (see tuneGC).
-const heapLimit = 24 << 20
+const heapLimit = 16 << 20
 
 func main() {
 	tuneGC()
