@@ -28,9 +28,15 @@ import (
 const MaxDepth = 64
 
 var (
-	errDepth = fmt.Errorf("nested deeper than %d levels", MaxDepth)
-	errUTF8  = errors.New("not valid UTF-8")
+	errDepth error = refusal(fmt.Sprintf("nested deeper than %d levels", MaxDepth))
+	errUTF8        = errors.New("not valid UTF-8")
 )
+
+// refusal is a fault this package finds itself (a null, the depth); the
+// library wraps it, and describe unwraps it as it is.
+type refusal string
+
+func (r refusal) Error() string { return string(r) }
 
 // strict is the hook run before every value is unmarshaled: it refuses a
 // null where the Go type has none (the library would leave the zero value)
@@ -39,7 +45,7 @@ func strict(dec *jsontext.Decoder, v any) error {
 	switch dec.PeekKind() {
 	case 'n':
 		if t := reflect.TypeOf(v).Elem(); !nullable(t) {
-			return fmt.Errorf("null where %s is expected", kindName(t))
+			return refusal(fmt.Sprintf("null where %s is expected", kindName(t)))
 		}
 	case '{', '[':
 		if dec.StackDepth() >= MaxDepth {
@@ -131,18 +137,33 @@ func Check(data []byte) error {
 		return errUTF8
 	}
 	dec := jsontext.NewDecoder(bytes.NewReader(data), lenientEscapes)
-	for first := true; ; first = false {
+	for {
 		tok, err := dec.ReadToken()
-		if err == io.EOF && !first {
-			return nil
-		}
 		if err != nil {
 			return describe(err)
 		}
 		if k := tok.Kind(); (k == '{' || k == '[') && dec.StackDepth() > MaxDepth {
 			return errDepth
 		}
+		if dec.StackDepth() == 0 { // the one value is complete
+			if rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
+				return fmt.Errorf("invalid character %s after top-level value", quoteChar(rest[0]))
+			}
+			return nil
+		}
 	}
+}
+
+// quoteChar renders a byte as encoding/json's messages do: 'x'.
+func quoteChar(c byte) string {
+	switch c {
+	case '\'':
+		return `'\''`
+	case '"':
+		return `'"'`
+	}
+	q := strconv.Quote(string(rune(c)))
+	return "'" + q[1:len(q)-1] + "'"
 }
 
 // Member is one name/value pair of a JSON object exactly as written.
@@ -223,7 +244,12 @@ func describe(err error) error {
 	}
 	var se *json.SemanticError
 	var syn *jsontext.SyntacticError
+	var own refusal
 	switch {
+	case errors.As(err, &own):
+		return own
+	case errors.As(err, &se) && se.Err != nil && se.GoType != nil && decodesItself(se.GoType):
+		return se.Err // the type's UnmarshalJSON said why (a phase "1e30")
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		return errors.New("unexpected end of JSON input")
 	case errors.As(err, &syn) && errors.Is(syn.Err, jsontext.ErrDuplicateName):
@@ -233,7 +259,7 @@ func describe(err error) error {
 		if strings.Contains(msg, "invalid UTF-8") {
 			return errUTF8
 		}
-		return fmt.Errorf("%s at byte %d", msg, syn.ByteOffset)
+		return errors.New(msg)
 	case errors.As(err, &se) && errors.Is(se.Err, json.ErrUnknownName):
 		name := lastName(se.JSONPointer)
 		if want := spelled(se.GoType, name); want != "" {
@@ -378,6 +404,12 @@ var (
 	unmarshaler     = reflect.TypeFor[json.Unmarshaler]()
 	unmarshalerFrom = reflect.TypeFor[json.UnmarshalerFrom]()
 )
+
+// decodesItself reports whether t has its own UnmarshalJSON.
+func decodesItself(t reflect.Type) bool {
+	p := reflect.PointerTo(t)
+	return t.Implements(unmarshaler) || p.Implements(unmarshaler) || p.Implements(unmarshalerFrom)
+}
 
 // nullable reports whether JSON null is a value of t: only pointers,
 // interfaces and types that decode themselves (which judge null
