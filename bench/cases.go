@@ -119,7 +119,7 @@ func sessionGroup(name string, role groupRole, repo string, n int, h *harness) g
 		{key: floorKey, label: "floor (read orc.json, write it to /dev/null)", exe: h.floor, args: static(), class: classFloor},
 		{key: "line", label: "`line`", args: static("line"), class: classRead, want: `"status":"in_progress"`},
 		{key: "statusline", label: "`statusline` (Claude Code JSON on stdin)", args: static("statusline"),
-			stdin: func(int) string { return payload }, class: classRead, want: "orc flow"},
+			stdin: func(int) string { return payload }, class: classRead, want: "flow "},
 		{key: "get", label: "`get`", args: static("get"), class: classRead},
 		{key: "current", label: "`current`", args: static("current"), class: classRead},
 		{key: "decision get", label: "`decision get maxRetriesPerSlice`", args: static("decision", "get", "maxRetriesPerSlice"), class: classRead},

@@ -42,22 +42,7 @@ func (tx *Tx) commit() error {
 	if err != nil {
 		return err
 	}
-	if err := tx.dir.run(tx.opts, p, tx.touched, tx.physical); err != nil {
-		return err
-	}
-	tx.prove()
-	return nil
-}
-
-// prove records registry.Proof of the orc.json just written: validated and
-// rendered by Marshal, so the proof may vouch for those bytes. It is a
-// cache, written after the transaction and not fsynced: a lost, stale or
-// unwritten proof vouches for nothing and costs a reader only the strict
-// parse, so a failure here is no failure of the transaction.
-func (tx *Tx) prove() {
-	if tx.regData != nil {
-		_ = atomicfile.WriteCache(filepath.Join(tx.dir.Path, ProofFile), registry.Proof(tx.regData), 0o644)
-	}
+	return tx.dir.run(tx.opts, p, tx.touched, tx.physical)
 }
 
 // physical maps a final path to where it is before the transaction's folder
@@ -102,7 +87,10 @@ func (tx *Tx) plan() (*plan, error) {
 			return nil, err
 		}
 		tx.stage(tx.dir.RegistryPath(), data)
-		tx.regData = data
+		// Validated above and rendered by Marshal: the proof may vouch for
+		// these bytes (registry.Read). Written in the same transaction, so
+		// the two land together or are completed together by repair.
+		tx.stage(filepath.Join(tx.dir.Path, ProofFile), registry.Proof(data))
 	}
 	var appendOrder []string
 	pending := map[string][]byte{}

@@ -43,7 +43,6 @@ type Tx struct {
 	dir      *Dir
 	opts     Options
 	Reg      *registry.Registry
-	regData  []byte // orc.json as planned for writing (see prove)
 	regDirty bool
 	staged   map[string][]byte // path → new content
 	order    []string
