@@ -131,14 +131,18 @@ func (tx *Tx) plan() (*plan, error) {
 		p.appends = append(p.appends, appendReq{path, data})
 	}
 	// orc.json goes last: a reader sees session files no older than it.
-	reg := tx.dir.RegistryPath()
+	// Its proof follows it (a proof of bytes not yet in place vouches for
+	// nothing, and a failure names orc.json first).
+	reg, proof := tx.dir.RegistryPath(), filepath.Join(tx.dir.Path, ProofFile)
 	for _, path := range tx.order {
-		if path != reg {
+		if path != reg && path != proof {
 			p.writes = append(p.writes, fileWrite{path, tx.staged[path]})
 		}
 	}
-	if data, ok := tx.staged[reg]; ok {
-		p.writes = append(p.writes, fileWrite{reg, data})
+	for _, path := range [...]string{reg, proof} {
+		if data, ok := tx.staged[path]; ok {
+			p.writes = append(p.writes, fileWrite{path, data})
+		}
 	}
 	p.moves = tx.renames
 	for _, rel := range tx.deletes {

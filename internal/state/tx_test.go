@@ -204,14 +204,14 @@ func TestStepOrder(t *testing.T) {
 	mustUpdate(t, d, "phase set", setPhase(3))
 	want := []string{
 		"create main/files/checkpoint.md", "write main/files/checkpoint.md", "fsync main/files/checkpoint.md",
-		"create .orc.json.proof", "write .orc.json.proof", "fsync .orc.json.proof", // registry.Proof of the new orc.json
 		"create main/files/journal.anchor", "write main/files/journal.anchor", "fsync main/files/journal.anchor",
 		"create orc.json", "write orc.json", "fsync orc.json",
+		"create .orc.json.proof", "write .orc.json.proof", "fsync .orc.json.proof", // registry.Proof of the new orc.json
 		"open-append main/files/journal.jsonl",
 		"fsync-dir main/files",
 		"create .transaction.json", "write .transaction.json", "fsync .transaction.json", "fsync-dir .",
 		"append main/files/journal.jsonl", "fsync main/files/journal.jsonl",
-		"rename main/files/checkpoint.md", "rename .orc.json.proof", "rename main/files/journal.anchor", "rename orc.json",
+		"rename main/files/checkpoint.md", "rename main/files/journal.anchor", "rename orc.json", "rename .orc.json.proof",
 		"fsync-dir .", "fsync-dir main/files",
 		"remove .transaction.json",
 	}
