@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -34,6 +35,13 @@ const MaxDescription = 120
 
 // Statuses is the closed enum of session states.
 var Statuses = []string{"in_progress", "paused", "completed", "abandoned"}
+
+// Verdicts is the closed enum of gate verdicts.
+var Verdicts = []string{"approved", "changes_requested"}
+
+// ScopeWorkspace is the scope of a session spanning repositories (the
+// default scope, a single repository, is empty).
+const ScopeWorkspace = "workspace"
 
 // JiraKey is the shape of a Jira issue key. It compiles on first use:
 // every process pays for what runs at start-up, and most never ask.
@@ -393,7 +401,7 @@ func (s *Session) Validate() error {
 			return fmt.Errorf("%s %q is not a UTC time like 2026-01-02T15:04:05Z", f.name, f.v)
 		}
 	}
-	if s.Scope != "" && s.Scope != "workspace" {
+	if s.Scope != "" && s.Scope != ScopeWorkspace {
 		return fmt.Errorf("scope %q is not workspace", s.Scope)
 	}
 	for _, r := range s.Repos {
@@ -403,7 +411,7 @@ func (s *Session) Validate() error {
 	}
 	if s.Gate != nil {
 		for _, v := range s.Gate.Verdicts {
-			if v.Verdict != "approved" && v.Verdict != "changes_requested" {
+			if !slices.Contains(Verdicts, v.Verdict) {
 				return fmt.Errorf("gate verdict %q is not approved or changes_requested", v.Verdict)
 			}
 		}

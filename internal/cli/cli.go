@@ -1,6 +1,7 @@
-// Package cli is orc-state's command line: the kong grammar (grammar.go),
-// one file per verb, and Main, the one place where errors become exit codes
-// and the one-line messages of contract §18.
+// Package cli is orc-state's command line: the list of verbs (verbs.go),
+// the global flags (globals.go), one file per verb holding its flags and
+// Run (phase_set.go is "phase set"), and Main, the one place where errors
+// become exit codes and the one-line messages of contract §18.
 package cli
 
 import (
@@ -44,19 +45,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			return fault.Usage
 		}
 	}
-	for _, name := range []string{"ORC_STATE_DIR", "ORC_LOCK_TIMEOUT"} {
+	for _, name := range globalTags("env") {
 		if v, ok := os.LookupEnv(name); ok && v == "" {
 			os.Unsetenv(name) // set but empty means unset, as in the original
 		}
 	}
 	model := grammarFor(args)
-	parser, err := kong.New(model,
-		kong.Name("orc-state"),
-		kong.Description("The single writer of a repository's .orc/ workflow state."),
-		kong.Writers(stdout, stderr),
-		kong.Exit(func(c int) { panic(exitPanic{c}) }),
-		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: false}),
-	)
+	parser, err := newParser(model, stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "orc-state: internal error: %v\n", err)
 		return 70
@@ -86,12 +81,25 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return fault.Usage
 	}
 	verb := verbName(kctx.Command())
-	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, G: globals(model), Verb: verb}
+	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, G: globalsOf(model), Verb: verb}
 	if err := kctx.Run(env); err != nil {
 		report(stderr, verb, err)
 		return fault.Code(err)
 	}
 	return 0
+}
+
+// newParser is kong set up for orc-state over model, a grammar from
+// grammarFor; kong's exit requests panic with exitPanic.
+func newParser(model any, stdout, stderr io.Writer) (*kong.Kong, error) {
+	return kong.New(model,
+		kong.Name("orc-state"),
+		kong.Description("The single writer of a repository's .orc/ workflow state."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(c int) { panic(exitPanic{c}) }),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: false}),
+		enums,
+	)
 }
 
 var placeholder = lazyRegexp(`\s*<[^>]*>`)
@@ -133,7 +141,7 @@ func isLine(args []string) bool {
 			return false // kong prints line's help
 		case line:
 			// after the verb every other argument is ignored
-		case a == "--dir" || a == "--lock-timeout":
+		case takesGlobalValue(a):
 			i++
 		case strings.HasPrefix(a, "-"):
 		case a == "line":

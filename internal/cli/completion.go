@@ -2,10 +2,11 @@ package cli
 
 import (
 	"fmt"
-	"reflect"
-	"sort"
 	"strings"
 )
+
+// CompletionCmd is `completion`.
+type CompletionCmd struct{}
 
 // Run prints a bash completion script for the verbs and sub-verbs, made
 // from the grammar itself (so it never lists a verb that does not exist).
@@ -24,31 +25,4 @@ func (c *CompletionCmd) Run(e *Env) error {
 	b.WriteString("  esac; fi\n  COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n}\ncomplete -F _orc_state orc-state\n")
 	_, err := fmt.Fprint(e.Stdout, b.String())
 	return err
-}
-
-// verbTree lists the verbs of Grammar and the sub-verbs of each.
-func verbTree() ([]string, map[string][]string) {
-	var verbs []string
-	subs := map[string][]string{}
-	t := reflect.TypeFor[Grammar]()
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		if _, ok := f.Tag.Lookup("cmd"); !ok {
-			continue
-		}
-		name := cmdName(f)
-		verbs = append(verbs, name)
-		for j := 0; j < f.Type.NumField(); j++ {
-			if sf := f.Type.Field(j); hasTag(sf, "cmd") {
-				subs[name] = append(subs[name], cmdName(sf))
-			}
-		}
-	}
-	sort.Strings(verbs)
-	return verbs, subs
-}
-
-func hasTag(f reflect.StructField, key string) bool {
-	_, ok := f.Tag.Lookup(key)
-	return ok
 }

@@ -18,6 +18,11 @@ import (
 	"github.com/orc-state/orc-state/registry"
 )
 
+// DoctorCmd is `doctor`.
+type DoctorCmd struct {
+	JSON bool `name:"json" help:"Findings as JSON."`
+}
+
 // perRepo are the names under .orc/ that belong to the repository, not to
 // a session; sweeps and doctor leave them alone.
 var perRepo = map[string]bool{

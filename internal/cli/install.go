@@ -15,6 +15,19 @@ import (
 	"github.com/orc-state/orc-state/internal/statusline"
 )
 
+// InstallCmd is `install`.
+type InstallCmd struct {
+	Project bool `xor:"scope" help:"Write .claude/settings.json of this repository."`
+	User    bool `xor:"scope" help:"Write ~/.claude/settings.json (the default)."`
+	DryRun  bool `name:"dry-run" help:"Show the change; write nothing."`
+	Force   bool `help:"Replace a statusLine that is not orc-state's."`
+	// The statusline's options, written into its command (a statusline in
+	// settings gets no plugin userConfig).
+	Style          string `help:"Statusline style: full (narrows with the terminal) or compact (always one line)." enum:"full,compact" default:"full"`
+	ContextReserve int    `name:"context-reserve" help:"Percent of the context window the statusline keeps back (0-99)." default:"0" placeholder:"N"`
+	Off            bool   `help:"Statusline prints nothing (it still records the context level for hook post-tool-use)."`
+}
+
 // Run writes the statusLine entry into a Claude settings file. Every other
 // key is kept, in its order and bytes; running it again changes nothing.
 func (c *InstallCmd) Run(e *Env) error {

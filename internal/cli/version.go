@@ -5,6 +5,9 @@ import (
 	"runtime/debug"
 )
 
+// VersionCmd is `version`.
+type VersionCmd struct{}
+
 // Version is set at build time with -ldflags "-X .../internal/cli.Version=v1.2.3".
 var Version = ""
 
