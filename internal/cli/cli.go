@@ -29,15 +29,15 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	}
 	if isLine(args) {
 		runLine(args, stdout) // the statusline path: lenient, silent, fast
-		return 0
+		return fault.OK
 	}
 	if len(args) == 2 && args[0] == "hook" && args[1] == "post-tool-use" {
 		runPostToolUse(stdin, stdout) // after every tool call: no parser to build
-		return 0
+		return fault.OK
 	}
 	if len(args) >= 1 && args[0] == "statusline" && !wantsHelp(args) {
 		runStatusline(args[1:], stdin, stdout) // rendered on every turn: no parser to build
-		return 0
+		return fault.OK
 	}
 	for i, a := range args {
 		if !utf8.ValidString(a) {
@@ -54,7 +54,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	parser, err := newParser(model, stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "orc-state: internal error: %v\n", err)
-		return 70
+		return fault.Software
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -83,10 +83,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	verb := verbName(kctx.Command())
 	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, G: globalsOf(model), Verb: verb}
 	if err := kctx.Run(env); err != nil {
-		report(stderr, verb, err)
-		return fault.Code(err)
+		return report(stderr, verb, err)
 	}
-	return 0
+	return fault.OK
 }
 
 // newParser is kong set up for orc-state over model, a grammar from
@@ -109,13 +108,14 @@ func verbName(cmd string) string {
 	return strings.TrimSpace(placeholder().ReplaceAllString(cmd, ""))
 }
 
-// report prints err as one line, plus its hint.
-func report(w io.Writer, verb string, err error) {
-	msg := strings.ReplaceAll(err.Error(), "\n", " ")
-	fmt.Fprintf(w, "orc-state %s: %s\n", verb, msg)
-	if h := fault.HintOf(err); h != "" {
-		fmt.Fprintf(w, "hint: %s\n", h)
+// report prints err as one line, plus its hint, and returns its exit code.
+func report(w io.Writer, verb string, err error) int {
+	code, msg, hint := fault.Explain(err)
+	fmt.Fprintf(w, "orc-state %s: %s\n", verb, strings.ReplaceAll(msg, "\n", " "))
+	if hint != "" {
+		fmt.Fprintf(w, "hint: %s\n", hint)
 	}
+	return code
 }
 
 // warn prints a non-fatal one-line warning on stderr.

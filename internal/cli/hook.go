@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -90,8 +91,7 @@ func (e *Env) problem(err error) error {
 func (e *Env) liveSession() (*state.Dir, *registry.Registry, *registry.Session, error) {
 	d, reg, s, err := e.Session("")
 	if err != nil {
-		var nf interface{ ExitCode() int }
-		if errors.As(err, &nf) && nf.ExitCode() == 1 {
+		if code, _, _ := fault.Explain(err); code == fault.NotFound {
 			return nil, nil, nil, nil // no session, or detached: nothing to do
 		}
 		return nil, nil, nil, err
