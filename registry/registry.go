@@ -385,7 +385,7 @@ func (s *Session) Validate() error {
 	if n := utf8.RuneCountInString(s.Description); n > MaxDescription {
 		return fmt.Errorf("description is %d characters; the limit is %d", n, MaxDescription)
 	}
-	if !oneOf(s.Status, Statuses) {
+	if !slices.Contains(Statuses, s.Status) {
 		return fmt.Errorf("status %q is not one of %s", s.Status, strings.Join(Statuses, ", "))
 	}
 	if s.TotalPhases < 1 {
@@ -442,13 +442,4 @@ func SingleLine(name, v string) error {
 		}
 	}
 	return nil
-}
-
-func oneOf(v string, set []string) bool {
-	for _, s := range set {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

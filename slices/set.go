@@ -7,6 +7,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/orc-state/orc-state/internal/hexid"
 )
 
 // DefaultMaxRetries is the retry budget per slice when the decision
@@ -136,7 +138,7 @@ func (u Update) check() error {
 	if !isStatus(u.Status) {
 		return &UsageError{Fault: fmt.Sprintf("status %q is not one of %s", u.Status, strings.Join(Statuses, ", ")), Field: "Status"}
 	}
-	if u.Commit != "" && !isHexCommit(u.Commit) {
+	if u.Commit != "" && !hexid.Valid(u.Commit, 7, 40) {
 		return &UsageError{Fault: fmt.Sprintf("commit %q is not 7 to 40 hex digits", u.Commit), Field: "Commit"}
 	}
 	if u.ActualLoc != nil && *u.ActualLoc < 0 {

@@ -11,9 +11,9 @@ func intp(n int) *int { return &n }
 
 func TestSetRefusesBadUpdates(t *testing.T) {
 	tests := []struct {
-		name string
-		id   string
-		u    Update
+		name    string
+		id      string
+		u       Update
 		want    string
 		field   string // UsageError.Field
 		missing bool

@@ -52,11 +52,7 @@ func (c *CleanupCmd) Run(e *Env) error {
 			return fault.Usagef("--older-than %q: %v", c.OlderThan, err).WithHint("use a duration like 720h or 30d")
 		}
 	}
-	d, err := e.Dir()
-	if err != nil {
-		return err
-	}
-	reg, _, err := d.ReadRegistry()
+	d, reg, err := e.readRegistry()
 	if err != nil {
 		return err
 	}

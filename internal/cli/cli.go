@@ -162,8 +162,6 @@ func cwd() string {
 	return d
 }
 
-var errNoSession = errors.New("no session")
-
 // lazyRegexp compiles a pattern on first use, so that start-up (which every
 // hook and statusline render pays) compiles nothing it does not need.
 func lazyRegexp(expr string) func() *regexp.Regexp {

@@ -95,6 +95,16 @@ func notFound(key string) error {
 	return fault.NotFoundf("no session for %q", key).WithHint("run orc-state sessions to list them, or orc-state init to register one")
 }
 
+// readRegistry resolves the state dir and reads the registry (no lock).
+func (e *Env) readRegistry() (*state.Dir, *registry.Registry, error) {
+	d, err := e.Dir()
+	if err != nil {
+		return nil, nil, err
+	}
+	reg, _, err := d.ReadRegistry()
+	return d, reg, err
+}
+
 // Session reads the registry (no lock) and returns the session for the
 // explicit key, or the current branch's.
 func (e *Env) Session(explicit string) (*state.Dir, *registry.Registry, *registry.Session, error) {

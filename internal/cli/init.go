@@ -81,7 +81,7 @@ func (c *InitCmd) check() error {
 	if c.TotalPhases < 1 {
 		return fault.Usagef("--total-phases %d is below 1", c.TotalPhases)
 	}
-	for name, v := range map[string]string{"--command": c.Command, "--description": deref(c.Description), "--plan-file": deref(c.PlanFile)} {
+	for name, v := range map[string]string{"--command": c.Command, "--description": registry.Deref(c.Description), "--plan-file": registry.Deref(c.PlanFile)} {
 		if err := registry.SingleLine(name, v); err != nil {
 			return fault.Usagef("%v", err)
 		}
@@ -100,7 +100,7 @@ func (c *InitCmd) check() error {
 			return fault.Usagef("--repos has an empty name")
 		}
 	}
-	if len(c.Repos) > 0 && deref(c.Scope) != registry.ScopeWorkspace {
+	if len(c.Repos) > 0 && registry.Deref(c.Scope) != registry.ScopeWorkspace {
 		return fault.Usagef("--repos needs --scope workspace")
 	}
 	return nil
@@ -138,11 +138,4 @@ func (e *Env) reread(id string) *registry.Session {
 		return nil
 	}
 	return reg.Find(id)
-}
-
-func deref(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
 }

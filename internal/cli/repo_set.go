@@ -3,6 +3,7 @@ package cli
 import (
 	"net/url"
 	"path/filepath"
+	"slices"
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/state"
@@ -47,7 +48,7 @@ func (c *RepoSetCmd) Run(e *Env) error {
 		if s.Scope != registry.ScopeWorkspace {
 			return fault.Usagef("session %s is not a workspace session", s.SessionID).WithHint("orc-state init --scope workspace --repos a,b")
 		}
-		if !contains(s.Repos, c.Name) {
+		if !slices.Contains(s.Repos, c.Name) {
 			return fault.Usagef("%q is not a member repository of %s (repos: %v)", c.Name, s.SessionID, s.Repos).
 				WithHint("add it with orc-state init --scope workspace --repos ...")
 		}

@@ -66,11 +66,7 @@ func (c *ResumeCmd) Run(e *Env) error {
 	if key == "" {
 		key = c.Branch
 	}
-	d, err := e.Dir()
-	if err != nil {
-		return err
-	}
-	reg, _, err := d.ReadRegistry()
+	d, reg, err := e.readRegistry()
 	if err != nil {
 		return err
 	}

@@ -15,11 +15,7 @@ type SessionsCmd struct {
 
 // Run lists sessions.
 func (c *SessionsCmd) Run(e *Env) error {
-	d, err := e.Dir()
-	if err != nil {
-		return err
-	}
-	reg, _, err := d.ReadRegistry()
+	d, reg, err := e.readRegistry()
 	if err != nil {
 		return err
 	}

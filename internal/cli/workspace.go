@@ -55,15 +55,6 @@ func linkedSession(d *state.Dir, key string) (*state.Dir, *registry.Registry, *r
 	return nil, nil, nil, false
 }
 
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
 // isLinkFolder reports whether a folder of the state dir holds a workspace
 // back-pointer (and so is no orphan).
 func isLinkFolder(d *state.Dir, name string) bool {

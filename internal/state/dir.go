@@ -80,7 +80,6 @@ import (
 // Names of the files orc-state owns.
 const (
 	RegistryFile   = "orc.json"
-	LockFile       = ".lock"
 	RemovedFile    = "removed.jsonl"
 	CheckpointFile = "checkpoint.md"
 	LedgerFile     = "slices.json"
