@@ -38,13 +38,14 @@ func (e *EdgeError) Error() string {
 	return fmt.Sprintf("illegal transition %s → %s; from %s: %s", e.From, e.To, e.From, strings.Join(e.Allowed, ", "))
 }
 
-// UsageError is an Update the ledger refuses before looking at any slice:
-// a bad status, commit, count or note, or a commit or note the target
-// status requires and the Update lacks.
+// UsageError is input the ledger refuses before looking at any slice: an
+// Update's bad status, commit, count or note, a commit or note the target
+// status requires and the Update lacks, or a claim's bad agent or lease.
 type UsageError struct {
 	Fault   string
-	Field   string // the Update field at fault: Status, Commit, ActualLoc or Note
+	Field   string // the field at fault: Status, Commit, ActualLoc, Note, Agent or Lease
 	Missing bool   // the target status requires Field and it is empty
+	Limit   bool   // Field is over its size limit
 }
 
 func (e *UsageError) Error() string { return e.Fault }

@@ -151,7 +151,7 @@ func (u Update) check() error {
 		return &UsageError{Fault: "note contains a control character; it must be one line", Field: "Note"}
 	}
 	if len(u.Note) > MaxNote {
-		return &UsageError{Fault: fmt.Sprintf("note is %d bytes; the limit is %d", len(u.Note), MaxNote), Field: "Note"}
+		return &UsageError{Fault: fmt.Sprintf("note is %d bytes; the limit is %d", len(u.Note), MaxNote), Field: "Note", Limit: true}
 	}
 	switch flag := Requires[u.Status]; {
 	case flag == "--commit" && u.Commit == "":

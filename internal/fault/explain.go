@@ -71,6 +71,12 @@ func explainKnown(err error) (code int, hint, suffix string, ok bool) {
 		return Usage, hint, "", true
 	case *slices.UsageError:
 		return Usage, sliceUsageHint(e), "", true
+	case *slices.NothingReadyError:
+		return NotFound, nothingReadyHint(e), "", true
+	case *slices.ClaimedError:
+		return NotFound, claimedHint(e), "", true
+	case *slices.NotClaimedError:
+		return NotFound, "take a ready slice with orc-state slice claim", "", true
 	}
 	switch u := err.(type) {
 	case interface{ Unwrap() error }:
@@ -109,6 +115,44 @@ func sliceUsageHint(e *slices.UsageError) string {
 		return "pass a commit sha"
 	case e.Field == "Note" && e.Missing:
 		return "pass --note saying why"
+	case e.Field == "Agent" && e.Missing:
+		return "pass --agent NAME, or set ORC_ACTOR"
+	case e.Field == "Agent" && e.Limit:
+		return "pass a shorter --agent NAME"
+	case e.Field == "Agent":
+		return "pass --agent NAME"
+	case e.Field == "Lease":
+		return "pass --lease like 30m (renew a long task with orc-state slice renew)"
 	}
 	return ""
+}
+
+// nothingReadyHint says when a claim may succeed.
+func nothingReadyHint(e *slices.NothingReadyError) string {
+	switch e.Reason() {
+	case "done":
+		return ""
+	case "claimed":
+		if t := e.Next(); !t.IsZero() {
+			return "retry after " + t.Format(slices.TimeLayout) + ", when the first lease held by another agent ends"
+		}
+		return "finish or release your own claim (orc-state slice set, orc-state slice release)"
+	case "blocked":
+		return "retry when the slices they depend on are committed or skipped"
+	}
+	return "green slices wait for their commit, escalated ones for a human (orc-state slice list)"
+}
+
+// claimedHint names the ways past another agent's claim for the refused
+// verb.
+func claimedHint(e *slices.ClaimedError) string {
+	switch {
+	case e.Verb == "set":
+		return "leave it to its holder, or pass --force to act anyway (journaled)"
+	case e.Verb == "renew" && e.Expired:
+		return "take it with orc-state slice claim"
+	case e.Verb == "renew":
+		return "it is not yours to renew; check --agent and $ORC_ACTOR"
+	}
+	return "only its holder releases it; pass --force to remove another agent's claim (journaled)"
 }

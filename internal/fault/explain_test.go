@@ -3,7 +3,9 @@ package fault
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/internal/lock"
@@ -73,5 +75,76 @@ func TestEveryRegistryProblemHasAHint(t *testing.T) {
 	}
 	if len(registryHints) != int(registry.Collision)+1 {
 		t.Errorf("registryHints has %d entries for %d problems", len(registryHints), registry.Collision+1)
+	}
+}
+
+// TestExplainClaims drives the ledger's claim verbs into each refusal and
+// checks the code and hint the user gets.
+func TestExplainClaims(t *testing.T) {
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	claimed := func(by string, d time.Duration) string {
+		return `,"claimedBy":"` + by + `","claimedUntil":"` + t0.Add(d).Format(slices.TimeLayout) + `"`
+	}
+	ledger := func(t *testing.T, list string) *slices.Ledger {
+		l, err := slices.Parse([]byte(`{"slices":[` + list + `]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	claim := func(list string) func(t *testing.T) error {
+		return func(t *testing.T) error { _, err := ledger(t, list).Claim("a", t0, time.Minute); return err }
+	}
+	tests := []struct {
+		name string
+		run  func(t *testing.T) error
+		code int
+		hint string
+	}{
+		{"all done", claim(`{"id":1,"status":"committed"}`), NotFound, ""},
+		{"claimed by others", claim(`{"id":1` + claimed("b", 5*time.Minute) + `},{"id":2` + claimed("c", 2*time.Minute) + `}`), NotFound,
+			"retry after 2026-03-01T12:02:00Z, when the first lease held by another agent ends"},
+		{"claimed by you only", claim(`{"id":1` + claimed("a", time.Minute) + `}`), NotFound,
+			"finish or release your own claim (orc-state slice set, orc-state slice release)"},
+		{"blocked", claim(`{"id":1,"status":"green"},{"id":2,"dependsOn":[1]}`), NotFound,
+			"retry when the slices they depend on are committed or skipped"},
+		{"waiting", claim(`{"id":1,"status":"green"}`), NotFound,
+			"green slices wait for their commit, escalated ones for a human (orc-state slice list)"},
+		{"renew another's live claim", func(t *testing.T) error {
+			_, err := ledger(t, `{"id":1`+claimed("b", time.Minute)+`}`).Renew("1", "a", t0, time.Minute)
+			return err
+		}, NotFound, "it is not yours to renew; check --agent and $ORC_ACTOR"},
+		{"renew another's expired claim", func(t *testing.T) error {
+			_, err := ledger(t, `{"id":1`+claimed("b", -time.Minute)+`}`).Renew("1", "a", t0, time.Minute)
+			return err
+		}, NotFound, "take it with orc-state slice claim"},
+		{"renew an unclaimed slice", func(t *testing.T) error {
+			_, err := ledger(t, `{"id":1}`).Renew("1", "a", t0, time.Minute)
+			return err
+		}, NotFound, "take a ready slice with orc-state slice claim"},
+		{"release another's claim", func(t *testing.T) error {
+			_, err := ledger(t, `{"id":1`+claimed("b", time.Minute)+`}`).Release("1", "a", t0, false)
+			return err
+		}, NotFound, "only its holder releases it; pass --force to remove another agent's claim (journaled)"},
+		{"set another's claimed slice", func(t *testing.T) error {
+			_, err := ledger(t, `{"id":1`+claimed("b", time.Minute)+`}`).Set("1", slices.Update{Status: "red", Agent: "a", Now: t0})
+			return err
+		}, NotFound, "leave it to its holder, or pass --force to act anyway (journaled)"},
+		{"empty agent", func(t *testing.T) error { return slices.CheckAgent("") }, Usage, "pass --agent NAME, or set ORC_ACTOR"},
+		{"agent on two lines", func(t *testing.T) error { return slices.CheckAgent("a\nb") }, Usage, "pass --agent NAME"},
+		{"long agent", func(t *testing.T) error { return slices.CheckAgent(strings.Repeat("a", slices.MaxAgent+1)) }, Usage, "pass a shorter --agent NAME"},
+		{"lease out of range", func(t *testing.T) error { return slices.CheckLease(0) }, Usage,
+			"pass --lease like 30m (renew a long task with orc-state slice renew)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.run(t)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if code, _, hint := Explain(err); code != tt.code || hint != tt.hint {
+				t.Errorf("Explain(%v) = %d %q, want %d %q", err, code, hint, tt.code, tt.hint)
+			}
+		})
 	}
 }
