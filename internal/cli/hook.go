@@ -91,7 +91,7 @@ func (e *Env) problem(err error) error {
 func (e *Env) liveSession() (*state.Dir, *registry.Registry, *registry.Session, error) {
 	d, reg, s, err := e.Session("")
 	if err != nil {
-		if code, _, _ := fault.Explain(err); code == fault.NotFound {
+		if fault.Code(err) == fault.NotFound {
 			return nil, nil, nil, nil // no session, or detached: nothing to do
 		}
 		return nil, nil, nil, err

@@ -22,6 +22,12 @@ func Explain(err error) (code int, msg, hint string) {
 	return code, err.Error() + suffix, hint
 }
 
+// Code is the exit code Explain gives err.
+func Code(err error) int {
+	code, _, _ := Explain(err)
+	return code
+}
+
 // The hints that several errors share.
 const (
 	hintDoctor  = "run orc-state doctor"
