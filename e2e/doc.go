@@ -4,7 +4,10 @@
 //
 //	go test -tags e2e -count=1 ./e2e
 //
-// It installs the pinned client from the npm registry into a cache dir
+// launcher_test.go tests the plugin's launcher (bin/orc-state) with stand-in
+// binaries and a stand-in go; it runs in `go test ./...`.
+//
+// The end-to-end test installs the pinned client from the npm registry into a cache dir
 // (package client), answers it with a mock of the Messages API on 127.0.0.1
 // (package mockapi) that logs every request, and asserts from those
 // requests and the files what the hooks did.
