@@ -27,6 +27,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	if len(args) == 1 && args[0] == "help" {
 		args = []string{"--help"} // the original's spelling
 	}
+	if completionRequest() {
+		return complete(stdout, stderr) // the shell asks for candidates (completion.go)
+	}
 	if isLine(args) {
 		runLine(args, stdout) // the statusline path: lenient, silent, fast
 		return fault.OK

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -79,7 +78,7 @@ var verbs = []verb{
 	{"cleanup", "Sweep finished sessions: prints the plan; live ones are protected unless --force.", CleanupCmd{}},
 	{"doctor", "Check the whole state dir: registry, orphans, entries without folders, temp files, the lock, every session.", DoctorCmd{}},
 	{"repair", "Apply a fix doctor names: regenerate a mirror (default), --temp, --adopt NAME, --remove-orphan NAME.", RepairCmd{}},
-	{"completion", "Print a bash completion script (eval \"$(orc-state completion)\").", CompletionCmd{}},
+	{"completion", "Print the shell completion script for bash, zsh or fish (eval \"$(orc-state completion bash)\").", CompletionCmd{}},
 	{"version", "Print the version.", VersionCmd{}},
 }
 
@@ -177,21 +176,4 @@ func goName(word string) string {
 func globalsOf(model any) *Globals {
 	g := reflect.ValueOf(model).Elem().Field(0).Interface().(Globals)
 	return &g
-}
-
-// verbTree lists the top-level verbs, sorted, and the second words of
-// each family.
-func verbTree() ([]string, map[string][]string) {
-	var top []string
-	subs := map[string][]string{}
-	for _, v := range verbs {
-		words := strings.Fields(v.words)
-		if len(words) == 2 {
-			subs[words[0]] = append(subs[words[0]], words[1])
-		} else {
-			top = append(top, words[0])
-		}
-	}
-	sort.Strings(top)
-	return top, subs
 }
