@@ -4,6 +4,9 @@
 //
 //	go test -tags e2e -count=1 ./e2e
 //
+// goinstall_test.go (also tag e2e) runs `go install …/cmd/orc-state@VERSION`
+// from a module proxy made of files and checks what `orc-state version` says.
+//
 // launcher_test.go tests the plugin's launcher (bin/orc-state) with stand-in
 // binaries and a stand-in go; it runs in `go test ./...`.
 //
