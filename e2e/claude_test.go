@@ -1,4 +1,4 @@
-//go:build e2e
+//go:build e2e && unix
 
 package e2e
 
@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -39,6 +40,7 @@ func TestClaudeCode(t *testing.T) {
 	r := newRig(t)
 	t.Run("PluginDir", r.pluginDir)
 	t.Run("Marketplace", r.marketplace)
+	t.Run("ProjectStatusline", r.projectStatusline)
 	t.Logf("end-to-end wall time %v (client %s)", time.Since(start).Round(time.Millisecond), client.Version)
 }
 
@@ -595,4 +597,77 @@ func excerpt(text, key string) string {
 	}
 	end := min(len(text), i+900)
 	return text[max(0, i-100):end]
+}
+
+// projectStatusline: the statusLine that `install --project` commits is
+// shown by the client's TUI on this machine, where orc-state is on no PATH
+// and only the plugin's launcher built it (the marketplace subtest's data
+// dir). The TUI needs a terminal: tmux.
+func (r *rig) projectStatusline(t *testing.T) {
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("no tmux to give the client's TUI a terminal")
+	}
+	home := filepath.Join(r.tmp, "home-marketplace")
+	r.orcState("", "install", "--project")
+	t.Cleanup(func() { os.RemoveAll(filepath.Join(r.project, ".claude")) })
+
+	// The TUI asks nothing of a person who has been through onboarding and
+	// trusts the project and the key.
+	cfg := filepath.Join(home, ".claude.json")
+	var state map[string]any
+	if b, err := os.ReadFile(cfg); err == nil {
+		json.Unmarshal(b, &state)
+	}
+	if state == nil {
+		state = map[string]any{}
+	}
+	key := "sk-ant-orc-state-e2e-dummy"
+	state["hasCompletedOnboarding"] = true
+	state["theme"] = "dark"
+	state["customApiKeyResponses"] = map[string]any{"approved": []string{key[len(key)-20:]}, "rejected": []string{}}
+	projects, _ := state["projects"].(map[string]any)
+	if projects == nil {
+		projects = map[string]any{}
+	}
+	projects[r.project] = map[string]any{"hasTrustDialogAccepted": true}
+	state["projects"] = projects
+	b, _ := json.Marshal(state)
+	if err := os.WriteFile(cfg, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	sock := filepath.Join(r.tmp, "tmux.sock")
+	tm := func(args ...string) *exec.Cmd {
+		c := exec.Command(tmux, append([]string{"-u", "-S", sock, "-f", "/dev/null"}, args...)...)
+		c.Env = append(r.env(home), "TERM=xterm-256color")
+		return c
+	}
+	if out, err := tm("new-session", "-d", "-x", "150", "-y", "30", "-s", "e2e", "-c", r.project, r.claude).CombinedOutput(); err != nil {
+		t.Skipf("tmux cannot start a session here: %v %s", err, out)
+	}
+	pidOut, _ := tm("display-message", "-p", "-t", "e2e", "#{pane_pid}").Output()
+	defer func() {
+		// /exit, then make sure the client is gone before its HOME is removed.
+		tm("send-keys", "-t", "e2e", "C-u", "/exit", "Enter").Run()
+		var pid int
+		fmt.Sscan(string(pidOut), &pid)
+		for end := time.Now().Add(15 * time.Second); pid > 0 && time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+			if syscall.Kill(pid, 0) != nil {
+				break
+			}
+		}
+		tm("kill-server").Run()
+	}()
+	deadline := time.Now().Add(60 * time.Second)
+	var screen []byte
+	for time.Now().Before(deadline) {
+		screen, _ = tm("capture-pane", "-p", "-t", "e2e").Output()
+		if bytes.Contains(screen, []byte("orc flow 2/3")) {
+			return
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	settings, _ := os.ReadFile(filepath.Join(r.project, ".claude", "settings.json"))
+	t.Errorf("the TUI never showed orc's statusline from the project's settings:\n%s\nsettings:\n%s", screen, settings)
 }
