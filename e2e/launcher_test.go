@@ -343,6 +343,14 @@ func TestLauncherReportsAFailedBuild(t *testing.T) {
 	expect(t, "resume", got, 1, nil, []string{"the build of orc-state " + version.Release() + " failed; see " + r.data + "/build.log"})
 	got = r.run(startPayload, "hook", "session-start")
 	expect(t, "session-start after a failed build", got, 0, []string{"the last build of orc-state " + version.Release() + " failed"}, nil)
+	// That SessionStart tried again in the background: let it finish before
+	// the temp dir goes.
+	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(r.data, "build.lock")); os.IsNotExist(err) {
+			return
+		}
+	}
+	t.Error("the background build never released its lock")
 }
 
 func TestLauncherClearsALockLeftByACrash(t *testing.T) {
