@@ -12,6 +12,7 @@ const (
 	maxPathRunes    = 100
 	maxShownPaths   = 5
 	maxShownSlices  = 20
+	maxNoteRunes    = 200 // why the dirty list is unknown
 )
 
 // Auto is what `checkpoint --auto` gathered; RenderAuto turns it into the
@@ -35,6 +36,7 @@ type Auto struct {
 
 	DirtyKnown    bool     // false: git did not answer
 	DirtyTimedOut bool     // git timed out (wins over DirtyKnown)
+	DirtyNote     string   // when not known: "unknown (why)" or "n/a (why)"; "unknown" when empty
 	DirtyApprox   bool     // the list is approximate (no git binary)
 	DirtyCount    int      // dirty files, .orc/ excluded by the caller
 	DirtyPaths    []string // the first paths, .orc/ excluded by the caller
@@ -47,7 +49,7 @@ type Auto struct {
 //   - Phase: <phase>/<total>[ <label>]
 //   - Slices: <done>/<total> done; open: <ids|none>     (only with a ledger)
 //   - HEAD: <short> <subject> | unborn (no commits) | detached at <short> <subject>
-//   - Dirty: <n> file(s)[: <first 5 paths>][ (+k more)][ (approximate)] | unknown (timed out)
+//   - Dirty: <n> file(s)[: <first 5 paths>][ (+k more)][ (approximate)] | unknown (timed out) | <DirtyNote>
 //
 // Every value is forced onto one line (control characters become spaces,
 // invalid UTF-8 becomes U+FFFD); the subject is capped at 72 runes, paths at
@@ -103,6 +105,9 @@ func dirty(a Auto) string {
 		return "unknown (timed out)"
 	}
 	if !a.DirtyKnown {
+		if a.DirtyNote != "" {
+			return clip(oneLine(a.DirtyNote), maxNoteRunes)
+		}
 		return "unknown"
 	}
 	n := max(a.DirtyCount, len(a.DirtyPaths))

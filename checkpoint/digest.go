@@ -18,7 +18,7 @@ var digestBullets = [5]string{"- Done:", "- Next:", "- Open decisions:", "- Arti
 type Digest struct {
 	Text         []byte // normalized: no leading or trailing blank lines, ends with one "\n"
 	SuiteVerdict string // "unknown", or the word before " @ "
-	SuiteSHA     string // lower-case 7–40 hex; "" when the verdict is "unknown" without a sha
+	SuiteSHA     string // lower-case 7–64 hex (SHA-1 or SHA-256); "" when the verdict is "unknown" without a sha
 }
 
 // DigestError is why a digest was refused.
@@ -41,7 +41,7 @@ func refuse(format string, args ...any) error {
 // ("# " or "## "), begin with a top-level bullet, and its first five
 // top-level bullets ("- " lines) must be Done, Next, Open decisions,
 // Artifacts and Suite, in that order. Other lines may sit between them and
-// any lines may follow. Suite is "unknown" or "<verdict> @ <sha>" (sha 7–40
+// any lines may follow. Suite is "unknown" or "<verdict> @ <sha>" (sha 7–64
 // hex), optionally followed by " (…)". Errors are *DigestError; line numbers
 // count the input as given.
 func ParseDigest(text []byte) (Digest, error) {
@@ -210,8 +210,8 @@ func parseSuite(v string) (Digest, error) {
 		return Digest{}, refuse("suite verdict %q is not a single word", clip(verdict, 40))
 	}
 	sha, tail, _ := strings.Cut(rest, " ")
-	if !hexid.Valid(sha, 7, 40) {
-		return Digest{}, refuse("suite sha %q is not 7-40 hex characters", clip(sha, 50))
+	if !hexid.Commit(sha) {
+		return Digest{}, refuse("suite sha %q is not 7-64 hex characters", clip(sha, 70))
 	}
 	if tail != "" && !(strings.HasPrefix(tail, "(") && strings.HasSuffix(tail, ")")) {
 		return Digest{}, refuse("suite has %q after the sha; only \" (…)\" may follow it", clip(tail, 40))

@@ -38,7 +38,7 @@
 //     compared as a string (1 and "1" are the same id, so both at once are a
 //     duplicate); ids are unique;
 //   - status is one of Statuses (absent or null means pending); commit is 7
-//     to 40 hex digits; commitVerified is a boolean; actualLoc and attempts
+//     to 64 hex digits; commitVerified is a boolean; actualLoc and attempts
 //     are non-negative integers; title, repo and note are strings;
 //     touchpoints and acceptance are arrays of strings; estLoc is a
 //     non-negative number; shipsAsStack is a boolean; parallelGroup is an

@@ -21,8 +21,9 @@ const MaxNote = 4096
 // Update is one slice set call.
 type Update struct {
 	Status         string // the target status (required)
-	Commit         string // 7 to 40 hex digits; stored lowercase; "" leaves it
+	Commit         string // 7 to 64 hex digits (SHA-1 or SHA-256); stored lowercase; "" leaves it
 	CommitVerified bool   // the caller resolved Commit in the repository
+	CommitWhy      string // when not verified, why (from the caller); "does not resolve in this repository" when empty
 	ActualLoc      *int   // nil leaves it
 	Note           string // "" leaves it
 	Force          bool   // allows leaving a terminal status, and acting on a slice another agent claims
@@ -110,7 +111,11 @@ func (l *Ledger) Set(id string, u Update) (Result, error) {
 			obj.del("commitVerified")
 		} else {
 			obj.set("commitVerified", encode(false))
-			r.Warnings = append(r.Warnings, fmt.Sprintf("commit %s does not resolve in this repository; recorded as unverified", c))
+			why := u.CommitWhy
+			if why == "" {
+				why = "does not resolve in this repository"
+			}
+			r.Warnings = append(r.Warnings, fmt.Sprintf("commit %s %s; recorded as unverified", c, why))
 		}
 	}
 	if u.ActualLoc != nil {
@@ -138,8 +143,8 @@ func (u Update) check() error {
 	if !isStatus(u.Status) {
 		return &UsageError{Fault: fmt.Sprintf("status %q is not one of %s", u.Status, strings.Join(Statuses, ", ")), Field: "Status"}
 	}
-	if u.Commit != "" && !hexid.Valid(u.Commit, 7, 40) {
-		return &UsageError{Fault: fmt.Sprintf("commit %q is not 7 to 40 hex digits", u.Commit), Field: "Commit"}
+	if u.Commit != "" && !hexid.Commit(u.Commit) {
+		return &UsageError{Fault: fmt.Sprintf("commit %q is not 7 to 64 hex digits", u.Commit), Field: "Commit"}
 	}
 	if u.ActualLoc != nil && *u.ActualLoc < 0 {
 		return &UsageError{Fault: fmt.Sprintf("actual LOC %d is negative", *u.ActualLoc), Field: "ActualLoc"}

@@ -67,8 +67,8 @@ func decodeSlice(o object) (Slice, error) {
 				err = fmt.Errorf("status %q is not one of %s", s.Status, strings.Join(Statuses, ", "))
 			}
 		case "commit":
-			if s.Commit, err = str(v, m.key); err == nil && !hexid.Valid(s.Commit, 7, 40) {
-				err = fmt.Errorf("commit %q is not 7 to 40 hex digits", s.Commit)
+			if s.Commit, err = str(v, m.key); err == nil && !hexid.Commit(s.Commit) {
+				err = fmt.Errorf("commit %q is not 7 to 64 hex digits", s.Commit)
 			}
 		case "commitVerified":
 			var ok bool

@@ -75,10 +75,11 @@ func (e *Env) headSHA() (string, error) {
 	if d.Git == nil {
 		return "", fault.Usagef("not inside a git repository; artifacts are stamped with HEAD")
 	}
-	r, err := gitx.Open(d.Git.WorktreeRoot)
+	r, err := gitx.OpenLayout(*d.Git)
 	if err != nil {
 		return "", fault.Wrap(fault.Invalid, err, "cannot open the repository")
 	}
+	defer r.Close()
 	h, err := r.Head()
 	if err != nil {
 		return "", fault.Wrap(fault.Invalid, err, "cannot read HEAD")

@@ -33,17 +33,19 @@ func (c *CheckpointCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	return e.writeAuto(key, observe(d, sessionBranch(d, key), 0), c.Trigger)
+	g := observe(d, sessionBranch(d, key), 0)
+	defer g.close()
+	return e.writeAuto(key, g, c.Trigger)
 }
 
 // autoFromGit fills the git lines of an Auto-checkpoint from what git
-// said about the branch (gathered before the lock).
+// said about the branch (gathered before the lock). What git could not say
+// is written as unknown (why), never as a clean tree.
 func autoFromGit(g reality) checkpoint.Auto {
 	var a checkpoint.Auto
 	switch {
 	case g.err != nil:
 		a.HeadState = "unknown (" + g.err.Error() + ")"
-		return a
 	case g.unborn:
 		a.HeadState = "unborn"
 	case !g.headOK:
@@ -54,11 +56,12 @@ func autoFromGit(g reality) checkpoint.Auto {
 		}
 		a.HeadShort, a.HeadSubject = g.head.SHA[:7], g.head.Subject
 	}
-	if g.status != nil {
-		a.DirtyTimedOut = g.status.TimedOut
-		a.DirtyKnown, a.DirtyApprox = !g.status.TimedOut, g.status.Approximate
-		a.DirtyPaths, a.DirtyCount = g.dirty, len(g.dirty)
+	a.DirtyTimedOut = g.dirty.TimedOut
+	a.DirtyKnown, a.DirtyApprox = g.dirty.Known, g.dirty.Approximate
+	if !g.dirty.Known && !g.dirty.TimedOut {
+		a.DirtyNote = g.dirtyNote()
 	}
+	a.DirtyPaths, a.DirtyCount = g.paths, len(g.paths)
 	return a
 }
 

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strconv"
@@ -90,20 +91,28 @@ func (c *CleanupCmd) select_(e *Env, d *state.Dir, reg *registry.Registry, minAg
 		}
 		out[s.SessionID] = "named"
 	}
-	var repo *gitx.Repo
-	var target, targetBranch string
+	var branches map[string]string // every branch and its tip (--gone)
+	var merged map[string]bool     // the branches merged into the target (--merged)
+	var targetBranch string
 	if c.Gone || c.Merged {
 		if d.Git == nil {
 			return nil, fault.Usagef("--gone and --merged need a git repository")
 		}
-		r, err := gitx.Open(d.Git.WorktreeRoot)
+		repo, err := gitx.OpenLayout(*d.Git)
 		if err != nil {
 			return nil, fault.Wrap(fault.Invalid, err, "cannot open the repository")
 		}
-		repo = r
+		defer repo.Close()
+		if branches, err = repo.Branches(); err != nil {
+			return nil, fault.Wrap(fault.Invalid, err, "git cannot list the branches")
+		}
 		if c.Merged {
-			if targetBranch, target, err = mergeTarget(d.Git, c.Into); err != nil {
+			var target string
+			if targetBranch, target, err = mergeTarget(repo, branches, c.Into); err != nil {
 				return nil, err
+			}
+			if merged, err = repo.Merged(target); err != nil {
+				return nil, fault.Wrap(fault.Invalid, err, "git cannot list the branches merged into %s", targetBranch)
 			}
 		}
 	}
@@ -112,15 +121,11 @@ func (c *CleanupCmd) select_(e *Env, d *state.Dir, reg *registry.Registry, minAg
 		if c.AllCompleted && (s.Status == "completed" || s.Status == "abandoned") {
 			why = append(why, s.Status)
 		}
-		if c.Gone && !repo.BranchExists(s.GitBranch) {
+		if _, ok := branches[s.GitBranch]; c.Gone && !ok {
 			why = append(why, "branch gone")
 		}
-		if c.Merged && s.GitBranch != targetBranch {
-			if head, ok := repo.BranchHead(s.GitBranch); ok {
-				if _, reachable, err := repo.CommitsBetween(head, target); err == nil && reachable {
-					why = append(why, "merged")
-				}
-			}
+		if c.Merged && s.GitBranch != targetBranch && merged[s.GitBranch] {
+			why = append(why, "merged")
 		}
 		if len(why) > 0 {
 			out[s.SessionID] = strings.Join(why, ", ")
@@ -137,18 +142,15 @@ func (c *CleanupCmd) select_(e *Env, d *state.Dir, reg *registry.Registry, minAg
 	return out, nil
 }
 
-// mergeTarget is the sha of the branch merges are judged against: --into,
-// else origin's HEAD, else main, else master.
-func mergeTarget(l *gitx.Layout, into string) (branch, sha string, err error) {
+// mergeTarget is the branch merges are judged against and its tip:
+// --into, else origin's HEAD, else main, else master.
+func mergeTarget(r *gitx.Repo, branches map[string]string, into string) (branch, sha string, err error) {
 	candidates := []string{into}
 	if into == "" {
-		candidates = []string{originHead(l), "main", "master"}
+		candidates = []string{originHead(r), "main", "master"}
 	}
 	for _, b := range candidates {
-		if b == "" {
-			continue
-		}
-		if sha, ok := l.BranchSHA(b); ok {
+		if sha, ok := branches[b]; b != "" && ok {
 			return b, sha, nil
 		}
 	}
@@ -158,15 +160,15 @@ func mergeTarget(l *gitx.Layout, into string) (branch, sha string, err error) {
 	return "", "", fault.Usagef("no default branch found (origin/HEAD, main, master)").WithHint("pass --into BRANCH")
 }
 
-// originHead reads refs/remotes/origin/HEAD ("ref: refs/remotes/origin/X")
-// and returns X when the local branch X exists.
-func originHead(l *gitx.Layout) string {
-	data, err := readFileSmall(l.CommonDir + "/refs/remotes/origin/HEAD")
+// originHead is the branch refs/remotes/origin/HEAD names ("" when none).
+func originHead(r *gitx.Repo) string {
+	ctx, cancel := context.WithTimeout(context.Background(), gitx.Timeout)
+	defer cancel()
+	out, err := r.Layout().Run(ctx, "symbolic-ref", "-q", "refs/remotes/origin/HEAD")
 	if err != nil {
 		return ""
 	}
-	ref := strings.TrimSpace(strings.TrimPrefix(string(data), "ref:"))
-	return strings.TrimPrefix(ref, "refs/remotes/origin/")
+	return strings.TrimPrefix(strings.TrimSpace(string(out)), "refs/remotes/origin/")
 }
 
 // apply removes the planned sessions under the lock, re-checking each one:

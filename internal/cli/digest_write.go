@@ -58,8 +58,10 @@ func digestRefusal(err error) error {
 	return f.WithHint("shorten the digest (30 lines, 2048 bytes; bullets Done, Next, Open decisions, Artifacts, Suite) and move history to progress.md")
 }
 
-// checkCommit refuses a sha that is not a commit of the repository. Git
-// work happens before any lock is taken.
+// checkCommit refuses a Suite sha that is not a commit of the repository
+// (read in the repository's own object format, SHA-1 or SHA-256), or that
+// git cannot check: the refusal says which, and its hint never asks to
+// change a sha that may be right. Git work happens before any lock.
 func (e *Env) checkCommit(sha string) error {
 	d, err := e.Dir()
 	if err != nil {
@@ -68,12 +70,19 @@ func (e *Env) checkCommit(sha string) error {
 	if d.Git == nil {
 		return fault.Usagef("cannot check Suite sha %s: not inside a git repository", sha).WithHint("run inside the repository, or write Suite: unknown")
 	}
-	r, err := gitx.Open(d.Git.WorktreeRoot)
+	r, err := gitx.OpenLayout(*d.Git)
 	if err != nil {
 		return fault.Wrap(fault.Invalid, err, "cannot open the repository")
 	}
-	if _, ok := r.ResolveCommit(sha); !ok {
-		return fault.Usagef("Suite sha %s is not a commit of this repository", sha).WithHint("cite the sha the suite ran at (git rev-parse HEAD), or write Suite: unknown")
+	defer r.Close()
+	c := r.CheckClaim(sha)
+	switch c.State {
+	case gitx.ClaimCommit:
+		return nil
+	case gitx.ClaimBeyondShallow:
+		return fault.Usagef("Suite sha %s %s", sha, c.Problem()).WithHint("git fetch --unshallow, then retry; or write Suite: unknown")
+	case gitx.ClaimUnknown:
+		return fault.Usagef("Suite sha %s %s", sha, c.Problem()).WithHint("run git status here to see why, then retry; or write Suite: unknown")
 	}
-	return nil
+	return fault.Usagef("Suite sha %s %s", sha, c.Problem()).WithHint("cite the sha the suite ran at (git rev-parse HEAD), or write Suite: unknown")
 }

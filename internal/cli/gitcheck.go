@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -19,92 +20,111 @@ import (
 const statusTimeout = 5 * time.Second
 
 // reality is what git says about a session's branch, gathered once (before
-// any lock) and shared by verify and resume.
+// any lock) and shared by verify, resume, sessions and the Auto-checkpoint.
 type reality struct {
 	repo     *gitx.Repo
 	worktree string // where the branch is checked out; "" when nowhere
 	head     gitx.Head
-	headOK   bool // the branch has a commit
+	headOK   bool // head names a commit: the work tree's HEAD, or the branch tip
 	unborn   bool
+	remote   bool // the branch exists only as a remote-tracking ref; head is its tip
 	log      []gitx.Commit
-	status   *gitx.Status // nil when the branch is not checked out or git failed
-	dirty    []string     // dirty paths, the state dir excluded
-	err      error
+	dirty    gitx.Dirty // known, approximate, not applicable or unknown (why)
+	paths    []string   // dirty paths, the state dir excluded (when dirty.Known)
+	err      error      // git could not say what HEAD is (why)
 }
 
-// observe reads the branch's head, its last n commits, and (where it is
-// checked out) the dirty list.
+// observe reads the branch's head, its last n commits and, where it is
+// checked out, the dirty list (gitx.Repo.ObserveBranch). The caller closes
+// it.
 func observe(d *state.Dir, branch string, n int) reality {
 	var g reality
 	if d.Git == nil {
 		g.err = fmt.Errorf("not inside a git repository")
+		g.dirty.Reason = g.err.Error()
 		return g
 	}
-	trees, _ := d.Git.Worktrees()
-	g.worktree = trees[branch]
-	if _, detached, _ := d.Git.CurrentBranch(); g.worktree == "" && detached {
-		g.worktree = d.Git.WorktreeRoot // mid-rebase or a detached checkout: describe it
-	}
-	root := g.worktree
-	if root == "" {
-		root = d.Git.WorktreeRoot
-	}
-	if g.repo, g.err = gitx.Open(root); g.err != nil {
+	if g.repo, g.err = gitx.OpenLayout(*d.Git); g.err != nil {
+		g.dirty.Reason = g.err.Error()
 		return g
 	}
-	if g.worktree != "" {
-		// git status (a subprocess) runs while go-git reads HEAD and the
-		// log: on a large repository each takes tens of milliseconds.
-		type result struct {
-			st  gitx.Status
-			err error
-		}
-		done := make(chan result, 1)
-		ctx, cancel := context.WithTimeout(context.Background(), statusTimeout)
-		defer cancel()
-		go func() {
-			st, err := g.repo.Status(ctx)
-			done <- result{st, err}
-		}()
-		h, err := g.repo.Head()
-		if err != nil {
-			g.err = err
-			<-done
-			return g
-		}
-		g.head, g.headOK, g.unborn = h, !h.Unborn, h.Unborn
-		if n > 0 {
-			g.log, _ = g.repo.Log(n)
-		}
-		if r := <-done; r.err == nil {
-			g.status = &r.st
-			rel, _ := filepath.Rel(g.worktree, d.Path)
-			g.dirty = dirtyPaths(r.st, filepath.ToSlash(rel))
-		}
+	ctx, cancel := context.WithTimeout(context.Background(), statusTimeout)
+	defer cancel()
+	o := g.repo.ObserveBranch(ctx, branch, n)
+	g.worktree, g.head, g.log, g.dirty = o.Worktree, o.Head, o.Log, o.Dirty
+	if o.HeadErr != "" {
+		g.err = errors.New(o.HeadErr)
 		return g
 	}
-	sha, ok := g.repo.BranchHead(branch)
-	if !ok {
-		if sha, ok = remoteTracking(g.repo, branch); !ok {
-			return g
+	g.unborn = o.Head.Unborn
+	g.headOK = o.Head.SHA != ""
+	if g.dirty.Known {
+		rel, _ := filepath.Rel(g.worktree, d.Path)
+		g.paths = dirtyPaths(g.dirty.Entries, filepath.ToSlash(rel))
+	}
+	if !g.headOK && !g.unborn {
+		// In a clone that received the session by sync, the branch may
+		// exist only as a remote-tracking ref.
+		if sha, ok := remoteTracking(g.repo, branch); ok {
+			g.head, g.headOK, g.remote = gitx.Head{SHA: sha, Branch: branch}, true, true
+			if c, ok := g.repo.Commit(sha); ok {
+				g.head.Subject = c.Subject
+			}
+			if n > 0 {
+				g.log, _ = g.repo.LogFrom(sha, n)
+			}
 		}
-	}
-	g.headOK = true
-	g.head = gitx.Head{SHA: sha, Branch: branch}
-	if c, ok := g.repo.Commit(sha); ok {
-		g.head.Subject = c.Subject
-	}
-	if n > 0 {
-		g.log, _ = g.repo.LogFrom(sha, n)
 	}
 	return g
 }
 
-// remoteTracking finds the branch as a remote-tracking ref (origin first):
-// in a clone that received the session by sync, the branch may exist only
-// there.
+// close stops the repository's git process.
+func (g reality) close() {
+	if g.repo != nil {
+		g.repo.Close()
+	}
+}
+
+// headState describes HEAD for people: "unknown (why)", "unborn",
+// "missing (the branch does not exist)", "detached", "not checked out",
+// or "branch B".
+func (g reality) headState(branch string) string {
+	switch {
+	case g.err != nil:
+		return "unknown (" + g.err.Error() + ")"
+	case g.unborn:
+		return "unborn"
+	case !g.headOK:
+		return "missing (the branch does not exist)"
+	case g.head.Detached:
+		return "detached"
+	case g.remote:
+		return "not checked out (remote-tracking tip)"
+	case g.worktree == "":
+		return "not checked out"
+	}
+	return "branch " + branch
+}
+
+// dirtyNote is "" for a dirty list git gave, else what the list is:
+// "approximate", "unknown (why)" or "n/a (why)".
+func (g reality) dirtyNote() string {
+	switch {
+	case g.dirty.Known && g.dirty.Approximate:
+		return "approximate"
+	case g.dirty.Known:
+		return ""
+	case g.dirty.NotApplicable:
+		return "n/a (" + g.dirty.Reason + ")"
+	case g.dirty.Reason == "":
+		return "unknown"
+	}
+	return "unknown (" + g.dirty.Reason + ")"
+}
+
+// remoteTracking finds the branch as a remote-tracking ref (origin first).
 func remoteTracking(r *gitx.Repo, branch string) (string, bool) {
-	refs, err := r.Refs("refs/remotes/")
+	refs, err := r.RemoteBranches()
 	if err != nil {
 		return "", false
 	}
@@ -112,20 +132,26 @@ func remoteTracking(r *gitx.Repo, branch string) (string, bool) {
 		return sha, true
 	}
 	for _, name := range sortedKeys(refs) {
-		if strings.HasSuffix(name, "/"+branch) && !strings.HasSuffix(name, "/HEAD") {
+		if strings.HasSuffix(name, "/"+branch) {
 			return refs[name], true
 		}
 	}
 	return "", false
 }
 
-// gitFindings cross-checks the session's claims against git.
+// gitFindings cross-checks the session's claims against git. Unknown is
+// never reported as clean: when git cannot answer, the finding is
+// git.unreadable. An approximate dirty list (no git program) is a note.
 func gitFindings(d *state.Dir, s *registry.Session, g reality) []verify.Finding {
+	unreadable := func(why string) []verify.Finding {
+		return []verify.Finding{{Code: "git.unreadable", Message: "git cannot answer: " + why,
+			Next: "run git status here to see why, fix that, then orc-state verify"}}
+	}
 	if g.err != nil {
 		if d.Git == nil {
 			return nil
 		}
-		return []verify.Finding{{Code: "git.unreadable", Message: g.err.Error(), Next: "git status (check the repository)"}}
+		return unreadable(g.err.Error())
 	}
 	if !g.headOK && !g.unborn {
 		return []verify.Finding{{Code: "git.branch-missing", Message: fmt.Sprintf("branch %q does not exist", s.GitBranch),
@@ -138,14 +164,26 @@ func gitFindings(d *state.Dir, s *registry.Session, g reality) []verify.Finding 
 		}
 		out = append(out, sliceFindings(d, g.repo, s, g.head.SHA)...)
 	}
-	if g.status != nil && g.status.TimedOut {
+	switch {
+	case g.dirty.TimedOut:
 		out = append(out, verify.Finding{Code: "git.status-timeout", Message: "git status did not answer in time; the dirty list is unknown",
 			Next: "git status (warm the index), then retry"})
-	}
-	if len(g.dirty) > 0 {
-		out = append(out, verify.Finding{Code: "git.dirty",
-			Message: fmt.Sprintf("%d uncommitted file(s): %s", len(g.dirty), strings.Join(first(g.dirty, 5), ", ")),
-			Next:    "commit or stash the changes, then orc-state checkpoint --auto"})
+	case g.dirty.Known && g.dirty.Approximate:
+		msg := "no git program: the dirty list is approximate (the built-in reader ignores global excludes, autocrlf and core.fileMode)"
+		if len(g.paths) > 0 {
+			msg += fmt.Sprintf("; it lists %d file(s): %s", len(g.paths), strings.Join(first(g.paths, 5), ", "))
+		}
+		out = append(out, verify.Finding{Code: "git.approximate", Severity: verify.Note, Message: msg,
+			Next: "install git (on PATH) for an exact answer"})
+	case g.dirty.Known:
+		if len(g.paths) > 0 {
+			out = append(out, verify.Finding{Code: "git.dirty",
+				Message: fmt.Sprintf("%d uncommitted file(s): %s", len(g.paths), strings.Join(first(g.paths, 5), ", ")),
+				Next:    "commit or stash the changes, then orc-state checkpoint --auto"})
+		}
+	case g.dirty.NotApplicable:
+	default:
+		out = append(out, unreadable("git status: "+g.dirty.Reason)...)
 	}
 	return out
 }
@@ -156,35 +194,49 @@ func suiteFinding(d *state.Dir, r *gitx.Repo, s *registry.Session, head string) 
 	if !ok || dg.SuiteSHA == "" {
 		return verify.Finding{}, false
 	}
-	next := "run the suite at HEAD, then orc-state digest write - --branch " + s.SessionID
-	verdict := suiteVerdict(r, dg.SuiteSHA, head)
-	switch verdict.code {
-	case "":
+	v := suiteVerdict(r, dg.SuiteSHA, head)
+	if v.code == "" {
 		return verify.Finding{}, false
-	default:
-		return verify.Finding{Code: verdict.code, Message: verdict.message, Next: next}, true
 	}
+	next := v.next
+	if next == "" {
+		next = "run the suite at HEAD, then orc-state digest write - --branch " + s.SessionID
+	}
+	return verify.Finding{Code: v.code, Message: v.message, Next: next}, true
 }
 
-type claimVerdict struct{ code, message string }
+// claimVerdict is how a claimed sha relates to HEAD; next, when set, is
+// the fix (one that never rewrites a sha that may be right).
+type claimVerdict struct{ code, message, next string }
+
+// unshallow is the fix for a claim a shallow clone cannot check.
+const unshallow = "git fetch --unshallow, then orc-state verify"
 
 // suiteVerdict says how a claimed sha relates to head: "" when equal.
 func suiteVerdict(r *gitx.Repo, claim, head string) claimVerdict {
-	full, ok := r.ResolveCommit(claim)
-	if !ok {
-		return claimVerdict{"suite.unknown-commit", fmt.Sprintf("Suite sha %s is not a commit of this repository", claim)}
+	c := r.CheckClaim(claim)
+	switch c.State {
+	case gitx.ClaimCommit:
+	case gitx.ClaimNotCommit, gitx.ClaimAmbiguous:
+		return claimVerdict{code: "suite.unknown-commit", message: fmt.Sprintf("Suite sha %s %s", claim, c.Problem())}
+	case gitx.ClaimBeyondShallow:
+		return claimVerdict{"suite.unchecked", fmt.Sprintf("Suite sha %s %s", claim, c.Problem()), unshallow}
+	default:
+		return claimVerdict{"suite.unchecked", fmt.Sprintf("Suite sha %s %s", claim, c.Problem()), "run git status here to see why, then orc-state verify"}
 	}
-	if full == head {
+	if c.Full == head {
 		return claimVerdict{}
 	}
-	n, reachable, err := r.CommitsBetween(full, head)
+	n, reachable, err := r.CommitsBetween(c.Full, head)
 	switch {
+	case errors.Is(err, gitx.ErrBeyondShallow):
+		return claimVerdict{"suite.unchecked", fmt.Sprintf("cannot tell whether the Suite sha %s is an ancestor of HEAD: %s", claim, gitx.BeyondShallow), unshallow}
 	case err != nil:
-		return claimVerdict{"suite.unchecked", fmt.Sprintf("cannot compare Suite sha %s with HEAD: %v", claim, err)}
+		return claimVerdict{code: "suite.unchecked", message: fmt.Sprintf("cannot compare Suite sha %s with HEAD: %v", claim, err)}
 	case reachable:
-		return claimVerdict{"suite.behind", fmt.Sprintf("HEAD is %d commit(s) ahead of the Suite sha %s", n, claim)}
+		return claimVerdict{code: "suite.behind", message: fmt.Sprintf("HEAD is %d commit(s) ahead of the Suite sha %s", n, claim)}
 	default:
-		return claimVerdict{"suite.diverged", fmt.Sprintf("Suite sha %s is not an ancestor of HEAD %s", claim, short(head))}
+		return claimVerdict{code: "suite.diverged", message: fmt.Sprintf("Suite sha %s is not an ancestor of HEAD %s", claim, short(head))}
 	}
 }
 
@@ -200,7 +252,8 @@ func sessionDigest(d *state.Dir, s *registry.Session) (checkpoint.Digest, bool) 
 }
 
 // sliceFindings checks the commits of committed slices: recorded
-// unverified, unknown to the repository, or not reachable from head.
+// unverified, unknown to the repository, not reachable from head, or not
+// checkable in a shallow clone.
 func sliceFindings(d *state.Dir, r *gitx.Repo, s *registry.Session, head string) []verify.Finding {
 	data, err := d.ReadFile(s.SessionID, state.LedgerFile)
 	if err != nil || data == nil {
@@ -216,16 +269,27 @@ func sliceFindings(d *state.Dir, r *gitx.Repo, s *registry.Session, head string)
 			continue
 		}
 		next := fmt.Sprintf("check the slice's commit, then orc-state slice set %s --status committed --commit <sha> --force", sl.ID)
-		full, ok := r.ResolveCommit(sl.Commit)
-		if !ok {
+		c := r.CheckClaim(sl.Commit)
+		switch c.State {
+		case gitx.ClaimCommit:
+		case gitx.ClaimNotCommit, gitx.ClaimAmbiguous:
 			out = append(out, verify.Finding{Code: "slice.unknown-commit", Next: next,
-				Message: fmt.Sprintf("slice %s is committed at %s, which is not a commit of this repository", sl.ID, sl.Commit)})
+				Message: fmt.Sprintf("slice %s is committed at %s, which %s", sl.ID, sl.Commit, c.Problem())})
+			continue
+		default:
+			out = append(out, verify.Finding{Code: "slice.unchecked-commit", Next: unshallow,
+				Message: fmt.Sprintf("slice %s commit %s %s", sl.ID, sl.Commit, c.Problem())})
 			continue
 		}
-		if _, reachable, err := r.CommitsBetween(full, head); err == nil && !reachable {
+		_, reachable, err := r.CommitsBetween(c.Full, head)
+		switch {
+		case errors.Is(err, gitx.ErrBeyondShallow):
+			out = append(out, verify.Finding{Code: "slice.unchecked-commit", Next: unshallow,
+				Message: fmt.Sprintf("cannot tell whether slice %s commit %s is reachable from the branch head: %s", sl.ID, sl.Commit, gitx.BeyondShallow)})
+		case err == nil && !reachable:
 			out = append(out, verify.Finding{Code: "slice.unreachable-commit", Next: next,
 				Message: fmt.Sprintf("slice %s commit %s is not reachable from the branch head", sl.ID, sl.Commit)})
-		} else if sl.Unverified {
+		case sl.Unverified:
 			out = append(out, verify.Finding{Code: "slice.unverified-commit", Next: "orc-state slice set " + sl.ID + " --status committed --commit " + sl.Commit + " --force (records it as verified)",
 				Message: fmt.Sprintf("slice %s commit %s was recorded unverified; it resolves now", sl.ID, sl.Commit)})
 		}
@@ -235,9 +299,9 @@ func sliceFindings(d *state.Dir, r *gitx.Repo, s *registry.Session, head string)
 
 // dirtyPaths lists the dirty paths, the state dir (relative to the
 // worktree root, slash-separated) excluded.
-func dirtyPaths(st gitx.Status, stateRel string) []string {
+func dirtyPaths(entries []gitx.StatusEntry, stateRel string) []string {
 	var out []string
-	for _, en := range st.Entries {
+	for _, en := range entries {
 		if en.Path == stateRel || strings.HasPrefix(en.Path, stateRel+"/") || en.Path == ".orc" || strings.HasPrefix(en.Path, ".orc/") {
 			continue
 		}

@@ -27,7 +27,9 @@ func (c *HookPreCompactCmd) Run(e *Env) error {
 	if trigger == "" || registry.SingleLine("trigger", trigger) != nil || len(trigger) > 64 {
 		trigger = "auto"
 	}
-	if err := e.writeAuto(s.SessionID, observe(d, s.GitBranch, 0), trigger); err != nil {
+	g := observe(d, s.GitBranch, 0)
+	defer g.close()
+	if err := e.writeAuto(s.SessionID, g, trigger); err != nil {
 		return e.problem(err)
 	}
 	return nil

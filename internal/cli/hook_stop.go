@@ -30,6 +30,7 @@ func (c *HookStopCmd) Run(e *Env) error {
 		return nil
 	}
 	g := observe(d, s.GitBranch, 0)
+	defer g.close()
 	if !gitChangedSinceAuto(d, s, g) {
 		return nil
 	}

@@ -136,7 +136,11 @@ func (c *InstallCmd) settingsPath(e *Env) (string, error) {
 		if d.Git == nil {
 			return "", fault.Usagef("--project needs a git repository")
 		}
-		return filepath.Join(d.Git.MainRoot(), ".claude", "settings.json"), nil
+		root, err := d.Git.StateParent()
+		if err != nil {
+			return "", fault.Usagef("%v", err).WithHint("run it in the main work tree")
+		}
+		return filepath.Join(root, ".claude", "settings.json"), nil
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {

@@ -79,17 +79,11 @@ func setLineFlag(name, v string, dir, branch *string) {
 }
 
 func lineFor(dir, branch, wd string) (lineOut, bool) {
-	if dir == "" {
-		dir = os.Getenv("ORC_STATE_DIR")
+	d, err := state.Resolve(dir, wd) // the state dir every verb uses; its refusals show nothing
+	if err != nil {
+		return lineOut{}, false
 	}
-	var layout *gitx.Layout
-	if l, err := gitx.Discover(wd); err == nil {
-		layout = &l
-	}
-	if dir == "" && layout != nil {
-		dir = filepath.Join(layout.MainRoot(), ".orc")
-	}
-	return lineWith(dir, branch, layout)
+	return lineWith(d.Path, branch, d.Git)
 }
 
 // lineWith is lineFor once the state dir and the repository (nil outside

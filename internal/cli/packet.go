@@ -48,7 +48,14 @@ func renderPacket(p Packet, max int) string {
 	if p.Worktree != "" {
 		gitLines = append(gitLines, "- Worktree: "+p.Worktree)
 	}
-	gitLines = append(gitLines, fmt.Sprintf("- Dirty: %d file(s)", len(p.Dirty)))
+	switch {
+	case p.DirtyNote == "approximate":
+		gitLines = append(gitLines, fmt.Sprintf("- Dirty: %d file(s) (approximate: no git program)", len(p.Dirty)))
+	case p.DirtyNote != "":
+		gitLines = append(gitLines, "- Dirty: "+p.DirtyNote)
+	default:
+		gitLines = append(gitLines, fmt.Sprintf("- Dirty: %d file(s)", len(p.Dirty)))
+	}
 	gitLines = append(gitLines, capList(bullets("  - ", p.Dirty), maxListLines, "  - ")...)
 	reentry := []string{}
 	if p.ReentrySlice != "" {

@@ -21,23 +21,38 @@ type pickerRow struct {
 	HeadMovedSinceCheckpoint *bool `json:"headMovedSinceCheckpoint"`
 }
 
-// pickerRows returns the sessions newest first with their git facts.
+// pickerRows returns the sessions newest first with their git facts: the
+// branch exists (git show-ref), where it is checked out (git worktree list;
+// a work tree deleted but not pruned counts as none), and whether the
+// branch head moved since the last Auto-checkpoint. The head is HEAD of
+// the work tree that has the branch checked out (detached mid-rebase
+// included), else the branch tip.
 func pickerRows(d *state.Dir, list []registry.Session) []pickerRow {
 	rows := make([]pickerRow, 0, len(list))
 	var repo *gitx.Repo
-	var trees map[string]string
+	var branches map[string]string
+	var trees []gitx.Worktree
 	if d.Git != nil {
-		repo, _ = gitx.Open(d.Git.WorktreeRoot)
-		trees, _ = d.Git.Worktrees()
+		if r, err := gitx.OpenLayout(*d.Git); err == nil {
+			defer r.Close()
+			if b, err := r.Branches(); err == nil {
+				repo, branches = r, b
+				trees, _ = d.Git.Worktrees()
+			}
+		}
 	}
 	for _, s := range list {
 		row := pickerRow{Session: s}
-		if w, ok := trees[s.GitBranch]; ok {
-			row.Worktree = &w
-		}
 		if repo != nil {
-			head, ok := repo.BranchHead(s.GitBranch)
+			head, ok := branches[s.GitBranch]
 			row.BranchExists = ok
+			if w, found := gitx.CheckedOut(trees, s.GitBranch); found && !w.Missing {
+				path := w.Path
+				row.Worktree = &path
+				if w.Detached && w.HeadID != "" {
+					head, ok = w.HeadID, true
+				}
+			}
 			if recorded := autoHead(d, s.SessionID); ok && recorded != "" {
 				moved := !strings.HasPrefix(head, recorded)
 				row.HeadMovedSinceCheckpoint = &moved
@@ -49,7 +64,7 @@ func pickerRows(d *state.Dir, list []registry.Session) []pickerRow {
 	return rows
 }
 
-var autoHeadLine = lazyRegexp(`(?m)^- HEAD: (?:detached at )?([0-9a-f]{7,40})\b`)
+var autoHeadLine = lazyRegexp(`(?m)^- HEAD: (?:detached at )?([0-9a-f]{7,64})\b`)
 
 // autoHead is the short sha the session's Auto-checkpoint recorded, or "".
 func autoHead(d *state.Dir, id string) string {

@@ -40,6 +40,7 @@ type Packet struct {
 	Worktree     string            `json:"worktree"`
 	Commits      []string          `json:"commits"`
 	Dirty        []string          `json:"dirty"`
+	DirtyNote    string            `json:"dirtyNote,omitempty"` // "approximate", "unknown (why)" or "n/a (why)"
 	CrossCheck   []string          `json:"crossCheck"`
 	ReentrySlice string            `json:"reentrySlice"`
 	Claims       []string          `json:"claims,omitempty"` // live claims, the caller's first
@@ -139,22 +140,10 @@ func buildPacket(d *state.Dir, reg *registry.Registry, s *registry.Session, agen
 	p.Digest, p.Auto, p.Open = trimBlank(digest), trimBlank(auto), trimBlank(open)
 
 	g := observe(d, s.GitBranch, 10)
+	defer g.close()
 	p.Worktree = g.worktree
-	switch {
-	case g.err != nil:
-		p.HeadState = "unknown (" + g.err.Error() + ")"
-	case g.unborn:
-		p.HeadState = "unborn"
-	case !g.headOK:
-		p.HeadState = "missing (the branch does not exist)"
-	case g.head.Detached:
-		p.HeadState = "detached"
-	case g.worktree == "":
-		p.HeadState = "not checked out"
-	default:
-		p.HeadState = "branch " + s.GitBranch
-	}
-	if g.headOK {
+	p.HeadState = g.headState(s.GitBranch)
+	if g.headOK && g.err == nil {
 		p.Head, p.HeadSubject = g.head.SHA, g.head.Subject
 		if dg, ok := sessionDigest(d, s); ok && dg.SuiteSHA != "" {
 			v := suiteVerdict(g.repo, dg.SuiteSHA, g.head.SHA)
@@ -168,8 +157,9 @@ func buildPacket(d *state.Dir, reg *registry.Registry, s *registry.Session, agen
 	for _, c := range g.log {
 		p.Commits = append(p.Commits, c.SHA[:7]+" "+c.Subject)
 	}
-	p.Dirty = append(p.Dirty, g.dirty...)
-	if g.status != nil && g.status.TimedOut {
+	p.Dirty = append(p.Dirty, g.paths...)
+	p.DirtyNote = g.dirtyNote()
+	if g.dirty.TimedOut {
 		p.CrossCheck = append(p.CrossCheck, "git status timed out; the dirty list is unknown")
 	}
 	if data, _ := d.ReadFile(s.SessionID, state.LedgerFile); data != nil {

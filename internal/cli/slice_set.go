@@ -40,7 +40,7 @@ func (c *SliceSetCmd) Run(e *Env) error {
 	u := slices.Update{Status: c.Status, Commit: c.Commit, ActualLoc: c.ActualLoc, Note: c.Note, Force: c.Force,
 		Agent: agent, Now: clock.Now()}
 	if c.Commit != "" {
-		u.CommitVerified = e.commitResolves(c.Commit)
+		u.CommitVerified, u.CommitWhy = e.commitResolves(c.Commit)
 	}
 	var res slices.Result
 	err = e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
@@ -88,16 +88,17 @@ func (c *SliceSetCmd) Run(e *Env) error {
 }
 
 // commitResolves reports whether sha is a commit of the current
-// repository (asked before the lock).
-func (e *Env) commitResolves(sha string) bool {
+// repository (asked before the lock) and, when it is not, why.
+func (e *Env) commitResolves(sha string) (bool, string) {
 	d, err := e.Dir()
 	if err != nil || d.Git == nil {
-		return false
+		return false, "cannot be checked (not inside a git repository)"
 	}
-	r, err := gitx.Open(d.Git.WorktreeRoot)
+	r, err := gitx.OpenLayout(*d.Git)
 	if err != nil {
-		return false
+		return false, "cannot be checked (" + err.Error() + ")"
 	}
-	_, ok := r.ResolveCommit(sha)
-	return ok
+	defer r.Close()
+	c := r.CheckClaim(sha)
+	return c.OK(), c.Problem()
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/statusline"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -119,20 +120,21 @@ func runStatusline(args []string, stdin io.Reader, stdout io.Writer) {
 	}
 	in := statusline.Input{Payload: p, Options: opts, Term: terminal()}
 	var layout *gitx.Layout
-	if l, err := gitx.Discover(wd); err == nil {
-		layout = &l
-	}
-	stateDir := os.Getenv("ORC_STATE_DIR")
-	if stateDir == "" && layout != nil {
-		stateDir = filepath.Join(layout.MainRoot(), ".orc")
+	stateDir := "" // the state dir every verb uses; "" when it is refused
+	if d, err := state.Resolve("", wd); err == nil {
+		layout, stateDir = d.Git, d.Path
+	} else if l, err := gitx.Discover(wd); err == nil {
+		layout = &l // no session to show, but the place still does
 	}
 	root := wd
 	var branch, head string
 	if layout != nil {
-		root = layout.WorktreeRoot
+		if layout.WorktreeRoot != "" {
+			root = layout.WorktreeRoot
+		}
 		var detached bool
 		branch, detached, head = placeIdentity(*layout)
-		in.Place = statusline.Place{InRepo: true, Branch: branch, Detached: detached, Linked: layout.IsLinked()}
+		in.Place = statusline.Place{InRepo: true, Branch: branch, Detached: detached, Linked: layout.Linked}
 	} else {
 		in.Place = statusline.Place{Dir: wd}
 	}
@@ -240,7 +242,7 @@ func refreshPlace(dir, key string) {
 	if l, err := gitx.Discover(dir); err == nil && l.WorktreeRoot == dir {
 		rec.Branch, _, rec.Head = placeIdentity(l)
 		ctx, cancel := context.WithTimeout(context.Background(), statusline.RefreshBound-5*time.Second)
-		out, err := l.Run(ctx, "--no-optional-locks", "status", "--porcelain", "-z", "--untracked-files=normal")
+		out, err := l.Read(ctx, "status", "--porcelain", "-z", "--untracked-files=normal")
 		cancel()
 		rec.Known, rec.Dirty = err == nil, err == nil && len(out) > 0
 	} else {
@@ -321,7 +323,7 @@ func terminal() statusline.Terminal {
 	return t
 }
 
-var suiteSHA = lazyRegexp(`(?m)^- Suite: \S+ @ ([0-9a-fA-F]{7,40})\b`)
+var suiteSHA = lazyRegexp(`(?m)^- Suite: \S+ @ ([0-9a-fA-F]{7,64})\b`)
 
 // digestBehind reads the session's checkpoint: true when the digest's
 // Suite sha is not the branch head.

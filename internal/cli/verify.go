@@ -28,21 +28,32 @@ func (c *VerifyCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	findings = append(findings, gitFindings(d, s, observe(d, s.GitBranch, 0))...)
+	g := observe(d, s.GitBranch, 0)
+	defer g.close()
+	findings = append(findings, gitFindings(d, s, g)...)
+	problems := verify.Problems(findings)
 	if c.JSON {
 		if findings == nil {
 			findings = []verify.Finding{}
 		}
-		if err := printJSON(e, map[string]any{"sessionId": s.SessionID, "ok": len(findings) == 0, "findings": findings}, "  "); err != nil {
+		if err := printJSON(e, map[string]any{"sessionId": s.SessionID, "ok": problems == 0, "findings": findings}, "  "); err != nil {
 			return err
 		}
 	} else {
 		for _, f := range findings {
-			fmt.Fprintf(e.Stdout, "%s: %s\n  next: %s\n", f.Code, f.Message, f.Next)
+			fmt.Fprintf(e.Stdout, "%s%s: %s\n  next: %s\n", notePrefix(f), f.Code, f.Message, f.Next)
 		}
 	}
-	if len(findings) > 0 {
-		return fault.NotFoundf("%d problem(s) in session %s", len(findings), s.SessionID)
+	if problems > 0 {
+		return fault.NotFoundf("%d problem(s) in session %s", problems, s.SessionID)
 	}
 	return nil
+}
+
+// notePrefix marks a finding that is no problem.
+func notePrefix(f verify.Finding) string {
+	if f.Severity == verify.Note {
+		return "note: "
+	}
+	return ""
 }

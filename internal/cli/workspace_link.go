@@ -43,7 +43,11 @@ func (c *WorkspaceLinkCmd) Run(e *Env) error {
 		}
 		link, _ := json.MarshalIndent(workspaceLink{Scope: "workspace-member", WorkspaceRoot: root,
 			WorkspaceName: filepath.Base(root), SessionID: s.SessionID, Branch: branch}, "", "  ")
-		member := &state.Dir{Path: filepath.Join(l.MainRoot(), ".orc"), Git: &l}
+		parent, err := l.StateParent()
+		if err != nil {
+			return fault.Usagef("%s: %v", name, err)
+		}
+		member := &state.Dir{Path: filepath.Join(parent, ".orc"), Git: &l}
 		err = e.update(member, state.Options{}, func(tx *state.Tx) error {
 			tx.WriteState(filepath.Join(s.SessionID, LinkFile), append(link, '\n'))
 			return nil

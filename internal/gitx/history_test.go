@@ -211,7 +211,7 @@ func TestResolveCommitish(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || h.String() != want {
+		if err != nil || h != want {
 			t.Errorf("resolveCommitish(%q) = %s, %v; want %s", in, h, err, want)
 		}
 	}

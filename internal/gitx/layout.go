@@ -3,95 +3,322 @@ package gitx
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/orc-state/orc-state/internal/hexid"
 )
 
-// ErrNotRepo is returned by Discover and Open when no .git is found between the
-// starting directory and the filesystem root.
+// ErrNotRepo is returned by Discover and Open when git would find no
+// repository from the starting directory and environment.
 var ErrNotRepo = errors.New("not a git repository (or any parent up to the filesystem root)")
 
-// Layout is the result of cheap, hand-rolled discovery (no go-git, no
-// subprocess): used on hot paths.
+// Layout is the repository git would use from one place (a directory and
+// the process environment), found without running git: used on every verb
+// and on hot paths such as the statusline.
+//
+// It follows git's own set-up rules: GIT_DIR, GIT_WORK_TREE and
+// GIT_COMMON_DIR are honoured; otherwise git's discovery walks up from the
+// place, taking a ".git" directory or gitfile, or a directory that is itself
+// a git dir (a bare repository), and stops at GIT_CEILING_DIRECTORIES and at
+// a file-system boundary (unless GIT_DISCOVERY_ACROSS_FILESYSTEM). core.bare
+// and core.worktree are read from the repository's config as git reads them
+// (ignored in a linked worktree).
 //
 // Paths are absolute and lexically clean; symlinks are not resolved.
 type Layout struct {
-	WorktreeRoot string // absolute top of the current worktree (dir containing .git file/dir)
-	GitDir       string // absolute per-worktree git dir (.git, or .git/worktrees/<id>, or .git/modules/<m>)
-	CommonDir    string // absolute common dir (GitDir itself unless GitDir/commondir exists)
+	Place        string // the directory discovery started from; git asked "here" runs there
+	WorktreeRoot string // top of the current work tree; "" when there is none (bare, inside a git dir)
+	GitDir       string // per-worktree git dir (.git, .git/worktrees/<id>, .git/modules/<m>, a bare dir)
+	CommonDir    string // shared git dir (GitDir itself unless commondir or GIT_COMMON_DIR says otherwise)
+	Linked       bool   // a linked worktree (GitDir has a commondir, or GIT_COMMON_DIR is set)
+	Bare         bool   // the repository is bare: it has no main work tree
+	// MainWorktree is the main work tree's root: core.worktree, else the
+	// parent of a common dir named .git, else (a --separate-git-dir
+	// repository) the current work tree when it is the main one, else the
+	// root recorded in the exclude file by an earlier orc-state run there
+	// (see MainWorktreeHint). "" for a bare repository, and when it cannot
+	// be known from here.
+	MainWorktree string
+	// FromEnv is set when GIT_DIR, GIT_WORK_TREE or GIT_COMMON_DIR chose the
+	// repository: git must then be run with the same environment.
+	FromEnv bool
+	// Format is empty when the built-in reader can read the repository,
+	// else why not ("unknown extension: objectformat=sha256", ...).
+	Format string
+	// RefFiles is true when refs are stored as files and packed-refs
+	// (no extensions.refStorage other than "files"), so they may be read
+	// by hand.
+	RefFiles bool
 }
 
-// MainRoot is the main worktree root: filepath.Dir(CommonDir) when
-// CommonDir's base is ".git"; for a bare or otherwise odd layout (submodule
-// git dirs under .git/modules) it returns WorktreeRoot.
-func (l Layout) MainRoot() string {
-	if filepath.Base(l.CommonDir) == ".git" {
-		return filepath.Dir(l.CommonDir)
+// StateParent is the directory whose .orc is the repository's default
+// state dir: the main work tree, or a bare repository's own directory
+// (git worktree list's first entry, "/.git" stripped). It errors when the
+// main work tree cannot be known from here (a linked worktree of a
+// --separate-git-dir repository that orc-state has not seen from its main
+// work tree).
+func (l Layout) StateParent() (string, error) {
+	switch {
+	case l.Bare:
+		return strings.TrimSuffix(l.CommonDir, string(filepath.Separator)+".git"), nil
+	case l.MainWorktree != "":
+		return l.MainWorktree, nil
 	}
-	return l.WorktreeRoot
+	return "", fmt.Errorf("this linked worktree belongs to a --separate-git-dir repository (%s) whose main work tree is not known here", l.CommonDir)
 }
 
-// IsLinked reports whether the layout is a linked worktree (its GitDir differs
-// from the CommonDir).
-func (l Layout) IsLinked() bool { return l.GitDir != l.CommonDir }
-
-// Discover walks up from dir to find .git (a directory, or a file
-// "gitdir: <path>" with a relative or absolute path) and reads
-// <gitdir>/commondir if present. It returns ErrNotRepo when there is no .git
-// up to the filesystem root. Like go-git, it ignores GIT_DIR and friends.
-//
-// Cost: one stat per directory level, plus one read for commondir (and a read
-// and a stat for a .git file).
+// Discover finds the repository git would use from dir and the process
+// environment. It returns ErrNotRepo when git would find none.
 func Discover(dir string) (Layout, error) {
-	cur, err := filepath.Abs(dir)
+	return DiscoverEnv(dir, os.Getenv)
+}
+
+// DiscoverEnv is Discover with the environment given as a lookup function.
+func DiscoverEnv(dir string, getenv func(string) string) (Layout, error) {
+	place, err := filepath.Abs(dir)
 	if err != nil {
 		return Layout{}, err
 	}
+	place = filepath.Clean(place)
+	l := Layout{Place: place}
+	abs := func(p, base string) string {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(base, p)
+		}
+		return filepath.Clean(p)
+	}
+	workEnv := getenv("GIT_WORK_TREE")
+	var found discovered
+	if gd := getenv("GIT_DIR"); gd != "" {
+		found.gitDir = abs(gd, place)
+		if !isGitDirectory(found.gitDir, getenv) {
+			return Layout{}, fmt.Errorf("not a git repository: %s (GIT_DIR)", found.gitDir)
+		}
+		l.FromEnv = true
+	} else if found, err = walkUp(place, getenv); err != nil {
+		return Layout{}, err
+	}
+	l.GitDir = found.gitDir
+	l.CommonDir, l.Linked, err = commonDir(l.GitDir, place, getenv)
+	if err != nil {
+		return Layout{}, err
+	}
+	if getenv("GIT_COMMON_DIR") != "" || workEnv != "" {
+		l.FromEnv = true
+	}
+	cfg, err := readRepoConfig(filepath.Join(l.CommonDir, "config"))
+	if err != nil {
+		return Layout{}, err
+	}
+	if err := cfg.builtinReadable(); err != nil {
+		l.Format = err.Error()
+	}
+	rs := strings.ToLower(cfg.extensions["refstorage"])
+	l.RefFiles = rs == "" || rs == "files"
+
+	// The work tree, as git's setup decides it. core.bare and
+	// core.worktree count only outside a linked worktree.
+	bare := !l.Linked && cfg.bare != nil && *cfg.bare
+	coreWT := ""
+	if !l.Linked {
+		coreWT = cfg.worktree
+	}
+	switch {
+	case workEnv != "":
+		l.WorktreeRoot = abs(workEnv, place)
+	case found.root != "" && coreWT == "" && !bare:
+		l.WorktreeRoot = found.root // the directory holding .git
+	case found.root != "" && coreWT == "", found.bareDir && coreWT == "", bare:
+		// no work tree: a bare repository, or a place inside a git dir
+	case coreWT != "":
+		l.WorktreeRoot = abs(coreWT, l.GitDir)
+	case getenv("GIT_IMPLICIT_WORK_TREE") != "" && !parseBool(getenv("GIT_IMPLICIT_WORK_TREE")):
+	default:
+		l.WorktreeRoot = place // GIT_DIR without a work tree: the place is its top
+	}
+
+	// The repository's main work tree, from the common config.
+	l.Bare = cfg.bare != nil && *cfg.bare
+	switch {
+	case l.Bare:
+	case cfg.worktree != "":
+		l.MainWorktree = abs(cfg.worktree, l.CommonDir)
+	case filepath.Base(l.CommonDir) == ".git":
+		l.MainWorktree = filepath.Dir(l.CommonDir)
+	case !l.Linked && l.WorktreeRoot != "":
+		l.MainWorktree = l.WorktreeRoot
+	default:
+		l.MainWorktree = mainWorktreeFromHint(l.CommonDir)
+	}
+	return l, nil
+}
+
+// discovered is what walkUp found: a git dir, and the directory holding
+// the .git it came from ("" when the git dir was found as a bare
+// repository, bareDir set).
+type discovered struct {
+	gitDir, root string
+	bareDir      bool
+}
+
+// walkUp is git's repository discovery without GIT_DIR.
+func walkUp(place string, getenv func(string) string) (discovered, error) {
+	ceiling := ceilingFor(place, getenv("GIT_CEILING_DIRECTORIES"))
+	acrossFS := parseBool(getenv("GIT_DISCOVERY_ACROSS_FILESYSTEM"))
+	dev, devOK := deviceOf(place)
+	cur := place
 	for {
 		dotGit := filepath.Join(cur, ".git")
 		fi, err := os.Stat(dotGit)
 		switch {
-		case err == nil && fi.IsDir():
-			return layoutFor(cur, dotGit)
 		case err == nil && fi.Mode().IsRegular():
-			gitDir, err := readGitFile(dotGit)
+			gitDir, err := readGitFile(dotGit, getenv)
 			if err != nil {
-				return Layout{}, err
+				return discovered{}, err
 			}
-			return layoutFor(cur, gitDir)
-		case err == nil:
-			// Something odd named .git (socket, device): not a repository.
-		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+			return discovered{gitDir: gitDir, root: cur}, nil
+		case err == nil && fi.IsDir() && isGitDirectory(dotGit, getenv):
+			return discovered{gitDir: dotGit, root: cur}, nil
+		case err == nil, errors.Is(err, fs.ErrNotExist), isNotDir(err):
+			// a .git that is no repository (an empty dir, a socket): git
+			// looks on, as it does when there is none
 		default:
-			return Layout{}, fmt.Errorf("discover git dir: %w", err)
+			return discovered{}, fmt.Errorf("discover git dir: %w", err)
+		}
+		if isGitDirectory(cur, getenv) {
+			return discovered{gitDir: cur, bareDir: true}, nil
 		}
 		parent := filepath.Dir(cur)
-		if parent == cur {
-			return Layout{}, ErrNotRepo
+		if parent == cur || (ceiling != "" && len(parent) <= len(ceiling)) {
+			return discovered{}, ErrNotRepo
+		}
+		if d, ok := deviceOf(parent); !acrossFS && devOK && ok && d != dev {
+			return discovered{}, ErrNotRepo // git stops at a file-system boundary
 		}
 		cur = parent
 	}
 }
 
+// ceilingFor returns the deepest GIT_CEILING_DIRECTORIES entry that is a
+// proper ancestor of place ("" for none): discovery never looks there or
+// above. Relative entries are ignored, as git ignores them.
+func ceilingFor(place, list string) string {
+	best := ""
+	for _, c := range filepath.SplitList(list) {
+		if c == "" || !filepath.IsAbs(c) {
+			continue
+		}
+		c = filepath.Clean(c)
+		if c != place && isWithin(place, c) && len(c) > len(best) {
+			best = c
+		}
+	}
+	return best
+}
+
+// isWithin reports whether path is dir or below it (lexically).
+func isWithin(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// isGitDirectory is git's is_git_directory: a valid HEAD, an objects
+// directory (or GIT_OBJECT_DIRECTORY) and a refs directory in the common
+// dir.
+func isGitDirectory(dir string, getenv func(string) string) bool {
+	if !validHEAD(filepath.Join(dir, "HEAD")) {
+		return false
+	}
+	common, _, err := commonDir(dir, dir, func(string) string { return "" })
+	if err != nil {
+		return false
+	}
+	if env := getenv("GIT_COMMON_DIR"); env != "" {
+		common = env
+	}
+	objects := filepath.Join(common, "objects")
+	if env := getenv("GIT_OBJECT_DIRECTORY"); env != "" {
+		objects = env
+	}
+	for _, p := range []string{objects, filepath.Join(common, "refs")} {
+		if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
+// validHEAD is git's validate_headref: a symlink into refs/, a symbolic
+// ref "ref: refs/...", or an object id.
+func validHEAD(path string) bool {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return false
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		target, err := os.Readlink(path)
+		return err == nil && strings.HasPrefix(target, "refs/")
+	}
+	if !fi.Mode().IsRegular() {
+		return false
+	}
+	b, err := readSmall(path, 256)
+	if err != nil {
+		return false
+	}
+	s := strings.TrimSpace(string(b))
+	if ref, ok := strings.CutPrefix(s, "ref:"); ok {
+		return strings.HasPrefix(strings.TrimSpace(ref), "refs/")
+	}
+	return isObjectID(s)
+}
+
+// commonDir returns the common dir of gitDir: GIT_COMMON_DIR, else the
+// commondir file (relative to gitDir), else gitDir. linked is git's
+// "has_common".
+func commonDir(gitDir, place string, getenv func(string) string) (dir string, linked bool, err error) {
+	if env := getenv("GIT_COMMON_DIR"); env != "" {
+		if !filepath.IsAbs(env) {
+			env = filepath.Join(place, env)
+		}
+		return filepath.Clean(env), true, nil
+	}
+	b, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	switch {
+	case err == nil:
+		c := strings.TrimRight(string(b), "\r\n")
+		if c == "" {
+			return gitDir, false, nil
+		}
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(gitDir, c)
+		}
+		return filepath.Clean(c), true, nil
+	case errors.Is(err, fs.ErrNotExist), isNotDir(err):
+		return gitDir, false, nil
+	default:
+		return "", false, fmt.Errorf("read commondir: %w", err)
+	}
+}
+
 // readGitFile parses a ".git" file ("gitdir: <path>") and returns the
-// absolute git dir it points to, checking that it is a directory.
-func readGitFile(path string) (string, error) {
-	b, err := os.ReadFile(path)
+// absolute git dir it points to, which must be a git directory (git stops
+// with "not a git repository" otherwise, and so does this).
+func readGitFile(path string, getenv func(string) string) (string, error) {
+	b, err := readSmall(path, 1<<16)
 	if err != nil {
 		return "", fmt.Errorf("read %s: %w", path, err)
 	}
 	line, _, _ := strings.Cut(string(b), "\n")
 	line = strings.TrimRight(line, "\r")
-	target, ok := strings.CutPrefix(line, "gitdir:")
+	target, ok := strings.CutPrefix(line, "gitdir: ")
 	if !ok {
-		return "", fmt.Errorf("%s: invalid gitfile format (no \"gitdir:\" prefix)", path)
+		return "", fmt.Errorf("%s: invalid gitfile format (no \"gitdir: \" prefix)", path)
 	}
-	target = strings.TrimSpace(target)
 	if target == "" {
 		return "", fmt.Errorf("%s: empty gitdir", path)
 	}
@@ -99,40 +326,38 @@ func readGitFile(path string) (string, error) {
 		target = filepath.Join(filepath.Dir(path), target)
 	}
 	target = filepath.Clean(target)
-	fi, err := os.Stat(target)
-	if err != nil {
-		return "", fmt.Errorf("%s: gitdir %s: %w", path, target, err)
-	}
-	if !fi.IsDir() {
-		return "", fmt.Errorf("%s: gitdir %s is not a directory", path, target)
+	if !isGitDirectory(target, getenv) {
+		return "", fmt.Errorf("%s: not a git repository: %s", path, target)
 	}
 	return target, nil
 }
 
-func layoutFor(root, gitDir string) (Layout, error) {
-	l := Layout{WorktreeRoot: root, GitDir: gitDir, CommonDir: gitDir}
-	b, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
-	switch {
-	case err == nil:
-		c := strings.TrimSpace(string(b))
-		if c == "" {
-			break
-		}
-		if !filepath.IsAbs(c) {
-			c = filepath.Join(gitDir, c)
-		}
-		l.CommonDir = filepath.Clean(c)
-	case errors.Is(err, fs.ErrNotExist):
-	default:
-		return Layout{}, fmt.Errorf("read commondir: %w", err)
+// readSmall reads at most max bytes of a file.
+func readSmall(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
 	}
-	return l, nil
+	defer f.Close()
+	buf := make([]byte, max)
+	n, err := f.Read(buf)
+	if n > 0 || err == nil {
+		return buf[:n], nil
+	}
+	if errors.Is(err, io.EOF) {
+		return nil, nil
+	}
+	return nil, err
 }
 
-// CurrentBranch reads <GitDir>/HEAD by hand: "ref: refs/heads/X" gives
-// ("X", false, nil), including on an unborn branch; a detached HEAD (a bare
-// object id) gives ("", true, nil). Anything else is an error.
+// CurrentBranch reads HEAD of the current worktree: "ref: refs/heads/X"
+// gives ("X", false, nil), including on an unborn branch; a detached HEAD
+// gives ("", true, nil). It reads the file by hand when refs are files, and
+// asks git otherwise (a reftable repository).
 func (l Layout) CurrentBranch() (branch string, detached bool, err error) {
+	if !l.RefFiles {
+		return l.currentBranchFromGit()
+	}
 	b, err := os.ReadFile(filepath.Join(l.GitDir, "HEAD"))
 	if err != nil {
 		return "", false, fmt.Errorf("read HEAD: %w", err)
@@ -150,11 +375,19 @@ func parseHEAD(b []byte) (branch string, detached bool, err error) {
 		}
 		return "", false, fmt.Errorf("HEAD is a symbolic ref outside refs/heads: %q", ref)
 	}
-	if (len(s) == 40 || len(s) == 64) && hexid.Valid(s, 40, 64) {
+	if isObjectID(s) {
 		return "", true, nil
 	}
 	return "", false, fmt.Errorf("HEAD has unexpected content %q", truncate(s, 80))
 }
+
+// isObjectID reports whether s is a full SHA-1 (40) or SHA-256 (64) object
+// id in hex.
+func isObjectID(s string) bool { return (len(s) == 40 || len(s) == 64) && hexid.Valid(s, 40, 64) }
+
+// IsClaim reports whether s can name a commit: 7 to 64 hex digits (an
+// abbreviated or full SHA-1 or SHA-256 object id).
+func IsClaim(s string) bool { return hexid.Commit(s) }
 
 func truncate(s string, n int) string {
 	if len(s) <= n {
@@ -162,3 +395,7 @@ func truncate(s string, n int) string {
 	}
 	return s[:n] + "..."
 }
+
+// IsGitDir reports whether dir is a git directory (a .git folder, or a
+// bare repository), by git's own test.
+func IsGitDir(dir string) bool { return isGitDirectory(dir, func(string) string { return "" }) }

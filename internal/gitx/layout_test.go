@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -30,44 +31,165 @@ func newLayoutFixture(t *testing.T) layoutFixture {
 	return layoutFixture{main: main, linked: linked, sub: filepath.Join(main, "mod")}
 }
 
+// oracle is what git itself says about a place: rev-parse's git dir,
+// common dir and top level ("" when git says there is no work tree), and
+// the first entry of git worktree list.
+type oracle struct{ gitDir, commonDir, top, firstWorktree string }
+
+func askGit(t *testing.T, dir string, env []string) oracle {
+	t.Helper()
+	var o oracle
+	out, err := runGit(t, dir, env, "rev-parse", "--absolute-git-dir", "--git-common-dir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(out, "\n")
+	o.gitDir, o.commonDir = lines[0], lines[1]
+	if !filepath.IsAbs(o.commonDir) {
+		o.commonDir = filepath.Join(dir, o.commonDir)
+	}
+	o.commonDir = filepath.Clean(o.commonDir)
+	if top, err := runGit(t, dir, env, "rev-parse", "--show-toplevel"); err == nil {
+		o.top = top
+	}
+	if list, err := runGit(t, dir, env, "worktree", "list", "--porcelain"); err == nil {
+		first, _, _ := strings.Cut(list, "\n")
+		o.firstWorktree = strings.TrimPrefix(first, "worktree ")
+	}
+	return o
+}
+
+// envFunc turns KEY=VALUE pairs into a getenv for DiscoverEnv.
+func envFunc(env []string) func(string) string {
+	return func(k string) string {
+		for _, kv := range env {
+			if key, v, _ := strings.Cut(kv, "="); key == k {
+				return v
+			}
+		}
+		return ""
+	}
+}
+
+// TestDiscover compares Discover with git's own answer in every shape:
+// rev-parse for the git dir, common dir and work tree, and git worktree
+// list for where the shared state dir goes (StateParent), except for a
+// --separate-git-dir repository, where git names its git dir and orc-state
+// its work tree.
 func TestDiscover(t *testing.T) {
 	t.Parallel()
 	fx := newLayoutFixture(t)
+	tmp := tempDir(t)
+	bare := filepath.Join(tmp, "bare.git")
+	mustGit(t, tmp, "clone", "-q", "--bare", fx.main, bare)
+	bareWT := filepath.Join(tmp, "bare-wt")
+	mustGit(t, bare, "worktree", "add", "-q", "-b", "bw", bareWT)
+	sepWT, sepGit := filepath.Join(tmp, "sep"), filepath.Join(tmp, "sep-gitdir")
+	mustGit(t, tmp, "init", "-q", "-b", "main", "--separate-git-dir", sepGit, sepWT)
+	commit(t, sepWT, "sep")
+	sepLinked := filepath.Join(tmp, "sep-linked")
+	mustGit(t, sepWT, "worktree", "add", "-q", "-b", "sl", sepLinked)
+	elsewhere := filepath.Join(tmp, "elsewhere")
+	if err := os.MkdirAll(elsewhere, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	mainGit := filepath.Join(fx.main, ".git")
+
 	tests := []struct {
-		name                              string
-		dir                               string
-		root, gitDir, commonDir, mainRoot string
-		wantBranch                        string
+		name        string
+		dir         string
+		env         []string
+		stateParent string // "" when it cannot be known
+		wantBranch  string
 	}{
-		{"main root", fx.main, fx.main, mainGit, mainGit, fx.main, "main"},
-		{"main subdir", filepath.Join(fx.main, "dir", "deep"), fx.main, mainGit, mainGit, fx.main, "main"},
-		{"linked", fx.linked, fx.linked, filepath.Join(mainGit, "worktrees", "wt-feat"), mainGit, fx.main, "feat"},
-		{"linked subdir", filepath.Join(fx.linked, "dir"), fx.linked, filepath.Join(mainGit, "worktrees", "wt-feat"), mainGit, fx.main, "feat"},
-		{"submodule", fx.sub, fx.sub, filepath.Join(mainGit, "modules", "mod"), filepath.Join(mainGit, "modules", "mod"), fx.sub, "main"},
-		{"submodule subdir", filepath.Join(fx.sub, "nested"), fx.sub, filepath.Join(mainGit, "modules", "mod"), filepath.Join(mainGit, "modules", "mod"), fx.sub, "main"},
+		{"main root", fx.main, nil, fx.main, "main"},
+		{"main subdir", filepath.Join(fx.main, "dir", "deep"), nil, fx.main, "main"},
+		{"inside .git", filepath.Join(mainGit, "refs"), nil, fx.main, "main"},
+		{"linked", fx.linked, nil, fx.main, "feat"},
+		{"linked subdir", filepath.Join(fx.linked, "dir"), nil, fx.main, "feat"},
+		{"submodule", fx.sub, nil, fx.sub, "main"},
+		{"submodule subdir", filepath.Join(fx.sub, "nested"), nil, fx.sub, "main"},
+		{"bare", bare, nil, bare, "main"},
+		{"bare subdir", filepath.Join(bare, "refs"), nil, bare, "main"},
+		{"bare worktree", bareWT, nil, bare, "bw"},
+		{"separate git dir", sepWT, nil, sepWT, "main"},
+		{"separate git dir, linked", sepLinked, nil, "", "sl"},
+		{"GIT_DIR and GIT_WORK_TREE", elsewhere, []string{"GIT_DIR=" + mainGit, "GIT_WORK_TREE=" + fx.main}, fx.main, "main"},
+		{"GIT_DIR relative", fx.main, []string{"GIT_DIR=.git"}, fx.main, "main"},
+		{"GIT_DIR alone: the place is the top", elsewhere, []string{"GIT_DIR=" + mainGit}, fx.main, "main"},
+		{"GIT_DIR of a linked worktree", elsewhere, []string{"GIT_DIR=" + filepath.Join(mainGit, "worktrees", "wt-feat"), "GIT_WORK_TREE=" + fx.linked}, fx.main, "feat"},
+		{"GIT_WORK_TREE alone", filepath.Join(fx.main, "dir"), []string{"GIT_WORK_TREE=" + fx.main}, fx.main, "main"},
+		{"GIT_DIR of a separate git dir", elsewhere, []string{"GIT_DIR=" + sepGit, "GIT_WORK_TREE=" + sepWT}, sepWT, "main"},
+		{"GIT_DIR of a bare repository", elsewhere, []string{"GIT_DIR=" + bare}, bare, "main"},
+		{"GIT_COMMON_DIR", fx.linked, []string{"GIT_DIR=" + filepath.Join(mainGit, "worktrees", "wt-feat"), "GIT_COMMON_DIR=" + mainGit, "GIT_WORK_TREE=" + fx.linked}, fx.main, "feat"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			l, err := Discover(tc.dir)
+			want := askGit(t, tc.dir, tc.env)
+			l, err := DiscoverEnv(tc.dir, envFunc(tc.env))
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := Layout{WorktreeRoot: tc.root, GitDir: tc.gitDir, CommonDir: tc.commonDir}
-			if l != want {
-				t.Fatalf("Discover(%s) = %+v, want %+v", tc.dir, l, want)
+			if l.GitDir != want.gitDir || l.CommonDir != want.commonDir || l.WorktreeRoot != want.top {
+				t.Errorf("Discover = git dir %s, common %s, top %q; git says %s, %s, %q",
+					l.GitDir, l.CommonDir, l.WorktreeRoot, want.gitDir, want.commonDir, want.top)
 			}
-			if got := l.MainRoot(); got != tc.mainRoot {
-				t.Errorf("MainRoot = %s, want %s", got, tc.mainRoot)
+			parent, err := l.StateParent()
+			if (err != nil) != (tc.stateParent == "") || parent != tc.stateParent {
+				t.Errorf("StateParent = %q, %v; want %q", parent, err, tc.stateParent)
+			}
+			// git worktree list names the git dir of a separate git dir
+			// and of a submodule as the main worktree; orc-state takes
+			// its work tree.
+			if !strings.Contains(tc.name, "separate") && !strings.Contains(tc.name, "submodule") && tc.stateParent != "" {
+				gw := strings.TrimSuffix(want.firstWorktree, "/.git")
+				if gw != tc.stateParent {
+					t.Errorf("git worktree list names %s first; the test expects %s", gw, tc.stateParent)
+				}
 			}
 			br, detached, err := l.CurrentBranch()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if br != tc.wantBranch || detached != (tc.wantBranch == "") {
-				t.Errorf("CurrentBranch = %q, %v; want %q", br, detached, tc.wantBranch)
+			if err != nil || br != tc.wantBranch || detached {
+				t.Errorf("CurrentBranch = %q, %v, %v; want %q", br, detached, err, tc.wantBranch)
 			}
 		})
+	}
+}
+
+// TestSeparateGitDirHint: once orc-state has written the main work tree's
+// hint, a linked worktree of a --separate-git-dir repository finds it; a
+// hint that no longer holds is ignored.
+func TestSeparateGitDirHint(t *testing.T) {
+	t.Parallel()
+	tmp := tempDir(t)
+	wt, gd, linked := filepath.Join(tmp, "wt"), filepath.Join(tmp, "gd"), filepath.Join(tmp, "linked")
+	mustGit(t, tmp, "init", "-q", "-b", "main", "--separate-git-dir", gd, wt)
+	commit(t, wt, "one")
+	mustGit(t, wt, "worktree", "add", "-q", "-b", "l", linked)
+	main, err := Discover(wt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, needed := main.MainWorktreeHint()
+	if !needed || line != hintPrefix+wt {
+		t.Fatalf("MainWorktreeHint = %q, %v", line, needed)
+	}
+	if _, needed := (Layout{}).MainWorktreeHint(); needed {
+		t.Error("an empty layout needs a hint")
+	}
+	writeFile(t, gd, "info/exclude", "# git's own comment\n"+line+"\n/.orc/\n")
+	l, err := Discover(linked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := l.StateParent(); p != wt || err != nil {
+		t.Errorf("StateParent from the linked worktree = %q, %v; want %s", p, err, wt)
+	}
+	// A hint naming a directory whose .git leads elsewhere is not trusted.
+	other := initRepo(t)
+	writeFile(t, gd, "info/exclude", hintPrefix+other+"\n")
+	l, _ = Discover(linked)
+	if p, err := l.StateParent(); err == nil {
+		t.Errorf("StateParent = %q with a hint naming another repository", p)
 	}
 }
 
@@ -102,7 +224,7 @@ func TestDiscoverNotRepo(t *testing.T) {
 func TestDiscoverBadGitFile(t *testing.T) {
 	t.Parallel()
 	dir := tempDir(t)
-	for _, content := range []string{"nonsense\n", "gitdir: \n", "gitdir: missing-dir\n"} {
+	for _, content := range []string{"nonsense\n", "gitdir: \n", "gitdir: missing-dir\n", "gitdir:" + dir + "\n"} {
 		if err := os.WriteFile(filepath.Join(dir, ".git"), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -2,42 +2,64 @@ package gitx
 
 import (
 	"container/heap"
+	"errors"
 	"fmt"
-
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
-// LogFrom returns at most n commits reachable from the commit sha, in the
+// Log returns at most n commits reachable from HEAD of the place the
+// repository was opened from, newest first, in the order of plain `git
+// log`. An unborn HEAD or n <= 0 gives an empty slice and no error.
+func (r *Repo) Log(n int) ([]Commit, error) {
+	objs, err := r.objects()
+	if err != nil {
+		return nil, err
+	}
+	id, err := objs.ref("HEAD")
+	if errors.Is(err, errMissing) {
+		return []Commit{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read HEAD: %w", err)
+	}
+	return r.LogFrom(id, n)
+}
+
+// LogFrom returns at most n commits reachable from the commit id, in the
 // order of plain `git log`: newest committer date first, and among equal
 // dates the commit queued first (git inserts a parent after the queued
-// commits of the same date). go-git's own committer-time iterator breaks
-// such ties differently, and rebases and scripted commits often share a
-// second.
-func (r *Repo) LogFrom(sha string, n int) ([]Commit, error) {
+// commits of the same date). A shallow clone's history ends at its
+// boundary, as in git.
+func (r *Repo) LogFrom(id string, n int) ([]Commit, error) {
 	out := []Commit{}
 	if n <= 0 {
 		return out, nil
 	}
-	start, err := r.commit(plumbing.NewHash(sha))
+	objs, err := r.objects()
+	if err != nil {
+		return nil, err
+	}
+	start, err := objs.commit(id)
 	if err != nil {
 		return nil, fmt.Errorf("log: %w", err)
 	}
 	q := &logQueue{}
-	seen := map[plumbing.Hash]bool{start.Hash: true}
+	seen := map[string]bool{start.ID: true}
 	heap.Push(q, logItem{start, 0})
 	seq := 1
 	for q.Len() > 0 && len(out) < n {
 		c := heap.Pop(q).(logItem).c
-		out = append(out, Commit{SHA: c.Hash.String(), Subject: subject(c.Message), When: c.Committer.When})
-		for _, p := range c.ParentHashes {
+		out = append(out, Commit{SHA: c.ID, Subject: c.Subject, When: c.When})
+		for _, p := range c.Parents {
 			if seen[p] {
 				continue
 			}
 			seen[p] = true
-			pc, err := r.commit(p)
+			pc, err := objs.commit(p)
+			if errors.Is(err, errMissing) {
+				continue // a missing parent ends that line
+			}
 			if err != nil {
-				continue // a shallow clone's missing parent ends that line
+				return nil, fmt.Errorf("log: %w", err)
 			}
 			heap.Push(q, logItem{pc, seq})
 			seq++
@@ -47,7 +69,7 @@ func (r *Repo) LogFrom(sha string, n int) ([]Commit, error) {
 }
 
 type logItem struct {
-	c   *object.Commit
+	c   commitInfo
 	seq int
 }
 
@@ -56,7 +78,7 @@ type logQueue []logItem
 
 func (q logQueue) Len() int { return len(q) }
 func (q logQueue) Less(i, j int) bool {
-	ti, tj := q[i].c.Committer.When.Unix(), q[j].c.Committer.When.Unix()
+	ti, tj := q[i].c.When.Unix(), q[j].c.When.Unix()
 	if ti != tj {
 		return ti > tj
 	}

@@ -13,11 +13,28 @@ type StatusEntry struct {
 	Code     string // porcelain v2 XY: "M.", ".M", "A.", "R.", "UU", "??", ...
 }
 
+// BranchHeader is what the "# branch.oid" and "# branch.head" headers of
+// `git status --porcelain=v2 --branch` say about HEAD.
+type BranchHeader struct {
+	OID    string // the HEAD commit; "" when unborn ("(initial)") or absent
+	Head   string // the branch; "" when detached ("(detached)") or absent
+	Seen   bool   // both headers were present
+	Detach bool   // "# branch.head (detached)"
+}
+
 // ParsePorcelainV2 parses the output of `git status --porcelain=v2 -z`.
 // Header lines ("# ...") and ignored entries ("!") are skipped. Every
 // returned entry has a non-empty Path and a two-letter Code. It is exported
 // for fuzzing.
 func ParsePorcelainV2(out []byte) ([]StatusEntry, error) {
+	_, entries, err := ParseStatus(out)
+	return entries, err
+}
+
+// ParseStatus is ParsePorcelainV2 that also reads the branch headers.
+func ParseStatus(out []byte) (BranchHeader, []StatusEntry, error) {
+	var h BranchHeader
+	var oidSeen, headSeen bool
 	var entries []StatusEntry
 	rest := out
 	next := func() (string, bool) {
@@ -35,50 +52,69 @@ func ParsePorcelainV2(out []byte) ([]StatusEntry, error) {
 	for {
 		rec, ok := next()
 		if !ok {
-			return entries, nil
+			h.Seen = oidSeen && headSeen
+			return h, entries, nil
 		}
 		if len(rec) < 2 || rec[1] != ' ' {
 			if rec == "" {
-				return nil, fmt.Errorf("porcelain v2: empty record")
+				return h, nil, fmt.Errorf("porcelain v2: empty record")
 			}
-			return nil, fmt.Errorf("porcelain v2: malformed record %q", truncate(rec, 80))
+			return h, nil, fmt.Errorf("porcelain v2: malformed record %q", truncate(rec, 80))
 		}
 		var e StatusEntry
 		switch rec[0] {
-		case '#', '!':
+		case '#':
+			if v, ok := strings.CutPrefix(rec, "# branch.oid "); ok {
+				oidSeen = true
+				if v != "(initial)" {
+					if !isObjectID(v) {
+						return h, nil, fmt.Errorf("porcelain v2: bad branch.oid %q", truncate(v, 80))
+					}
+					h.OID = strings.ToLower(v)
+				}
+			} else if v, ok := strings.CutPrefix(rec, "# branch.head "); ok {
+				headSeen = true
+				if v == "(detached)" {
+					h.Detach = true
+				} else {
+					h.Head = v
+				}
+			}
+			continue
+		case '!':
 			continue
 		case '?':
 			e = StatusEntry{Path: rec[2:], Code: "??"}
 		case '1': // 1 XY sub mH mI mW hH hI path
 			f := strings.SplitN(rec, " ", 9)
 			if len(f) != 9 {
-				return nil, fmt.Errorf("porcelain v2: short changed record %q", truncate(rec, 80))
+				return h, nil, fmt.Errorf("porcelain v2: short changed record %q", truncate(rec, 80))
 			}
 			e = StatusEntry{Path: f[8], Code: f[1]}
 		case '2': // 2 XY sub mH mI mW hH hI Xscore path NUL origPath
 			f := strings.SplitN(rec, " ", 10)
 			if len(f) != 10 {
-				return nil, fmt.Errorf("porcelain v2: short rename record %q", truncate(rec, 80))
+				return h, nil, fmt.Errorf("porcelain v2: short rename record %q", truncate(rec, 80))
 			}
 			orig, ok := next()
 			if !ok || orig == "" {
-				return nil, fmt.Errorf("porcelain v2: rename of %q has no original path", truncate(f[9], 80))
+				return h, nil, fmt.Errorf("porcelain v2: rename of %q has no original path", truncate(f[9], 80))
 			}
 			e = StatusEntry{Path: f[9], OrigPath: orig, Code: f[1]}
 		case 'u': // u XY sub m1 m2 m3 mW h1 h2 h3 path
 			f := strings.SplitN(rec, " ", 11)
 			if len(f) != 11 {
-				return nil, fmt.Errorf("porcelain v2: short unmerged record %q", truncate(rec, 80))
+				return h, nil, fmt.Errorf("porcelain v2: short unmerged record %q", truncate(rec, 80))
 			}
 			e = StatusEntry{Path: f[10], Code: f[1]}
 		default:
-			return nil, fmt.Errorf("porcelain v2: unknown record type %q", rec[:1])
+			return h, nil, fmt.Errorf("porcelain v2: unknown record type %q", rec[:1])
 		}
 		if e.Path == "" {
-			return nil, fmt.Errorf("porcelain v2: empty path in %q", truncate(rec, 80))
+			return h, nil, fmt.Errorf("porcelain v2: empty path in %q", truncate(rec, 80))
 		}
 		if !validXY(e.Code) {
-			return nil, fmt.Errorf("porcelain v2: bad XY %q", truncate(e.Code, 10))
+			return h, nil, fmt.Errorf("porcelain v2: bad XY %q", truncate(e.Code, 10))
 		}
 		entries = append(entries, e)
 	}

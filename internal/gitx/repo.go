@@ -1,15 +1,11 @@
 package gitx
 
 import (
-	"errors"
 	"fmt"
-	"sort"
-	"strconv"
-	"strings"
+	"sync"
 
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
-	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -17,126 +13,111 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
 
-// Repo is an opened repository: a go-git filesystem storage (objects, refs,
-// index) plus the Layout found by Discover. It is safe for concurrent reads
-// only as far as go-git's storage is.
+// Repo is an opened repository: the Layout git would use from a place, and
+// the reader that answers questions about it.
 //
-// Repo deliberately holds a storage and not a go-git *Repository: the root
-// go-git package links every transport (ssh, http, openpgp, ...) and their
-// package initialisation costs several milliseconds per process.
+// With a git program on PATH every answer comes from git itself, run in
+// the same place and environment (git is the oracle: SHA-256, reftable,
+// partial and shallow clones and any extension git knows are read as git
+// reads them). Without one, a built-in reader (go-git's storage) answers
+// for the repository formats it knows, marks the dirty list approximate,
+// and refuses the others with an explicit reason.
+//
+// A Repo may keep one `git cat-file --batch` process; Close stops it.
 type Repo struct {
-	st     *filesystem.Storage
-	layout Layout
+	layout  Layout
+	builtin bool // no git program: the built-in reader answers
+
+	mu   sync.Mutex
+	objs objectReader // opened on first use
+	st   *filesystem.Storage
 }
 
-// Errors of Open for repositories whose format go-git cannot read.
-var (
-	// errUnknownExtension is returned (wrapped, with the extension's name)
-	// for an [extensions] key that changes the repository format.
-	errUnknownExtension = errors.New("unknown extension")
-	// errFormatVersion is returned for core.repositoryformatversion > 1.
-	errFormatVersion = errors.New("unsupported core.repositoryformatversion")
-)
-
-// errNoRepository mirrors go-git's ErrRepositoryNotExists: the git dir has
-// no HEAD.
-var errNoRepository = errors.New("repository does not exist")
-
-// Open opens the repository containing dir: Discover finds the worktree,
-// its git dir and common dir (so subdirectories, linked worktrees and
-// submodules work), and a go-git filesystem storage is built over them.
-// Opening is cheap: it reads HEAD and the config, no status, no pack scan.
-//
-// Open refuses repositories it could misread: core.repositoryformatversion
-// above 1, and any [extensions] key other than the benign ones
-// (worktreeConfig, preciousObjects, noop, noop-v1), for example
-// objectFormat=sha256 or refStorage=reftable; the error names the
-// extension. Nothing in this package writes the repository config.
+// Open finds the repository git would use from dir and the process
+// environment (see Discover) and opens it. Opening is cheap: no process is
+// started until a question needs git.
 func Open(dir string) (*Repo, error) {
 	l, err := Discover(dir)
 	if err != nil {
 		return nil, err
 	}
-	var fsys billy.Filesystem = osfs.New(l.GitDir)
-	if l.CommonDir != l.GitDir {
-		fsys = dotgit.NewRepositoryFilesystem(fsys, osfs.New(l.CommonDir))
+	return OpenLayout(l)
+}
+
+// OpenLayout opens a repository already discovered. Without a git program
+// a repository the built-in reader cannot read is refused, naming why.
+func OpenLayout(l Layout) (*Repo, error) {
+	r := &Repo{layout: l, builtin: Program() == ""}
+	if r.builtin && l.Format != "" {
+		return nil, fmt.Errorf("open repository %s: no git program, and the built-in reader cannot read it (%s)", l.Place, l.Format)
 	}
-	st := filesystem.NewStorage(fsys, cache.NewObjectLRUDefault())
-	if _, err := st.Reference(plumbing.HEAD); err != nil {
-		if errors.Is(err, plumbing.ErrReferenceNotFound) {
-			err = errNoRepository
-		}
-		return nil, fmt.Errorf("open repository %s: %w", l.WorktreeRoot, err)
-	}
-	cfg, err := st.Config()
-	if err != nil {
-		return nil, fmt.Errorf("open repository %s: read config: %w", l.WorktreeRoot, err)
-	}
-	if err := checkFormat(cfg); err != nil {
-		return nil, fmt.Errorf("open repository %s: %w", l.WorktreeRoot, err)
-	}
-	return &Repo{st: st, layout: l}, nil
+	return r, nil
 }
 
 // Layout returns the layout the repository was opened with.
 func (r *Repo) Layout() Layout { return r.layout }
 
-// benignExtensions are the extensions.* keys (lower-cased) that do not change
-// how objects, refs or the index are stored, so a reader may ignore them.
-var benignExtensions = map[string]bool{
-	"worktreeconfig":  true, // per-worktree config.worktree files
-	"preciousobjects": true, // forbids pruning; reads are unaffected
-	"noop":            true,
-	"noop-v1":         true,
+// Builtin reports whether the built-in reader answers (no git program).
+func (r *Repo) Builtin() bool { return r.builtin }
+
+// Close stops the repository's git process, if any.
+func (r *Repo) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.objs != nil {
+		r.objs.close()
+		r.objs = nil
+	}
+	return nil
 }
 
-// checkFormat refuses a repository format go-git cannot read: a format
-// version above 1 or a format-changing extension. git itself ignores
-// extensions in a version-0 repository only for a few historical keys, all
-// of which are benign here or refused alike, so the version does not
-// matter for the extension check.
-func checkFormat(cfg *config.Config) error {
-	if cfg.Raw == nil {
-		return nil
+// objects returns the object reader, opening it on first use.
+func (r *Repo) objects() (objectReader, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.objs != nil {
+		return r.objs, nil
 	}
-	// The typed cfg.Core.RepositoryFormatVersion keeps only "1": read the
-	// raw value.
-	if v := strings.TrimSpace(cfg.Raw.Section("core").Options.Get("repositoryformatversion")); v != "" {
-		if n, err := strconv.Atoi(v); err != nil || n < 0 || n > 1 {
-			return fmt.Errorf("%w: %q", errFormatVersion, v)
+	if r.builtin {
+		st, err := r.storageLocked()
+		if err != nil {
+			return nil, err
 		}
+		r.objs = &builtinObjects{st: st, shallow: readShallow(r.layout.CommonDir)}
+	} else {
+		r.objs = newCatFile(r.layout.here(), readShallow(r.layout.CommonDir))
 	}
-	if !cfg.Raw.HasSection("extensions") {
-		return nil
-	}
-	sec := cfg.Raw.Section("extensions")
-	var bad []string
-	for _, opt := range sec.Options {
-		if k := strings.ToLower(opt.Key); !benignExtensions[k] {
-			bad = append(bad, k)
-		}
-	}
-	for _, sub := range sec.Subsections {
-		bad = append(bad, strings.ToLower(sub.Name))
-	}
-	if len(bad) == 0 {
-		return nil
-	}
-	sort.Strings(bad)
-	return fmt.Errorf("%w: %s", errUnknownExtension, strings.Join(dedup(bad), ", "))
+	return r.objs, nil
 }
 
-func dedup(sorted []string) []string {
-	out := sorted[:0]
-	for i, s := range sorted {
-		if i == 0 || s != sorted[i-1] {
-			out = append(out, s)
-		}
-	}
-	return out
+// storage returns go-git's storage over the git dir and common dir: the
+// built-in reader, and the object writer of sync's snapshots.
+func (r *Repo) storage() (*filesystem.Storage, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.storageLocked()
 }
 
-// commit reads the commit object h.
+func (r *Repo) storageLocked() (*filesystem.Storage, error) {
+	if r.st != nil {
+		return r.st, nil
+	}
+	if r.layout.Format != "" {
+		return nil, fmt.Errorf("the built-in reader cannot read %s (%s)", r.layout.CommonDir, r.layout.Format)
+	}
+	var fsys billy.Filesystem = osfs.New(r.layout.GitDir)
+	if r.layout.CommonDir != r.layout.GitDir {
+		fsys = dotgit.NewRepositoryFilesystem(fsys, osfs.New(r.layout.CommonDir))
+	}
+	r.st = filesystem.NewStorage(fsys, cache.NewObjectLRUDefault())
+	return r.st, nil
+}
+
+// commit reads a commit object through the built-in reader.
 func (r *Repo) commit(h plumbing.Hash) (*object.Commit, error) {
-	return object.GetCommit(r.st, h)
+	st, err := r.storage()
+	if err != nil {
+		return nil, err
+	}
+	return object.GetCommit(st, h)
 }

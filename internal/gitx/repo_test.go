@@ -65,8 +65,8 @@ func TestLinkedWorktree(t *testing.T) {
 
 	r := mustOpen(t, filepath.Join(wt))
 	l := r.Layout()
-	if l.MainRoot() != repo || l.WorktreeRoot != wt || !l.IsLinked() {
-		t.Errorf("layout = %+v (MainRoot %s)", l, l.MainRoot())
+	if p, _ := l.StateParent(); p != repo || l.WorktreeRoot != wt || !l.Linked {
+		t.Errorf("layout = %+v (StateParent %s)", l, p)
 	}
 	want := Head{SHA: sha, Branch: "feat", Subject: "on feat"}
 	if got := mustHead(t, r); got != want {
@@ -169,45 +169,58 @@ func TestExtensions(t *testing.T) {
 	}
 }
 
+// TestExtensionsRefused: without a git program, the built-in reader
+// refuses what it cannot read, naming it; with git, the same repositories
+// open and git answers.
 func TestExtensionsRefused(t *testing.T) {
-	t.Parallel()
 	tests := []struct {
-		name  string
-		init  []string
-		setup func(t *testing.T, repo string)
-		want  string // in the error
+		name    string
+		init    []string
+		setup   func(t *testing.T, repo string)
+		want    string // in the error
+		gitSays string // in the error when git itself refuses
 	}{
-		{"sha256", []string{"--object-format=sha256"}, nil, "unknown extension: objectformat"},
+		{"sha256", []string{"--object-format=sha256"}, nil, "unknown extension: objectformat", ""},
 		{"sha256+worktreeConfig", []string{"--object-format=sha256"}, func(t *testing.T, repo string) {
 			mustGit(t, repo, "config", "extensions.worktreeConfig", "true")
-		}, "unknown extension: objectformat"},
+		}, "unknown extension: objectformat", ""},
 		{"refStorage", nil, func(t *testing.T, repo string) {
 			mustGit(t, repo, "config", "core.repositoryformatversion", "1")
 			mustGit(t, repo, "config", "extensions.refStorage", "reftable")
-		}, "unknown extension: refstorage"},
+		}, "unknown extension: refstorage", "unknown repository extension found: refstorage"},
 		{"unknown", nil, func(t *testing.T, repo string) {
 			mustGit(t, repo, "config", "core.repositoryformatversion", "1")
 			mustGit(t, repo, "config", "extensions.worktreeConfig", "true")
 			mustGit(t, repo, "config", "extensions.somethingNew", "true")
-		}, "unknown extension: somethingnew"},
+		}, "unknown extension: somethingnew", "unknown repository extension found: somethingnew"},
 		{"unknown in v0", nil, func(t *testing.T, repo string) {
 			mustGit(t, repo, "config", "extensions.partialClone", "origin")
-		}, "unknown extension: partialclone"},
+		}, "unknown extension: partialclone", ""},
 		{"format version 2", nil, func(t *testing.T, repo string) {
 			mustGit(t, repo, "config", "core.repositoryformatversion", "2")
-		}, "repositoryformatversion"},
+		}, "repositoryformatversion", "Expected git repo version <= 1"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
 			repo := initRepo(t, tc.init...)
 			commit(t, repo, "one")
 			if tc.setup != nil {
 				tc.setup(t, repo)
 			}
-			_, err := Open(repo)
+			r := mustOpen(t, repo)
+			h, err := r.Head()
+			r.Close()
+			if sha, gitErr := runGit(t, repo, nil, "rev-parse", "HEAD"); gitErr == nil {
+				if err != nil || h.SHA != sha {
+					t.Errorf("with git: Head = %+v, %v; git says %s", h, err, sha)
+				}
+			} else if err == nil || !strings.Contains(err.Error(), tc.gitSays) {
+				t.Errorf("with git: Head = %+v, %v; git fails (%v), want an error saying %q", h, err, gitErr, tc.gitSays)
+			}
+			t.Setenv("PATH", "")
+			_, err = Open(repo)
 			if err == nil {
-				t.Fatal("Open succeeded, want refusal")
+				t.Fatal("Open without git succeeded, want refusal")
 			}
 			if !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %q does not say %q", err, tc.want)
@@ -234,8 +247,8 @@ func TestBranchExists(t *testing.T) {
 		if got := r.BranchExists(name); got != want {
 			t.Errorf("BranchExists(%q) = %v, want %v", name, got, want)
 		}
-		if sha, ok := r.BranchHead(name); ok != want || (ok && sha != one) {
-			t.Errorf("BranchHead(%q) = %q, %v", name, sha, ok)
+		if sha, ok, err := r.BranchHead(name); ok != want || err != nil || (ok && sha != one) {
+			t.Errorf("BranchHead(%q) = %q, %v, %v", name, sha, ok, err)
 		}
 	}
 }
@@ -245,33 +258,76 @@ func TestWorktrees(t *testing.T) {
 	repo := initRepo(t)
 	commit(t, repo, "base")
 	tmp := tempDir(t)
-	feat, det, fresh := filepath.Join(tmp, "feat"), filepath.Join(tmp, "det"), filepath.Join(tmp, "fresh")
+	feat, det, fresh, gone := filepath.Join(tmp, "feat"), filepath.Join(tmp, "det"), filepath.Join(tmp, "fresh"), filepath.Join(tmp, "gone")
 	mustGit(t, repo, "worktree", "add", "-q", "-b", "feat", feat)
 	mustGit(t, repo, "worktree", "add", "-q", "--detach", det)
 	mustGit(t, repo, "worktree", "add", "-q", "--detach", fresh)
 	mustGit(t, fresh, "checkout", "-q", "--orphan", "fresh") // unborn branch
-	want := map[string]string{"main": repo, "feat": feat, "fresh": fresh}
+	mustGit(t, repo, "worktree", "add", "-q", "-b", "gone", gone)
+	if err := os.RemoveAll(gone); err != nil {
+		t.Fatal(err)
+	}
 	for _, from := range []string{repo, feat, det} {
-		got, err := mustOpen(t, from).Worktrees()
+		l := mustOpen(t, from).Layout()
+		list, err := l.Worktrees()
 		if err != nil {
 			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, w := range list {
+			key := w.Branch
+			if w.Detached {
+				key = "(detached)"
+			}
+			if w.Missing {
+				key += " missing"
+			}
+			if w.Current {
+				key += " current"
+			}
+			got[key] = w.Path
+		}
+		want := map[string]string{"main": repo, "feat": feat, "(detached)": det, "fresh": fresh, "gone missing": gone}
+		for k, v := range want {
+			if from == v {
+				delete(want, k)
+				want[k+" current"] = v
+			}
 		}
 		if !equalMaps(got, want) {
 			t.Errorf("Worktrees from %s = %v, want %v", from, got, want)
 		}
+		if w, ok := CheckedOut(list, "gone"); !ok || !w.Missing {
+			t.Errorf("CheckedOut(gone) = %+v, %v", w, ok)
+		}
+		if _, ok := CheckedOut(list, "nope"); ok {
+			t.Error("CheckedOut(nope) found a work tree")
+		}
 	}
 }
 
-func equalMaps(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
+// TestWorktreesBusy: a work tree rebasing a branch has it checked out, as
+// far as git is concerned, though its HEAD is detached.
+func TestWorktreesBusy(t *testing.T) {
+	t.Parallel()
+	repo := initRepo(t)
+	commitFile(t, repo, "f", "base\n", "base")
+	mustGit(t, repo, "checkout", "-q", "-b", "topic")
+	commitFile(t, repo, "f", "topic\n", "topic")
+	mustGit(t, repo, "checkout", "-q", "main")
+	commitFile(t, repo, "f", "main\n", "main")
+	mustGit(t, repo, "checkout", "-q", "topic")
+	if _, err := runGit(t, repo, nil, "rebase", "main"); err == nil {
+		t.Fatal("rebase succeeded; the test needs a conflict")
 	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
+	list, err := mustOpen(t, repo).Layout().Worktrees()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return true
+	w, ok := CheckedOut(list, "topic")
+	if !ok || !w.Detached || w.Busy != "topic" || !w.Current {
+		t.Errorf("CheckedOut(topic) mid-rebase = %+v, %v", w, ok)
+	}
 }
 
 // TestNoRootGoGit keeps the package off the root go-git package (and so off
@@ -311,4 +367,16 @@ func TestNoRootGoGit(t *testing.T) {
 			}
 		}
 	}
+}
+
+func equalMaps(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
 }

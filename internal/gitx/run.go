@@ -1,24 +1,236 @@
 package gitx
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
+	"strings"
+	"sync"
+	"time"
 )
 
-// Run runs the git CLI in the worktree with a clean environment (no
-// repository-local variables inherited from a git hook) and returns its
-// stdout. It is the transport for sync, so the user's credential helpers
-// and ssh agent apply. Failures quote git's first stderr line.
-func (l Layout) Run(ctx context.Context, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", l.WorktreeRoot}, args...)...)
-	cmd.Env = CleanEnv(os.Environ())
+// Timeout bounds every git command orc-state runs to read (callers may pass
+// a shorter context).
+const Timeout = 5 * time.Second
+
+// Program returns the path of the git program on PATH, "" when there is
+// none (the built-in reader is then used, and the dirty list is
+// approximate). It is looked up again when PATH changes.
+func Program() string {
+	path := os.Getenv("PATH")
+	program.Lock()
+	defer program.Unlock()
+	if !program.done || program.path != path {
+		program.bin, _ = exec.LookPath("git")
+		program.path, program.done = path, true
+	}
+	return program.bin
+}
+
+var program struct {
+	sync.Mutex
+	done      bool
+	path, bin string
+}
+
+// place is where one git command runs: a directory and an environment.
+type place struct {
+	dir string
+	env []string
+}
+
+// here is the layout's own place: the directory discovery started from,
+// with the process environment unchanged, so git finds exactly the
+// repository (and applies exactly the checks, such as safe.directory) that
+// a user's git would there.
+func (l Layout) here() place { return place{dir: l.Place, env: os.Environ()} }
+
+// inWorktree is another work tree of the repository: git runs there with
+// the repository-local variables removed, as if a user ran it in that
+// directory.
+func inWorktree(root string) place { return place{dir: root, env: CleanEnv(os.Environ())} }
+
+// readOptions go before every git command orc-state runs to read. A
+// partial clone must not fetch missing objects from a read verb or a hook:
+// git 2.39 has no switch for that (--no-lazy-fetch came in 2.44), so every
+// transport is forbidden for the command and the children it starts,
+// which makes a lazy fetch fail at once, offline. No optional locks: the
+// index is never rewritten by a read.
+var readOptions = []string{
+	"-c", "protocol.allow=never",
+	"-c", "protocol.file.allow=never",
+	"-c", "protocol.git.allow=never",
+	"-c", "protocol.ssh.allow=never",
+	"-c", "protocol.http.allow=never",
+	"-c", "protocol.https.allow=never",
+	"-c", "protocol.ext.allow=never",
+	"--no-optional-locks",
+}
+
+// errNoGit is returned when there is no git program.
+var errNoGit = errors.New("no git program on PATH")
+
+// command builds a git command for p. read adds readOptions.
+func (p place) command(ctx context.Context, read bool, args ...string) (*exec.Cmd, error) {
+	bin := Program()
+	if bin == "" {
+		return nil, errNoGit
+	}
+	if read {
+		args = append(append([]string{}, readOptions...), args...)
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = p.dir
+	cmd.Env = append(append([]string{}, p.env...), "GIT_TERMINAL_PROMPT=0")
+	cmd.WaitDelay = 500 * time.Millisecond
+	killProcessGroupOnCancel(cmd) // git may start children (submodules, a failing lazy fetch)
+	return cmd, nil
+}
+
+// output runs a read-only git command in p and returns its stdout. A
+// failure leads with git's first stderr line.
+func (p place) output(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
+	return p.run(ctx, true, stdin, args...)
+}
+
+func (p place) run(ctx context.Context, read bool, stdin io.Reader, args ...string) ([]byte, error) {
+	cmd, err := p.command(ctx, read, args...)
+	if err != nil {
+		return nil, err
+	}
 	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	killProcessGroupOnCancel(cmd)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return stdout.Bytes(), gitFailure("git "+args[0], l.WorktreeRoot, err, stderr.Bytes())
+		if _, serr := os.Stat(p.dir); serr != nil {
+			return nil, fmt.Errorf("git %s: cannot change to %s: %w", args[0], p.dir, serr)
+		}
+		if ctx.Err() != nil {
+			return stdout.Bytes(), fmt.Errorf("git %s: %w", args[0], errTimedOut)
+		}
+		return stdout.Bytes(), gitFailure("git "+args[0], p.dir, err, stderr.Bytes())
 	}
 	return stdout.Bytes(), nil
+}
+
+// errTimedOut marks a git command stopped by its context.
+var errTimedOut = errors.New("timed out")
+
+// Run runs git in the layout's place with the process environment and
+// returns its stdout. It is the transport for sync: the user's credential
+// helpers and ssh agent apply, and a partial clone may fetch what it lacks.
+// Failures quote git's first stderr line.
+func (l Layout) Run(ctx context.Context, args ...string) ([]byte, error) {
+	return l.here().run(ctx, false, nil, args...)
+}
+
+// Read runs a read-only git command in the layout's place, as every read
+// of gitx does: no transport (a partial clone never fetches), no optional
+// locks. It returns stdout; a failure leads with git's first stderr line.
+func (l Layout) Read(ctx context.Context, args ...string) ([]byte, error) {
+	return l.here().output(ctx, nil, args...)
+}
+
+// RunInput is Run with stdin (for plumbing such as hash-object --stdin,
+// mktree and update-ref --stdin).
+func (l Layout) RunInput(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
+	return l.here().run(ctx, false, stdin, args...)
+}
+
+// currentBranchFromGit asks git for HEAD (refs that are not files).
+func (l Layout) currentBranchFromGit() (string, bool, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
+	defer cancel()
+	out, err := l.here().output(ctx, nil, "symbolic-ref", "-q", "HEAD")
+	if err == nil {
+		ref := strings.TrimSpace(string(out))
+		if name, ok := strings.CutPrefix(ref, "refs/heads/"); ok && name != "" {
+			return name, false, nil
+		}
+		return "", false, fmt.Errorf("HEAD is a symbolic ref outside refs/heads: %q", ref)
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && exit.ExitCode() == 1 {
+		return "", true, nil // not a symbolic ref: detached
+	}
+	return "", false, fmt.Errorf("read HEAD: %w", err)
+}
+
+// localEnvVars are the variables `git rev-parse --local-env-vars` lists:
+// they bind a git process to one repository.
+var localEnvVars = map[string]bool{
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES": true,
+	"GIT_CONFIG":                       true,
+	"GIT_CONFIG_PARAMETERS":            true,
+	"GIT_CONFIG_COUNT":                 true,
+	"GIT_OBJECT_DIRECTORY":             true,
+	"GIT_DIR":                          true,
+	"GIT_WORK_TREE":                    true,
+	"GIT_IMPLICIT_WORK_TREE":           true,
+	"GIT_GRAFT_FILE":                   true,
+	"GIT_INDEX_FILE":                   true,
+	"GIT_NO_REPLACE_OBJECTS":           true,
+	"GIT_REPLACE_REF_BASE":             true,
+	"GIT_PREFIX":                       true,
+	"GIT_INTERNAL_SUPER_PREFIX":        true,
+	"GIT_SHALLOW_FILE":                 true,
+	"GIT_COMMON_DIR":                   true,
+	"GIT_QUARANTINE_PATH":              true,
+}
+
+// CleanEnv returns env without the repository-local git variables (see
+// localEnvVars and GIT_CONFIG_KEY_n/GIT_CONFIG_VALUE_n): a git started with
+// it in a directory finds the repository of that directory.
+func CleanEnv(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if localEnvVars[k] || strings.HasPrefix(k, "GIT_CONFIG_KEY_") || strings.HasPrefix(k, "GIT_CONFIG_VALUE_") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// gitFailure builds an error that leads with git's first stderr line
+// (the "fatal:" one when there is one).
+func gitFailure(what, dir string, err error, stderr []byte) error {
+	line := firstLine(stderr)
+	if line == "" {
+		return fmt.Errorf("%s in %s: %w", what, dir, err)
+	}
+	return fmt.Errorf("%s in %s: %s (%w)", what, dir, line, err)
+}
+
+// firstLine is the first "fatal:" or "error:" line of git's stderr, else
+// its first non-empty line. A line ending in ":" is followed by the next
+// one ("fatal: unknown repository extension found:" names it below).
+func firstLine(stderr []byte) string {
+	var lines []string
+	sc := bufio.NewScanner(bytes.NewReader(stderr))
+	for sc.Scan() {
+		if l := strings.TrimSpace(sc.Text()); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	pick := 0
+	for i, l := range lines {
+		if strings.HasPrefix(l, "fatal:") || strings.HasPrefix(l, "error:") {
+			pick = i
+			break
+		}
+	}
+	if pick >= len(lines) {
+		return ""
+	}
+	line := lines[pick]
+	if strings.HasSuffix(line, ":") && pick+1 < len(lines) {
+		line += " " + lines[pick+1]
+	}
+	return line
 }

@@ -1,117 +1,111 @@
 package gitx
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"strings"
-	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
-// Status is the dirty-file list of the worktree.
+// Status is what `git status` says about one work tree: its HEAD and its
+// dirty list, from one command.
 type Status struct {
+	Head        Head // HEAD of the work tree (Subject left empty)
 	Entries     []StatusEntry
-	Approximate bool // computed in process because no git binary was found (see Repo.Status)
-	TimedOut    bool // ctx ended before git answered; Entries is empty and means "unknown"
+	Approximate bool // computed by the built-in reader because there is no git program
+	TimedOut    bool // ctx ended before git answered; Head and Entries are unknown
 }
 
 // Dirty reports whether the status lists any entry. It is false for a timed
-// out status, which callers should treat as unknown.
+// out status, which callers must treat as unknown.
 func (s Status) Dirty() bool { return len(s.Entries) > 0 }
 
-// Status runs
+// Status runs, in the place the repository was opened from (same directory,
+// same environment),
 //
-//	git --no-optional-locks -C <worktreeRoot> status --porcelain=v2 -z --untracked-files=all
+//	git --no-optional-locks status --porcelain=v2 --branch -z --untracked-files=all
 //
-// under ctx with an environment cleared of the repository-local variables a
-// git hook inherits (GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, ...), and
-// parses the result. When ctx ends first it returns Status{TimedOut: true}
-// and no error. When there is no git binary it falls back to an in-process
-// status built from go-git's index, trees and merkletrie (see approxStatus)
-// and sets Approximate: it misses global excludes, autocrlf and
-// fileMode=false, and reports staged renames as a delete plus an add. Any
-// other failure is an error quoting git's first stderr line (for example
-// "detected dubious ownership").
+// (with readOptions: a partial clone never fetches) and parses the result.
+// HEAD comes from the "# branch.oid" and "# branch.head" headers of that
+// same command. When ctx ends first it returns Status{TimedOut: true} and
+// no error. Without a git program the built-in reader computes an
+// approximate status (see approxStatus). Any other failure is an error
+// quoting git's first stderr line (for example "detected dubious
+// ownership"): the dirty list is then unknown, never empty.
 func (r *Repo) Status(ctx context.Context) (Status, error) {
+	if r.builtin {
+		return r.builtinStatus(ctx)
+	}
+	return statusIn(ctx, r.layout.here())
+}
+
+// statusIn runs git status in p.
+func statusIn(ctx context.Context, p place) (Status, error) {
 	if ctx.Err() != nil {
 		return Status{TimedOut: true}, nil
 	}
-	cmd := exec.CommandContext(ctx, "git", "--no-optional-locks", "-C", r.layout.WorktreeRoot,
-		"status", "--porcelain=v2", "-z", "--untracked-files=all")
-	cmd.Env = CleanEnv(os.Environ())
-	cmd.WaitDelay = 500 * time.Millisecond
-	killProcessGroupOnCancel(cmd) // git status may spawn children (submodules)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	switch {
-	case err == nil:
-	case errors.Is(err, exec.ErrNotFound):
-		return r.approxStatus(ctx)
-	case ctx.Err() != nil:
-		return Status{TimedOut: true}, nil
-	default:
-		return Status{}, gitFailure("git status", r.layout.WorktreeRoot, err, stderr.Bytes())
+	out, err := p.output(ctx, nil, "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all")
+	if err != nil {
+		if ctx.Err() != nil || errors.Is(err, errTimedOut) {
+			return Status{TimedOut: true}, nil
+		}
+		return Status{}, err
 	}
-	entries, err := ParsePorcelainV2(stdout.Bytes())
+	h, entries, err := ParseStatus(out)
 	if err != nil {
 		return Status{}, err
 	}
-	return Status{Entries: entries}, nil
+	if !h.Seen {
+		return Status{}, fmt.Errorf("git status in %s: no branch headers in its output", p.dir)
+	}
+	head := Head{SHA: h.OID, Branch: h.Head, Detached: h.Detach, Unborn: h.OID == ""}
+	return Status{Head: head, Entries: entries}, nil
 }
 
-// localEnvVars are the variables `git rev-parse --local-env-vars` lists:
-// they bind a git process to one repository and are set for git hooks.
-var localEnvVars = map[string]bool{
-	"GIT_ALTERNATE_OBJECT_DIRECTORIES": true,
-	"GIT_CONFIG":                       true,
-	"GIT_CONFIG_PARAMETERS":            true,
-	"GIT_CONFIG_COUNT":                 true,
-	"GIT_OBJECT_DIRECTORY":             true,
-	"GIT_DIR":                          true,
-	"GIT_WORK_TREE":                    true,
-	"GIT_IMPLICIT_WORK_TREE":           true,
-	"GIT_GRAFT_FILE":                   true,
-	"GIT_INDEX_FILE":                   true,
-	"GIT_NO_REPLACE_OBJECTS":           true,
-	"GIT_REPLACE_REF_BASE":             true,
-	"GIT_PREFIX":                       true,
-	"GIT_INTERNAL_SUPER_PREFIX":        true,
-	"GIT_SHALLOW_FILE":                 true,
-	"GIT_COMMON_DIR":                   true,
-	"GIT_QUARANTINE_PATH":              true,
+// builtinStatus is Status without a git program.
+func (r *Repo) builtinStatus(ctx context.Context) (Status, error) {
+	if r.layout.WorktreeRoot == "" {
+		return Status{}, errors.New("this operation must be run in a work tree")
+	}
+	st, err := r.approxStatus(ctx)
+	if err != nil || st.TimedOut {
+		return st, err
+	}
+	h, err := r.builtinHead()
+	if err != nil {
+		return Status{}, err
+	}
+	st.Head = h
+	return st, nil
 }
 
-// CleanEnv returns env without the repository-local git variables (see
-// localEnvVars and GIT_CONFIG_KEY_n/GIT_CONFIG_VALUE_n), so that a git child
-// started from inside a git hook looks at the repository given by -C.
-func CleanEnv(env []string) []string {
-	out := make([]string, 0, len(env))
-	for _, kv := range env {
-		k, _, _ := strings.Cut(kv, "=")
-		if localEnvVars[k] || strings.HasPrefix(k, "GIT_CONFIG_KEY_") || strings.HasPrefix(k, "GIT_CONFIG_VALUE_") {
-			continue
+// builtinHead reads HEAD through go-git's storage (no subject).
+func (r *Repo) builtinHead() (Head, error) {
+	s, err := r.storage()
+	if err != nil {
+		return Head{}, err
+	}
+	ref, err := storer.ResolveReference(s, plumbing.HEAD)
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		sym, serr := s.Reference(plumbing.HEAD)
+		if serr != nil {
+			return Head{}, fmt.Errorf("read HEAD: %w", serr)
 		}
-		out = append(out, kv)
-	}
-	return out
-}
-
-// gitFailure builds an error that leads with git's first stderr line.
-func gitFailure(what, dir string, err error, stderr []byte) error {
-	line := ""
-	sc := bufio.NewScanner(bytes.NewReader(stderr))
-	for sc.Scan() {
-		if line = strings.TrimSpace(sc.Text()); line != "" {
-			break
+		if sym.Type() != plumbing.SymbolicReference {
+			return Head{}, fmt.Errorf("read HEAD: %w", err)
 		}
+		return Head{Branch: branchName(sym.Target()), Unborn: true}, nil
 	}
-	if line == "" {
-		return fmt.Errorf("%s in %s: %w", what, dir, err)
+	if err != nil {
+		return Head{}, fmt.Errorf("read HEAD: %w", err)
 	}
-	return fmt.Errorf("%s in %s: %s (%w)", what, dir, line, err)
+	h := Head{SHA: ref.Hash().String()}
+	if ref.Name().IsBranch() {
+		h.Branch = branchName(ref.Name())
+	} else {
+		h.Detached = true
+	}
+	return h, nil
 }

@@ -58,7 +58,11 @@ func (r *Repo) approxStatus(ctx context.Context) (Status, error) {
 }
 
 func (r *Repo) approxEntries(ctx context.Context) ([]StatusEntry, error) {
-	idx, err := r.st.Index()
+	st, err := r.storage()
+	if err != nil {
+		return nil, err
+	}
+	idx, err := st.Index()
 	if err != nil {
 		return nil, fmt.Errorf("read index: %w", err)
 	}
@@ -82,7 +86,7 @@ func (r *Repo) approxEntries(ctx context.Context) ([]StatusEntry, error) {
 	}
 
 	var head noder.Noder // nil on an unborn branch
-	ref, err := storer.ResolveReference(r.st, plumbing.HEAD)
+	ref, err := storer.ResolveReference(st, plumbing.HEAD)
 	switch {
 	case err == nil:
 		c, err := r.commit(ref.Hash())
@@ -290,14 +294,15 @@ func checkedOutHead(dir string) (plumbing.Hash, bool) {
 	}
 	gitDir := dotGit
 	if !fi.IsDir() {
-		if gitDir, err = readGitFile(dotGit); err != nil {
+		if gitDir, err = readGitFile(dotGit, func(string) string { return "" }); err != nil {
 			return plumbing.ZeroHash, false
 		}
 	}
-	l, err := layoutFor(dir, gitDir)
+	common, _, err := commonDir(gitDir, dir, func(string) string { return "" })
 	if err != nil {
 		return plumbing.ZeroHash, false
 	}
+	l := Layout{WorktreeRoot: dir, GitDir: gitDir, CommonDir: common, RefFiles: true}
 	b, err := os.ReadFile(filepath.Join(l.GitDir, "HEAD"))
 	if err != nil {
 		return plumbing.ZeroHash, false

@@ -181,7 +181,7 @@ func TestStatusGitErrors(t *testing.T) {
 	r := mustOpen(t, repo)
 
 	t.Run("dubious ownership", func(t *testing.T) {
-		fakeGit(t, "echo \"fatal: detected dubious ownership in repository at '$3'\" >&2\n"+
+		fakeGit(t, "echo \"fatal: detected dubious ownership in repository at '$PWD'\" >&2\n"+
 			"echo 'To add an exception for this directory, call:' >&2\nexit 128\n")
 		_, err := r.Status(context.Background())
 		if err == nil || !strings.Contains(err.Error(), "fatal: detected dubious ownership in repository at '"+repo+"'") ||
@@ -202,21 +202,22 @@ func TestStatusGitErrors(t *testing.T) {
 	})
 }
 
-// TestStatusCleanEnv runs Status as if from inside a git hook of another
-// repository: the inherited GIT_DIR etc. must not leak into our git.
-func TestStatusCleanEnv(t *testing.T) {
+// TestStatusHonoursEnv runs Status with GIT_DIR and GIT_WORK_TREE naming
+// another repository, as a git hook of that repository would: git itself
+// would look there, and so does orc-state.
+func TestStatusHonoursEnv(t *testing.T) {
 	other := initRepo(t)
 	writeFile(t, other, "other-untracked.txt", "o\n")
 	repo := initRepo(t)
 	commitFile(t, repo, "a.txt", "a\n", "one")
 	writeFile(t, repo, "a.txt", "changed\n")
-	r := mustOpen(t, repo)
 	t.Setenv("GIT_DIR", filepath.Join(other, ".git"))
 	t.Setenv("GIT_WORK_TREE", other)
-	t.Setenv("GIT_INDEX_FILE", filepath.Join(other, "no-such-index"))
-	t.Setenv("GIT_COMMON_DIR", filepath.Join(other, ".git"))
-	t.Setenv("GIT_OBJECT_DIRECTORY", filepath.Join(other, ".git", "objects"))
-	checkEntries(t, mustStatus(t, r).Entries, map[string]wantEntry{"a.txt": {".M", ""}})
+	r := mustOpen(t, repo)
+	if r.Layout().WorktreeRoot != other {
+		t.Fatalf("WorktreeRoot = %s, want %s", r.Layout().WorktreeRoot, other)
+	}
+	checkEntries(t, mustStatus(t, r).Entries, map[string]wantEntry{"other-untracked.txt": {"??", ""}})
 }
 
 func TestCleanEnv(t *testing.T) {
@@ -239,8 +240,8 @@ func TestStatusFallback(t *testing.T) {
 	writeFile(t, repo, "b.txt", "staged\n")
 	mustGit(t, repo, "add", "b.txt")
 	writeFile(t, repo, "dir/new file é.txt", "n\n")
-	r := mustOpen(t, repo)
 	t.Setenv("PATH", "")
+	r := mustOpen(t, repo)
 	st, err := r.Status(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"time"
-
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // ErrWalkLimit is returned by CommitsBetween when answering would need to
@@ -28,16 +25,18 @@ const (
 
 // CommitsBetween returns the number of commits reachable from head but not
 // from ancestor (like `git rev-list --count ancestor..head`) and whether
-// ancestor is an ancestor of, or equal to, head. Both arguments are 7..40
-// hex claims or revisions such as "HEAD" or a branch name.
+// ancestor is an ancestor of, or equal to, head. Both arguments are 7..64
+// hex claims or revisions such as "HEAD" or a branch name. In a shallow
+// clone, when ancestor is not reached and the walk met the boundary, the
+// answer is unknown: the error wraps ErrBeyondShallow.
 //
 // The walk paints both histories in committer-time order and stops as soon
 // as only commits reachable from ancestor remain and they are older than
 // every commit counted, so its cost is proportional to the distance between
 // the two commits, not to the size of history. It is exact with merges as
 // long as committer times do not go backwards by more than walkSlop commits;
-// reachable is exact regardless. Missing parents (shallow clones) are
-// treated as roots. At most 200,000 commits are read (ErrWalkLimit).
+// reachable is exact regardless. At most 200,000 commits are read
+// (ErrWalkLimit).
 func (r *Repo) CommitsBetween(ancestor, head string) (n int, reachable bool, err error) {
 	a, err := r.resolveCommitish(ancestor)
 	if err != nil {
@@ -53,16 +52,20 @@ func (r *Repo) CommitsBetween(ancestor, head string) (n int, reachable bool, err
 
 // commitsBetween is CommitsBetween on resolved ids with a walk limit; it also
 // returns how many commits were read.
-func (r *Repo) commitsBetween(a, h plumbing.Hash, limit int) (n int, reachable bool, reads int, err error) {
+func (r *Repo) commitsBetween(a, h string, limit int) (n int, reachable bool, reads int, err error) {
 	if a == h {
 		return 0, true, 0, nil
 	}
+	objs, err := r.objects()
+	if err != nil {
+		return 0, false, 0, err
+	}
 	w := &walker{
-		r:       r,
+		objs:    objs,
 		limit:   limit,
-		flags:   map[plumbing.Hash]uint8{},
-		done:    map[plumbing.Hash]uint8{},
-		commits: map[plumbing.Hash]*object.Commit{},
+		flags:   map[string]uint8{},
+		done:    map[string]uint8{},
+		commits: map[string]*commitInfo{},
 	}
 	if err := w.push(a, fromAncestor, true); err != nil {
 		return 0, false, w.reads, err
@@ -78,23 +81,36 @@ func (r *Repo) commitsBetween(a, h plumbing.Hash, limit int) (n int, reachable b
 			n++
 		}
 	}
-	return n, w.flags[a]&fromHead != 0, w.reads, nil
+	reachable = w.flags[a]&fromHead != 0
+	if !reachable && w.cut && r.layout.IsShallow() {
+		return n, false, w.reads, fmt.Errorf("is %s an ancestor of %s? %w", short(a), short(h), ErrBeyondShallow)
+	}
+	return n, reachable, w.reads, nil
+}
+
+// short abbreviates an object id for a message.
+func short(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
 }
 
 type walker struct {
-	r       *Repo
+	objs    objectReader
 	q       commitQueue
 	seq     int
-	flags   map[plumbing.Hash]uint8 // current paint of every seen commit
-	done    map[plumbing.Hash]uint8 // paint a commit had when last expanded
-	commits map[plumbing.Hash]*object.Commit
+	flags   map[string]uint8 // current paint of every seen commit
+	done    map[string]uint8 // paint a commit had when last expanded
+	commits map[string]*commitInfo
 	reads   int
 	limit   int
+	cut     bool // a commit reachable from head had its parents cut off (shallow)
 }
 
 // push adds paint f to commit id and queues it when its paint changed.
 // A missing object is an error only when required.
-func (w *walker) push(id plumbing.Hash, f uint8, required bool) error {
+func (w *walker) push(id string, f uint8, required bool) error {
 	old, seen := w.flags[id]
 	if seen && old|f == old {
 		return nil
@@ -104,14 +120,17 @@ func (w *walker) push(id plumbing.Hash, f uint8, required bool) error {
 		if w.reads++; w.reads > w.limit {
 			return fmt.Errorf("%w (%d commits)", ErrWalkLimit, w.limit)
 		}
-		var err error
-		c, err = w.r.commit(id)
+		ci, err := w.objs.commit(id)
 		if err != nil {
-			if !required && errors.Is(err, plumbing.ErrObjectNotFound) {
-				return nil // shallow boundary: parent not present
+			if !required && errors.Is(err, errMissing) {
+				if f == fromHead {
+					w.cut = true // a parent the repository lacks
+				}
+				return nil
 			}
 			return fmt.Errorf("read commit %s: %w", id, err)
 		}
+		c = &ci
 		w.commits[id] = c
 	}
 	w.flags[id] = old | f
@@ -125,20 +144,23 @@ func (w *walker) run() error {
 	slop := walkSlop
 	for w.q.Len() > 0 {
 		c := heap.Pop(&w.q).(queued).c
-		f := w.flags[c.Hash]
-		if w.done[c.Hash] == f {
+		f := w.flags[c.ID]
+		if w.done[c.ID] == f {
 			continue // stale duplicate entry
 		}
-		w.done[c.Hash] = f
-		if f == fromHead && c.Committer.When.Before(oldestCounted) {
-			oldestCounted = c.Committer.When
+		w.done[c.ID] = f
+		if f == fromHead && c.When.Before(oldestCounted) {
+			oldestCounted = c.When
 		}
-		for _, p := range c.ParentHashes {
+		if c.Cut && f == fromHead {
+			w.cut = true // the shallow boundary
+		}
+		for _, p := range c.Parents {
 			if err := w.push(p, f, false); err != nil {
 				return err
 			}
 		}
-		if w.onlyUninteresting() && w.q.Len() > 0 && w.q[0].c.Committer.When.Before(oldestCounted) {
+		if w.onlyUninteresting() && w.q.Len() > 0 && w.q[0].c.When.Before(oldestCounted) {
 			if slop--; slop <= 0 {
 				break
 			}
@@ -151,7 +173,7 @@ func (w *walker) run() error {
 
 func (w *walker) onlyUninteresting() bool {
 	for _, it := range w.q {
-		if w.flags[it.c.Hash]&fromAncestor == 0 {
+		if w.flags[it.c.ID]&fromAncestor == 0 {
 			return false
 		}
 	}
@@ -159,7 +181,7 @@ func (w *walker) onlyUninteresting() bool {
 }
 
 type queued struct {
-	c   *object.Commit
+	c   *commitInfo
 	seq int
 }
 
@@ -168,7 +190,7 @@ type commitQueue []queued
 
 func (q commitQueue) Len() int { return len(q) }
 func (q commitQueue) Less(i, j int) bool {
-	ti, tj := q[i].c.Committer.When, q[j].c.Committer.When
+	ti, tj := q[i].c.When, q[j].c.When
 	if !ti.Equal(tj) {
 		return ti.After(tj)
 	}

@@ -7,8 +7,6 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
-
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // fastCommit is one commit of a synthetic history: parent indexes (into the
@@ -88,7 +86,7 @@ func TestCommitsBetweenLinearIsCheap(t *testing.T) {
 	}
 	repo, shas := fastImport(t, history)
 	r := mustOpen(t, repo)
-	h := func(i int) plumbing.Hash { return plumbing.NewHash(shas[i]) }
+	h := func(i int) string { return shas[i] }
 	n, reach, reads, err := r.commitsBetween(h(496), h(499), maxWalk)
 	if err != nil || n != 3 || !reach {
 		t.Fatalf("commitsBetween(496, 499) = %d, %v, %v", n, reach, err)
@@ -147,7 +145,7 @@ func TestCommitsBetweenRandomDAG(t *testing.T) {
 				want++
 			}
 		}
-		n, reach, _, err := r.commitsBetween(plumbing.NewHash(shas[a]), plumbing.NewHash(shas[h]), maxWalk)
+		n, reach, _, err := r.commitsBetween(shas[a], shas[h], maxWalk)
 		if err != nil || n != want || reach != sets[h][a] {
 			t.Errorf("commitsBetween(c%d, c%d) = %d, %v, %v; want %d, %v", a, h, n, reach, err, want, sets[h][a])
 		}

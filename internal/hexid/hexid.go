@@ -16,3 +16,14 @@ func Valid(s string, min, max int) bool {
 	}
 	return true
 }
+
+// The commit ids orc-state accepts wherever a sha is claimed: an
+// abbreviation of at least MinCommit digits, up to a full SHA-256 id (a
+// SHA-1 id has 40).
+const (
+	MinCommit = 7
+	MaxCommit = 64
+)
+
+// Commit reports whether s can name a commit: 7 to 64 hex digits, any case.
+func Commit(s string) bool { return Valid(s, MinCommit, MaxCommit) }

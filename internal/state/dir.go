@@ -62,13 +62,11 @@
 package state
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/fault"
@@ -96,35 +94,6 @@ type Dir struct {
 	// Git is the layout of the repository the command runs in; nil when
 	// there is none (allowed only with --dir or ORC_STATE_DIR).
 	Git *gitx.Layout
-}
-
-// Resolve finds the state dir: flagDir, else $ORC_STATE_DIR, else the main
-// worktree root's .orc (shared by every linked worktree). cwd locates the
-// repository.
-func Resolve(flagDir, cwd string) (*Dir, error) {
-	d := &Dir{}
-	if l, err := gitx.Discover(cwd); err == nil {
-		d.Git = &l
-	} else if !errors.Is(err, gitx.ErrNotRepo) {
-		return nil, fault.Wrap(fault.Invalid, err, "cannot read the git repository")
-	}
-	dir := flagDir
-	if dir == "" {
-		dir = os.Getenv("ORC_STATE_DIR")
-	}
-	switch {
-	case dir != "":
-		abs, err := filepath.Abs(dir)
-		if err != nil {
-			return nil, fault.Usagef("state dir %q: %v", dir, err)
-		}
-		d.Path = abs
-	case d.Git != nil:
-		d.Path = filepath.Join(d.Git.MainRoot(), ".orc")
-	default:
-		return nil, fault.Usagef("not inside a git repository; pass --dir or set ORC_STATE_DIR")
-	}
-	return d, nil
 }
 
 // RegistryPath is the path of orc.json.
@@ -160,26 +129,6 @@ type made struct {
 	excludeSize int64    // its length before (-1: it did not exist)
 }
 
-// ensure creates the state dir when missing and, inside a repository, makes
-// sure git ignores it. It returns what it created (nil for nothing).
-func (d *Dir) ensure() (*made, error) {
-	exists, err := d.checkDir()
-	if err != nil || exists {
-		return nil, err
-	}
-	m := &made{}
-	m.dirs, err = atomicfile.MkdirAll(d.Path)
-	if err != nil {
-		d.undoEnsure(m, false)
-		return nil, refused(err, "cannot create the state dir")
-	}
-	if err := d.ignore(m); err != nil {
-		d.undoEnsure(m, false)
-		return nil, err
-	}
-	return m, nil
-}
-
 // undoEnsure removes what ensure created: the exclude line, the lock file
 // when the caller holds the lock (a waiter notices the file is gone and
 // takes a new one; a lock someone else holds is never deleted) and the
@@ -201,65 +150,6 @@ func (d *Dir) undoEnsure(m *made, holding bool) {
 	for i := len(m.dirs) - 1; i >= 0; i-- {
 		_ = os.Remove(m.dirs[i]) // only empty folders go
 	}
-}
-
-// ignore adds the state dir to the common dir's info/exclude when the state
-// dir lies inside the repository and the file does not list it yet.
-func (d *Dir) ignore(m *made) error {
-	if d.Git == nil {
-		return nil
-	}
-	root := d.Git.MainRoot()
-	rel, err := filepath.Rel(root, d.Path)
-	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
-		if rel2, err2 := filepath.Rel(d.Git.WorktreeRoot, d.Path); err2 == nil && !strings.HasPrefix(rel2, "..") && rel2 != "." {
-			rel = rel2
-		} else {
-			return nil
-		}
-	}
-	pattern := "/" + filepath.ToSlash(rel) + "/"
-	if d.ignoredByGit(rel) {
-		return nil // a .gitignore already covers it
-	}
-	exclude := filepath.Join(d.Git.CommonDir, "info", "exclude")
-	data, err := os.ReadFile(exclude)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fault.Wrap(fault.Invalid, err, "cannot read %s", exclude)
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimSpace(line)
-		if line == pattern || line == strings.TrimPrefix(pattern, "/") || line == strings.TrimSuffix(pattern, "/") {
-			return nil
-		}
-	}
-	created, err := atomicfile.MkdirAll(filepath.Dir(exclude))
-	m.dirs = append(created, m.dirs...) // removed after the state dir
-	if err != nil {
-		return refused(err, "cannot create "+filepath.Dir(exclude))
-	}
-	add := pattern + "\n"
-	if len(data) > 0 && data[len(data)-1] != '\n' {
-		add = "\n" + add
-	}
-	m.exclude, m.excludeSize = exclude, int64(len(data))
-	if data == nil {
-		m.excludeSize = -1
-	}
-	if err := atomicfile.Append(exclude, []byte("# orc-state: session state\n"+add), 0o644); err != nil {
-		m.exclude = "" // Append left nothing
-		return refused(err, "cannot add the state dir to "+exclude)
-	}
-	return nil
-}
-
-// ignoredByGit asks git whether the state dir is ignored already (run once,
-// when the state dir is created; a missing git answers "no").
-func (d *Dir) ignoredByGit(rel string) bool {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	_, err := d.Git.Run(ctx, "check-ignore", "-q", filepath.ToSlash(rel)+"/")
-	return err == nil
 }
 
 // ReadRegistry reads orc.json strictly, without a lock. A missing file is an

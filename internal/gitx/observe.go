@@ -1,0 +1,177 @@
+package gitx
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// Dirty is the dirty list of the work tree a branch is checked out in, or
+// why there is none.
+type Dirty struct {
+	Known       bool // Entries is the answer
+	Entries     []StatusEntry
+	Approximate bool // computed by the built-in reader (no git program)
+	// NotApplicable: the branch is not checked out in any work tree that
+	// exists, so it has no dirty list (Reason says which case).
+	NotApplicable bool
+	TimedOut      bool   // git did not answer in time
+	Reason        string // when not Known: "timed out", "branch not checked out", git's error
+}
+
+// Observation is what git says about one branch of the repository.
+type Observation struct {
+	Branch   string
+	Worktree string // where the branch is checked out; "" when nowhere (or the work tree is gone)
+	// Head is the HEAD of that work tree (possibly detached, mid-rebase),
+	// else the branch tip. Valid when HeadErr is "".
+	Head    Head
+	HeadErr string
+	Exists  bool // refs/heads/<branch> exists
+	Dirty   Dirty
+	Log     []Commit // up to n commits from Head, newest first
+}
+
+// ObserveBranch gathers HEAD, the dirty list and the last n commits of
+// branch, as git says them. The work tree that has the branch checked out
+// is described (see CheckedOut): its HEAD and dirty list come from one `git
+// status --porcelain=v2 --branch` run in it (in the place the repository
+// was opened from when it is the current one). When no existing work tree
+// has the branch, HEAD is the branch tip and the dirty list is not
+// applicable; a work tree deleted but not pruned never falls back to
+// another's HEAD. When git cannot answer, HeadErr and Dirty.Reason say why.
+func (r *Repo) ObserveBranch(ctx context.Context, branch string, n int) Observation {
+	o := Observation{Branch: branch}
+	list, err := r.layout.Worktrees()
+	if err != nil {
+		o.HeadErr, o.Dirty.Reason = err.Error(), err.Error()
+		return o
+	}
+	w, ok := CheckedOut(list, branch)
+	switch {
+	case ok && !w.Missing:
+		o.Worktree = w.Path
+		r.observeWorktree(ctx, &o, w, n)
+		return o
+	case ok && w.Path == "":
+		o.Dirty = Dirty{NotApplicable: true, Reason: "branch checked out in the main work tree, whose location is not known here"}
+	case ok:
+		o.Dirty = Dirty{NotApplicable: true, Reason: fmt.Sprintf("its work tree %s is missing; git worktree prune", w.Path)}
+	default:
+		o.Dirty = Dirty{NotApplicable: true, Reason: "branch not checked out"}
+	}
+	tip, exists, err := r.BranchHead(branch)
+	if err != nil {
+		o.HeadErr = err.Error()
+		return o
+	}
+	o.Exists = exists
+	if !exists {
+		return o
+	}
+	o.Head = Head{SHA: tip, Branch: branch}
+	r.fillCommit(&o, n)
+	return o
+}
+
+// observeWorktree reads HEAD and the dirty list of the work tree w.
+func (r *Repo) observeWorktree(ctx context.Context, o *Observation, w Worktree, n int) {
+	var st Status
+	var err error
+	var pre Head // HEAD read beside git status (current work tree only)
+	var preErr error
+	if r.builtin {
+		wr := r
+		if !w.Current {
+			l := r.layout
+			l.Place, l.WorktreeRoot, l.GitDir, l.Linked = w.Path, w.Path, w.GitDir, !w.Main
+			wr = &Repo{layout: l, builtin: true}
+		}
+		st, err = wr.builtinStatus(ctx)
+	} else {
+		p := inWorktree(w.Path)
+		if w.Current {
+			p = r.layout.here()
+			// git status, a subprocess, runs while HEAD and its subject
+			// are read through cat-file: on a large tree status is most
+			// of the cost.
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				st, err = statusIn(ctx, p)
+			}()
+			pre, preErr = r.Head()
+			<-done
+		} else {
+			st, err = statusIn(ctx, p)
+		}
+	}
+	switch {
+	case err != nil:
+		o.Dirty.Reason = err.Error()
+	case st.TimedOut:
+		o.Dirty.TimedOut, o.Dirty.Reason = true, "timed out"
+	default:
+		o.Dirty = Dirty{Known: true, Entries: st.Entries, Approximate: st.Approximate}
+	}
+	head := st.Head
+	if err != nil || st.TimedOut {
+		// HEAD from git status is unknown; the read beside it may still
+		// have answered (a timeout), otherwise HEAD is unknown too.
+		if !w.Current || preErr != nil || r.builtin {
+			o.HeadErr = o.Dirty.Reason
+			if preErr != nil {
+				o.HeadErr = preErr.Error()
+			}
+			return
+		}
+		head = pre
+	}
+	if head.Unborn {
+		o.Head = head
+		return
+	}
+	if w.Current && pre.SHA == head.SHA && preErr == nil {
+		head.Subject = pre.Subject
+	}
+	o.Head = head
+	o.Exists = true
+	if head.Detached {
+		_, o.Exists, _ = r.BranchHead(o.Branch) // mid-rebase: does the branch itself exist?
+	}
+	r.fillCommit(o, n)
+}
+
+// fillCommit adds the subject of o.Head (when missing) and the log.
+func (r *Repo) fillCommit(o *Observation, n int) {
+	objs, err := r.objects()
+	if err != nil {
+		o.HeadErr = err.Error()
+		return
+	}
+	if o.Head.Subject == "" {
+		c, err := objs.commit(o.Head.SHA)
+		if err != nil && !errors.Is(err, errMissing) {
+			o.HeadErr = fmt.Sprintf("read commit %s: %v", o.Head.SHA, err)
+			return
+		}
+		o.Head.Subject = c.Subject
+	}
+	if n > 0 {
+		o.Log, _ = r.LogFrom(o.Head.SHA, n)
+	}
+}
+
+// Commit returns the commit with the full id, ok false when it is not a
+// commit of this repository.
+func (r *Repo) Commit(id string) (Commit, bool) {
+	objs, err := r.objects()
+	if err != nil {
+		return Commit{}, false
+	}
+	c, err := objs.commit(id)
+	if err != nil {
+		return Commit{}, false
+	}
+	return Commit{SHA: c.ID, Subject: c.Subject, When: c.When}, true
+}
