@@ -10,7 +10,7 @@ import (
 // nowhere else: the parser reads this struct, and so do the scans that run
 // before it (firstWord, isLine) and Main's empty-environment rule.
 type Globals struct {
-	Dir         string        `name:"dir" help:"State dir (default: the main worktree root's .orc)." env:"ORC_STATE_DIR" placeholder:"DIR"`
+	Dir         string        `name:"dir" help:"State dir, relative to the current directory (default: $ORC_STATE_DIR, which must be absolute, else the main worktree root's .orc)." placeholder:"DIR"`
 	LockTimeout time.Duration `name:"lock-timeout" help:"How long a writer waits for the state lock." env:"ORC_LOCK_TIMEOUT" default:"5s"`
 }
 

@@ -43,7 +43,7 @@ func (r *Repo) Head() (Head, error) {
 		return h, nil
 	}
 	if err != nil {
-		return Head{}, fmt.Errorf("read HEAD: %w", err)
+		return Head{}, err
 	}
 	h.SHA = id
 	c, err := objs.commit(id)

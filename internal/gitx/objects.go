@@ -136,10 +136,10 @@ func (c *catFile) get(name string) (id, kind string, content []byte, err error) 
 	defer timer.Stop()
 	id, kind, content, err = c.exchange(name)
 	if err != nil {
+		c.stop() // waits for git, so its stderr is complete
 		msg := firstLine(c.stderr.Bytes())
-		c.stop()
 		if msg != "" {
-			err = fmt.Errorf("git cat-file: %s", msg)
+			err = &gitError{msg: "git: " + msg, err: err}
 		}
 	}
 	return id, kind, content, err

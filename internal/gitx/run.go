@@ -204,8 +204,17 @@ func gitFailure(what, dir string, err error, stderr []byte) error {
 	if line == "" {
 		return fmt.Errorf("%s in %s: %w", what, dir, err)
 	}
-	return fmt.Errorf("%s in %s: %s (%w)", what, dir, line, err)
+	return &gitError{msg: what + ": " + line, err: err}
 }
+
+// gitError is a git failure told by git's own words; it wraps the exit.
+type gitError struct {
+	msg string
+	err error
+}
+
+func (e *gitError) Error() string { return e.msg }
+func (e *gitError) Unwrap() error { return e.err }
 
 // firstLine is the first "fatal:" or "error:" line of git's stderr, else
 // its first non-empty line. A line ending in ":" is followed by the next
