@@ -56,7 +56,7 @@ func (e *Env) syncEnv() (*state.Dir, *gitx.Repo, error) {
 	if d.Git == nil {
 		return nil, nil, fault.Usagef("sync needs a git repository")
 	}
-	r, err := gitx.Open(d.Git.WorktreeRoot)
+	r, err := gitx.OpenLayout(*d.Git) // the repository git would use here (GIT_DIR honoured)
 	if err != nil {
 		return nil, nil, fault.Wrap(fault.Invalid, err, "cannot open the repository")
 	}
