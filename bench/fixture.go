@@ -63,8 +63,9 @@ type shape struct{ top, mid, leaf int }
 func (s shape) count() int { return s.top * s.mid * s.leaf }
 
 // bigRepo makes a repository with s.count() committed files in nested
-// directories, packed by git gc, with a refreshed index, then 5 modified and
-// 5 untracked files and one registered session.
+// directories, packed by git gc, with a refreshed index, then 300 dirty
+// files (150 modified, 150 untracked, some in new directories; fewer in a
+// smaller repository) and one registered session.
 func (h *harness) bigRepo(name string, s shape) (string, error) {
 	repo := filepath.Join(h.tmp, name)
 	files := map[string]string{}
@@ -92,8 +93,9 @@ func (h *harness) bigRepo(name string, s shape) (string, error) {
 	if _, err := h.git(repo, "status", "--porcelain"); err != nil {
 		return "", err
 	}
-	for i := 0; i < 5; i++ {
-		p := filepath.Join(repo, fmt.Sprintf("pkg%02d", i), "mod00", "file000.go")
+	dirty := min(150, s.count()/2)
+	for i := 0; i < dirty; i++ {
+		p := filepath.Join(repo, fmt.Sprintf("pkg%02d", i%s.top), fmt.Sprintf("mod%02d", (i/s.top)%s.mid), fmt.Sprintf("file%03d.go", (i/(s.top*s.mid))%s.leaf))
 		f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
 		if err != nil {
 			return "", err
@@ -106,8 +108,12 @@ func (h *harness) bigRepo(name string, s shape) (string, error) {
 			return "", err
 		}
 	}
-	for i, p := range []string{"untracked0.txt", "pkg00/untracked1.txt", "pkg01/mod01/untracked2.txt", "newdir/a.txt", "newdir/deeper/b.txt"} {
-		if err := writeFile(filepath.Join(repo, p), fmt.Sprintf("untracked %d\n", i)); err != nil {
+	for i := 0; i < dirty; i++ {
+		p := fmt.Sprintf("pkg%02d/untracked%03d.txt", i%s.top, i)
+		if i%3 == 0 {
+			p = fmt.Sprintf("newdir%02d/deeper/untracked%03d.txt", i%7, i)
+		}
+		if err := writeFile(filepath.Join(repo, filepath.FromSlash(p)), fmt.Sprintf("untracked %d\n", i)); err != nil {
 			return "", err
 		}
 	}

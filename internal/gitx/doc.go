@@ -1,25 +1,35 @@
-// Package gitx is the single git layer of orc-state: every verb that needs to
-// know about the repository goes through it.
+// Package gitx is the single git layer of orc-state: every verb that needs
+// to know about the repository goes through it, and git is its oracle:
+// every answer (HEAD, the dirty list, "is this a commit", "does this branch
+// exist", ancestry) is what git says in the same place and environment, or
+// an explicit unknown with git's reason.
 //
-// It owns three things:
+// It owns four things:
 //
-//   - Cheap discovery (Discover, Layout.CurrentBranch): hand-rolled reads of
-//     the .git file/dir, commondir and HEAD, with no go-git and no subprocess,
-//     for hot paths such as the statusline.
-//   - Object reads through go-git's storage packages (Open, Repo.Head,
-//     Repo.Log, Repo.ResolveCommit, Repo.CommitsBetween, Repo.BranchExists).
-//     Open builds a filesystem storage over the discovered git dir and
-//     common dir and does its own format check: repositories carrying only
-//     benign [extensions] (extensions.worktreeConfig and friends) open,
-//     format-changing ones such as objectFormat=sha256 are refused. The
-//     root go-git package is never imported: it links every transport
-//     (ssh, http, ...) and costs milliseconds of start-up per process.
-//   - The dirty-file list (Repo.Status), which shells out to
-//     `git --no-optional-locks status --porcelain=v2 -z` with a sanitised
-//     environment, and degrades to an approximate in-process status (index,
-//     trees and merkletrie diffs) when no git binary exists.
+//   - Discovery (Discover, Layout), without running git: git's own set-up
+//     rules (GIT_DIR, GIT_WORK_TREE, GIT_COMMON_DIR, a .git dir or gitfile,
+//     a bare repository, core.bare and core.worktree, ceilings and
+//     file-system boundaries), the main work tree (Layout.StateParent, where
+//     the shared state dir goes), and cheap hand reads for hot paths
+//     (Layout.CurrentBranch, Layout.BranchSHA, Layout.Worktrees).
+//   - Questions answered by git itself (Open, Repo): HEAD and the dirty
+//     list from one `git status --porcelain=v2 --branch -z` (Repo.Status,
+//     Repo.ObserveBranch), objects through one `git cat-file --batch`
+//     process (Repo.Head, Repo.CheckClaim, Repo.Log, Repo.CommitsBetween),
+//     refs through `git for-each-ref` (Repo.Branches, Repo.Merged). Every
+//     such command runs with every transport forbidden, so a partial clone
+//     never fetches from a read; only sync's Layout.Run may reach a remote.
+//     Object ids are read in the repository's own format (SHA-1 or
+//     SHA-256); claims are 7 to 64 hex digits.
+//   - The fallback without a git program: go-git's storage packages read
+//     the repository formats they know (SHA-1, files refs, benign
+//     extensions; anything else is refused, naming it), and the dirty list
+//     is computed in process and marked approximate (Status.Approximate).
+//     The root go-git package is never imported: it links every transport
+//     and costs milliseconds of start-up per process.
+//   - Sync's snapshots (CommitSnapshot, ReadSnapshot, SetRef, Refs): objects
+//     and refs under refs/orc/, through go-git's storage.
 //
-// The only writes are CommitSnapshot and SetRef (objects, and the refs
-// orc-state owns); the config, the index and the working tree are never
-// written.
+// The only writes are those snapshots; the config, the index and the
+// working tree are never written.
 package gitx
