@@ -187,3 +187,36 @@ func TestObserveFailsClosed(t *testing.T) {
 		t.Errorf("ObserveBranch = %+v; want HEAD and the dirty list unknown, naming the extension", o)
 	}
 }
+
+// TestDubiousOwnership: a repository owned by another user is one git
+// refuses (safe.directory); orc-state's answers are unknown with git's
+// reason, never a clean tree. It needs root to hand the repository to
+// another user.
+func TestDubiousOwnership(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to chown the repository to another user")
+	}
+	repo := initRepo(t)
+	commit(t, repo, "one")
+	writeFile(t, repo, "dirty.txt", "d\n")
+	if err := filepath.Walk(repo, func(p string, _ os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(p, 65534, 65534)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runGit(t, repo, nil, "status"); err == nil || !strings.Contains(err.Error(), "dubious ownership") {
+		t.Fatalf("git status = %v; the test needs git to refuse", err)
+	}
+	r := mustOpen(t, repo)
+	defer r.Close()
+	if _, err := r.Status(context.Background()); err == nil || !strings.Contains(err.Error(), "dubious ownership") {
+		t.Errorf("Status error = %v", err)
+	}
+	o := r.ObserveBranch(context.Background(), "main", 3)
+	if !strings.Contains(o.HeadErr, "dubious ownership") || o.Dirty.Known || !strings.Contains(o.Dirty.Reason, "dubious ownership") {
+		t.Errorf("ObserveBranch = %+v", o)
+	}
+}
