@@ -200,7 +200,7 @@ func CleanEnv(env []string) []string {
 // gitFailure builds an error that leads with git's first stderr line
 // (the "fatal:" one when there is one).
 func gitFailure(what, dir string, err error, stderr []byte) error {
-	line := firstLine(stderr)
+	line := stderrLine(stderr)
 	if line == "" {
 		return fmt.Errorf("%s in %s: %w", what, dir, err)
 	}
@@ -216,10 +216,10 @@ type gitError struct {
 func (e *gitError) Error() string { return e.msg }
 func (e *gitError) Unwrap() error { return e.err }
 
-// firstLine is the first "fatal:" or "error:" line of git's stderr, else
+// stderrLine is the first "fatal:" or "error:" line of git's stderr, else
 // its first non-empty line. A line ending in ":" is followed by the next
 // one ("fatal: unknown repository extension found:" names it below).
-func firstLine(stderr []byte) string {
+func stderrLine(stderr []byte) string {
 	var lines []string
 	sc := bufio.NewScanner(bytes.NewReader(stderr))
 	for sc.Scan() {
