@@ -45,8 +45,11 @@ func renderPacket(p Packet, max int) string {
 		entry = append(entry, fmt.Sprintf("- Linked PRs: %d (latest %s)", len(s.LinkedPRs), s.LinkedPRs[len(s.LinkedPRs)-1].URL))
 	}
 	gitLines := []string{fmt.Sprintf("- HEAD: %s %s (%s)", short(p.Head), p.HeadSubject, p.HeadState)}
-	if p.Head == "" { // unborn, missing or unknown: the state says it all
+	switch { // no commit: the state says it all
+	case p.Head == "" && strings.HasPrefix(p.HeadState, "unknown"):
 		gitLines[0] = "- HEAD: " + p.HeadState
+	case p.Head == "":
+		gitLines[0] = "- HEAD: (" + p.HeadState + ")"
 	}
 	if p.Worktree != "" {
 		gitLines = append(gitLines, "- Worktree: "+p.Worktree)
