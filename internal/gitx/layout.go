@@ -223,7 +223,7 @@ func ceilingFor(place, list string) string {
 // isWithin reports whether path is dir or below it (lexically).
 func isWithin(path, dir string) bool {
 	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+	return err == nil && filepath.IsLocal(rel)
 }
 
 // isGitDirectory is git's is_git_directory: a valid HEAD, an objects

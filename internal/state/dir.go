@@ -192,7 +192,8 @@ func (d *Dir) ReadRegistryFor(keys ...string) (reg *registry.Registry, exists bo
 // symlink, or whose final element exists and is not a regular file.
 func (d *Dir) safePath(path string) error {
 	rel, err := filepath.Rel(d.Path, path)
-	if err != nil || strings.HasPrefix(rel, "..") {
+	// IsLocal, not a ".." prefix: "..orc.json.proof.tmp-1" is a name inside.
+	if err != nil || !filepath.IsLocal(rel) {
 		return fault.Invalidf("%s is outside the state dir", path)
 	}
 	p := d.Path

@@ -122,7 +122,7 @@ func refuseStateDir(path string, l *gitx.Layout) error {
 // within reports whether path is dir or lies below it.
 func within(path, dir string) bool {
 	rel, err := filepath.Rel(dir, path)
-	return err == nil && !filepath.IsAbs(rel) && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	return err == nil && filepath.IsLocal(rel)
 }
 
 // sameDir reports whether a and b name the same existing directory, or
