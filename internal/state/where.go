@@ -53,7 +53,7 @@ func Resolve(flagDir, cwd string) (*Dir, error) {
 		parent, err := d.Git.StateParent()
 		if err != nil {
 			return nil, fault.Usagef("%v", err).
-				WithHint("run orc-state once in the repository's main work tree (it records where that is), or pass --dir <main work tree>/.orc")
+				WithHint("run a verb that writes (e.g. orc-state init) once in the repository's main work tree, which records where it is; or pass --dir <main work tree>/.orc")
 		}
 		d.Path = filepath.Join(parent, ".orc")
 	default:
