@@ -3,14 +3,31 @@ package cli
 import (
 	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/secrets"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
 )
 
 // autoFromGit fills the git lines of an Auto-checkpoint from what git
-// said about the branch (gathered before the lock).
+// said about the branch (gathered before the lock). What the repository
+// holds is not input the user can take back: a commit subject or a file
+// name shaped like a credential is written redacted, so the checkpoint
+// (and the hook that writes it) still works.
 func autoFromGit(g reality) checkpoint.Auto {
+	a := gitFacts(g)
+	a.HeadState, a.HeadSubject = secrets.Redact(a.HeadState), secrets.Redact(a.HeadSubject)
+	if a.DirtyPaths != nil {
+		paths := make([]string, len(a.DirtyPaths))
+		for i, p := range a.DirtyPaths {
+			paths[i] = secrets.Redact(p)
+		}
+		a.DirtyPaths = paths
+	}
+	return a
+}
+
+func gitFacts(g reality) checkpoint.Auto {
 	var a checkpoint.Auto
 	switch {
 	case g.err != nil:
@@ -43,6 +60,9 @@ func (c *CheckpointCmd) Run(e *Env) error {
 	}
 	if err := registry.SingleLine("--trigger", c.Trigger); err != nil || len(c.Trigger) > 64 {
 		return fault.Usagef("--trigger must be one line of at most 64 bytes")
+	}
+	if err := refuseSecrets("--trigger", []byte(c.Trigger)); err != nil {
+		return err
 	}
 	key, err := e.Branch(c.Branch)
 	if err != nil {

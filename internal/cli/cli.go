@@ -38,6 +38,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		runStatusline(args[1:], stdin, stdout) // rendered on every turn: no parser to build
 		return 0
 	}
+	redacted := &redactingWriter{w: stderr}
+	defer redacted.Flush()
+	stderr = redacted // no message ever echoes a credential it was given
 	for i, a := range args {
 		if !utf8.ValidString(a) {
 			fmt.Fprintf(stderr, "orc-state: argument %d is not valid UTF-8; nothing was written\n", i+1)

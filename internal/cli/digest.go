@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/orc-state/orc-state/checkpoint"
@@ -29,8 +30,12 @@ func (e *Env) readStdin() ([]byte, error) {
 
 // refuseSecrets refuses text that looks like a credential, without echoing it.
 func refuseSecrets(what string, text []byte) error {
-	if kind, line, ok := secrets.Find(text); ok {
-		return fault.Usagef("%s line %d looks like a credential (%s); it was not stored", what, line, kind).
+	if kind, line, ok := secrets.FindDecoded(text); ok {
+		where := fmt.Sprintf("%s line %d", what, line)
+		if line == 0 {
+			where = what + ", once its escapes are decoded,"
+		}
+		return fault.Usagef("%s looks like a credential (%s); it was not stored", where, kind).
 			WithHint("remove the secret and retry; reference it by name instead")
 	}
 	return nil

@@ -3,8 +3,10 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
+	"sort"
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/state"
@@ -129,10 +131,8 @@ func (e *Env) Mutate(explicit string, args any, fn func(tx *state.Tx, s *registr
 // Save validates a changed entry, bumps updatedAt, regenerates its mirror
 // and journals the change.
 func Save(tx *state.Tx, s *registry.Session, args any) error {
-	if raw, err := json.Marshal(args); err == nil {
-		if err := refuseSecrets("an argument", raw); err != nil {
-			return err // the journal would keep it forever
-		}
+	if err := refuseSecretArgs(args); err != nil {
+		return err // the journal would keep it forever
 	}
 	s.UpdatedAt = registry.Now()
 	if err := s.Validate(); err != nil {
@@ -159,6 +159,9 @@ func (e *Env) Update(fn func(tx *state.Tx) error) error {
 // state.Dir.Update), so while it runs e.Stdout and e.Stderr are the
 // transaction's: whatever fn prints is printed once, after it committed.
 func (e *Env) update(d *state.Dir, opts state.Options, fn func(tx *state.Tx) error) error {
+	if err := refuseSecrets("$ORC_ACTOR", []byte(e.Actor())); err != nil {
+		return err // every journal line names its actor
+	}
 	opts.Verb, opts.Actor, opts.LockTimeout = e.Verb, e.Actor(), e.G.LockTimeout
 	opts.Stdout, opts.Stderr = e.Stdout, e.Stderr
 	return d.Update(ctxBackground(), opts, func(tx *state.Tx) error {
@@ -171,3 +174,27 @@ func (e *Env) update(d *state.Dir, opts state.Options, fn func(tx *state.Tx) err
 // ctxBackground is the context of a verb: orc-state verbs are short and
 // bound their waits themselves (lock timeout, git timeouts).
 func ctxBackground() context.Context { return context.Background() }
+
+// refuseSecretArgs refuses journal arguments that hold a credential,
+// naming the argument (never its value).
+func refuseSecretArgs(args any) error {
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return nil
+	}
+	var members map[string]json.RawMessage
+	if json.Unmarshal(raw, &members) != nil {
+		return refuseSecrets("an argument", raw)
+	}
+	names := make([]string, 0, len(members))
+	for name := range members {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if err := refuseSecrets(fmt.Sprintf("argument %q", name), members[name]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
