@@ -203,7 +203,7 @@ type SliceCmd struct {
 // SliceInitCmd is `slice init FILE`.
 type SliceInitCmd struct {
 	BranchFlag
-	File  string `arg:"" help:"A JSON file with a .slices array." type:"path"`
+	File  string `arg:"" help:"A JSON file with a .slices array; - reads stdin." type:"path"`
 	Force bool   `help:"Replace a ledger that has progress (journaled)."`
 }
 

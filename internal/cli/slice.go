@@ -25,7 +25,7 @@ import (
 // Run installs a ledger from FILE, refusing to overwrite progress unless
 // --force.
 func (c *SliceInitCmd) Run(e *Env) error {
-	data, err := readInputFile(c.File)
+	data, err := e.readInputFile(c.File)
 	if err != nil {
 		return err
 	}
@@ -354,15 +354,27 @@ func printable(s string) string {
 	}, strings.ToValidUTF8(s, "?"))
 }
 
-// readInputFile reads a user's input file, at most maxStdin bytes (a file
-// that never ends, like /dev/zero, is refused, not read until memory runs
-// out).
-func readInputFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+// readInputFile reads a user's input file, at most maxStdin bytes; "-" is
+// stdin, under the same cap. Anything but a regular file (a FIFO, a device
+// such as /dev/zero, a folder) is refused before a byte is read: a pipe
+// that never closes must not hang the verb.
+func (e *Env) readInputFile(path string) ([]byte, error) {
+	if path == "-" {
+		return e.readStdin()
+	}
+	f, err := openInput(path)
 	if err != nil {
 		return nil, fault.Usagef("cannot read %s: %v", path, err)
 	}
 	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fault.Usagef("cannot read %s: %v", path, err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fault.Usagef("%s is %s, not a regular file", path, fileKind(st.Mode())).
+			WithHint("pass a file, or - to read stdin")
+	}
 	data, err := io.ReadAll(io.LimitReader(f, maxStdin+1))
 	if err != nil {
 		return nil, fault.Usagef("cannot read %s: %v", path, err)
@@ -371,4 +383,20 @@ func readInputFile(path string) ([]byte, error) {
 		return nil, fault.Usagef("%s is over %d bytes", path, maxStdin)
 	}
 	return data, nil
+}
+
+// fileKind names what a non-regular file is.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	default:
+		return "a special file"
+	}
 }
