@@ -82,7 +82,8 @@ func (c *ResumeCmd) Run(e *Env) error {
 	agent, _ := e.agent("")
 	p := buildPacket(d, reg, s, agent)
 	if c.JSON {
-		return printJSON(e, fitJSON(p, c.MaxBytes), "  ")
+		_, err := e.Stdout.Write(fitJSONText(p, c.MaxBytes))
+		return err
 	}
 	_, err = fmt.Fprint(e.Stdout, renderPacket(p, c.MaxBytes))
 	return err
