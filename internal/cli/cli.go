@@ -84,7 +84,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		if v := failedVerb(kctx, err); v != "" {
 			verb = "orc-state " + v
 		}
-		fmt.Fprintf(stderr, "%s: %s\n", verb, err)
+		fmt.Fprintf(stderr, "%s: %s\n", verb, parseMessage(err))
 		fmt.Fprintln(stderr, "hint: run "+verb+" --help")
 		return fault.Usage
 	}
@@ -95,6 +95,19 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return fault.Code(err)
 	}
 	return 0
+}
+
+// missingValue is kong's message for a flag given last, without its value.
+var missingValue = lazyRegexp(`^(-[-\w]+): expected (?:a |an )?[\w ]*value but got "EOL" \(<EOL>\)$`)
+
+// parseMessage is a parse error in orc-state's words where kong's would
+// puzzle: "--field needs a value", not `expected string value but got "EOL"`.
+func parseMessage(err error) string {
+	msg := err.Error()
+	if m := missingValue().FindStringSubmatch(msg); m != nil {
+		return m[1] + " needs a value"
+	}
+	return msg
 }
 
 var placeholder = lazyRegexp(`\s*<[^>]*>`)
