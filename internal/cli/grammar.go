@@ -50,8 +50,8 @@ type BranchFlag struct {
 // InitCmd is `init`.
 type InitCmd struct {
 	BranchFlag  `json:"-"`
-	Command     string   `required:"" help:"The owning slash command (flow, plan, debug, ...)." json:"command"`
-	TotalPhases int      `required:"" name:"total-phases" help:"Number of phases (≥ 1)." json:"totalPhases"`
+	Command     *string  `help:"The owning slash command (flow, plan, debug, ...); required for a new session." placeholder:"C" json:"command,omitempty"`
+	TotalPhases *int     `name:"total-phases" help:"Number of phases (≥ 1); required for a new session." placeholder:"N" json:"totalPhases,omitempty"`
 	Description *string  `help:"Description, at most 120 characters." json:"description,omitempty"`
 	Jira        *string  `help:"Jira key (e.g. ABC-123)." placeholder:"KEY" json:"jira,omitempty"`
 	Scope       *string  `enum:"workspace," default:"" help:"Scope: workspace for a session spanning repositories." json:"scope,omitempty"`

@@ -30,6 +30,10 @@ func (c *InitCmd) Run(e *Env) error {
 				WithHint("rename the branch, or remove the other session with orc-state session remove")
 		}
 		if s == nil {
+			if missing := c.missingForNew(); missing != "" {
+				return fault.Usagef("branch %s has no session yet; registering one needs %s", branch, missing).
+					WithHint("orc-state init --command C --total-phases N")
+			}
 			created = true
 			now := registry.Now()
 			tx.Reg.Sessions = append(tx.Reg.Sessions, registry.Session{
@@ -65,16 +69,29 @@ func (c *InitCmd) Run(e *Env) error {
 	return nil
 }
 
-func (c *InitCmd) check() error {
-	if c.TotalPhases < 1 {
-		return fault.Usagef("--total-phases %d is below 1", c.TotalPhases)
+// missingForNew names the flags a new session cannot do without.
+func (c *InitCmd) missingForNew() string {
+	switch {
+	case c.Command == nil && c.TotalPhases == nil:
+		return "--command and --total-phases"
+	case c.Command == nil:
+		return "--command"
+	case c.TotalPhases == nil:
+		return "--total-phases"
 	}
-	for name, v := range map[string]string{"--command": c.Command, "--description": deref(c.Description), "--plan-file": deref(c.PlanFile)} {
+	return ""
+}
+
+func (c *InitCmd) check() error {
+	if c.TotalPhases != nil && *c.TotalPhases < 1 {
+		return fault.Usagef("--total-phases %d is below 1", *c.TotalPhases)
+	}
+	for name, v := range map[string]string{"--command": deref(c.Command), "--description": deref(c.Description), "--plan-file": deref(c.PlanFile)} {
 		if err := registry.SingleLine(name, v); err != nil {
 			return fault.Usagef("%v", err)
 		}
 	}
-	if c.Command == "" {
+	if c.Command != nil && *c.Command == "" {
 		return fault.Usagef("--command is empty")
 	}
 	if c.Description != nil && utf8.RuneCountInString(*c.Description) > registry.MaxDescription {
@@ -96,8 +113,12 @@ func (c *InitCmd) check() error {
 
 // apply sets what was passed and nothing else.
 func (c *InitCmd) apply(s *registry.Session) {
-	s.Command = c.Command
-	s.TotalPhases = c.TotalPhases
+	if c.Command != nil {
+		s.Command = *c.Command
+	}
+	if c.TotalPhases != nil {
+		s.TotalPhases = *c.TotalPhases
+	}
 	if c.Description != nil {
 		s.Description = *c.Description
 	}
