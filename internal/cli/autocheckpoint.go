@@ -64,32 +64,17 @@ func (c *CheckpointCmd) Run(e *Env) error {
 	if err := refuseSecrets("--trigger", []byte(c.Trigger)); err != nil {
 		return err
 	}
-	key, err := e.Branch(c.Branch)
+	d, _, s, err := e.Session(c.Branch)
 	if err != nil {
 		return err
 	}
-	d, err := e.Dir()
-	if err != nil {
-		return err
-	}
-	return e.writeAuto(key, observe(d, sessionBranch(d, key), 0), c.Trigger)
+	return e.writeAuto(s.SessionID, observe(d, s.GitBranch, 0), c.Trigger)
 }
 
-// sessionBranch is the git branch of the session for key (key itself when
-// there is no such session yet; the transaction reports that).
-func sessionBranch(d *state.Dir, key string) string {
-	if reg, _, err := d.ReadRegistry(); err == nil {
-		if s := lookup(reg, key); s != nil {
-			return s.GitBranch
-		}
-	}
-	return key
-}
-
-// writeAuto writes the Auto-checkpoint of the session for key from what
-// git said (g, gathered before the lock).
-func (e *Env) writeAuto(key string, g reality, trigger string) error {
-	return e.onSession(key, func(tx *state.Tx, s *registry.Session) error {
+// writeAuto writes the Auto-checkpoint of session id from what git said
+// (g, gathered before the lock).
+func (e *Env) writeAuto(id string, g reality, trigger string) error {
+	return e.onChoice(choice{id: id}, func(tx *state.Tx, s *registry.Session) error {
 		a := autoFromGit(g)
 		a.At, a.Trigger = registry.Now(), trigger
 		a.Phase, a.TotalPhases, a.PhaseLabel = s.Phase.String(), s.TotalPhases, registry.Deref(s.PhaseLabel)

@@ -90,6 +90,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	}
 	verb := verbName(kctx.Command())
 	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, G: globals(model), Verb: verb}
+	env.selectFlags(kctx)
 	if err := kctx.Run(env); err != nil {
 		report(stderr, verb, err)
 		return fault.Code(err)

@@ -21,6 +21,7 @@ type Env struct {
 	G              *Grammar
 	Verb           string
 	actor          string // set by hooks: hook:<event>
+	sessionFlag    string // the verb's --session (BranchFlag), "" when not given
 	dir            *state.Dir
 }
 
@@ -48,49 +49,31 @@ func (e *Env) Actor() string {
 	return "cli"
 }
 
-// Branch returns the branch a verb acts on: the explicit one, else the
-// current branch of the repository.
-func (e *Env) Branch(explicit string) (string, error) {
-	if explicit != "" {
-		if err := registry.CheckKey(registry.Sanitize(explicit)); err != nil {
-			return "", fault.Usagef("%v", err).WithHint("use another branch name, or pass --branch")
-		}
-		return explicit, nil
-	}
+// headBranch is the repository's current branch, for a verb given no
+// session: exit 1 outside a repository or on a detached HEAD.
+func (e *Env) headBranch() (string, error) {
 	d, err := e.Dir()
 	if err != nil {
 		return "", err
 	}
 	if d.Git == nil {
-		return "", fault.NotFoundf("no branch given and not inside a git repository").WithHint("pass --branch B")
+		return "", fault.NotFoundf("no branch given and not inside a git repository").WithHint("pass --branch B or --session S")
 	}
 	b, detached, err := d.Git.CurrentBranch()
 	if err != nil {
 		return "", fault.Wrap(fault.Invalid, err, "cannot read HEAD")
 	}
 	if detached || b == "" {
-		return "", fault.NotFoundf("no branch given and HEAD is detached").WithHint("pass --branch B, or check out a branch")
+		return "", fault.NotFoundf("no branch given and HEAD is detached").WithHint("pass --branch B or --session S, or check out a branch")
 	}
 	return b, nil
 }
 
-// lookup finds the session for key (raw branch or sessionId).
-func lookup(reg *registry.Registry, key string) *registry.Session {
-	if s := reg.Find(key); s != nil {
-		return s
-	}
-	return reg.Find(registry.Sanitize(key))
-}
-
-// notFound is the exit-1 error for a missing session.
-func notFound(key string) error {
-	return fault.NotFoundf("no session for %q", key).WithHint("run orc-state sessions to list them, or orc-state init to register one")
-}
-
 // Session reads the registry (no lock) and returns the session for the
-// explicit key, or the current branch's.
+// explicit key (a --branch value or a positional key), the verb's
+// --session, or the current branch's.
 func (e *Env) Session(explicit string) (*state.Dir, *registry.Registry, *registry.Session, error) {
-	key, err := e.Branch(explicit)
+	c, err := e.choose(explicit)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -102,9 +85,9 @@ func (e *Env) Session(explicit string) (*state.Dir, *registry.Registry, *registr
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	s := lookup(reg, key)
-	if s == nil {
-		return nil, nil, nil, notFound(key)
+	s, err := c.find(reg)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	return d, reg, s, nil
 }

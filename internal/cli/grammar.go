@@ -42,11 +42,6 @@ type Grammar struct {
 	Version    VersionCmd    `cmd:"" help:"Print the version."`
 }
 
-// BranchFlag selects the session a verb acts on.
-type BranchFlag struct {
-	Branch string `help:"Branch (raw or sanitized) whose session to use; default: the current branch." placeholder:"B"`
-}
-
 // InitCmd is `init`.
 type InitCmd struct {
 	BranchFlag  `json:"-"`
@@ -177,7 +172,8 @@ type SessionCmd struct {
 
 // SessionRemoveCmd is `session remove`.
 type SessionRemoveCmd struct {
-	Key   string `arg:"" help:"Branch or sessionId."`
+	BranchFlag
+	Key   string `arg:"" optional:"" help:"Branch or sessionId (or pass --branch or --session)."`
 	Force bool   `help:"Also remove an in_progress or paused session."`
 }
 
@@ -368,10 +364,11 @@ type RepoCmd struct {
 
 // RepoSetCmd is `repo set NAME`.
 type RepoSetCmd struct {
-	Session    string `help:"Workspace session (branch or sessionId); default: the current branch's." placeholder:"S" json:"-"`
+	Session    string `help:"The workspace session, by sessionId; default: the current branch's." placeholder:"S" json:"-"`
+	OldBranch  string `name:"branch" hidden:"" json:"-"` // refused: it meant the member's branch before --repo-branch
 	Name       string `arg:"" help:"Member repository name (one of the session's repos)." json:"name"`
 	Path       string `help:"The member repository's path." placeholder:"P" json:"path,omitempty"`
-	RepoBranch string `name:"branch" help:"The member's branch." placeholder:"B" json:"branch,omitempty"`
+	RepoBranch string `name:"repo-branch" help:"The member's branch." placeholder:"B" json:"branch,omitempty"`
 	Worktree   string `help:"The member's worktree." placeholder:"W" json:"worktree,omitempty"`
 	Slice      *int   `help:"The slice the member is on." placeholder:"N" json:"slice,omitempty"`
 	PR         string `name:"pr" help:"The member's PR URL." placeholder:"URL" json:"pr,omitempty"`
@@ -384,7 +381,7 @@ type WorkspaceCmd struct {
 
 // WorkspaceLinkCmd is `workspace link`.
 type WorkspaceLinkCmd struct {
-	Session string `help:"Workspace session (branch or sessionId); default: the current branch's." placeholder:"S"`
+	BranchFlag
 }
 
 // SyncCmd is `sync`.

@@ -9,25 +9,40 @@ import (
 	"github.com/orc-state/orc-state/registry"
 )
 
-// Run registers the session, or updates only the flags passed.
+// Run registers the branch's session, or updates only the flags passed on
+// the session the selector names (contract §3: the branch's own session,
+// or --session S; a session of another branch is never updated).
 func (c *InitCmd) Run(e *Env) error {
-	branch, err := e.Branch(c.Branch)
+	ch, err := e.choose(c.Branch)
 	if err != nil {
 		return err
-	}
-	id, err := registry.KeyFor(branch)
-	if err != nil {
-		return fault.Usagef("%v", err).WithHint("use another branch name, or pass --branch")
 	}
 	if err := c.check(); err != nil {
 		return err
 	}
 	var created bool
+	var id string
+	ch.isBranch = true // init registers the branch it is given, never another one's session
 	err = e.Update(func(tx *state.Tx) error {
-		s := tx.Reg.Find(id)
-		if s != nil && s.GitBranch != branch {
-			return fault.Usagef("branch %q maps to session %q, which belongs to branch %q", branch, id, s.GitBranch).
+		s, err := ch.find(tx.Reg)
+		switch {
+		case err == nil:
+		case ch.id != "" && fault.Code(err) == fault.NotFound:
+			return fault.Usagef("no session %q to update; a new session is registered for a branch", ch.id).
+				WithHint("orc-state init --branch B --command C --total-phases N")
+		case fault.Code(err) != fault.NotFound:
+			other := collision(tx.Reg, ch.branch)
+			if other == nil {
+				return err
+			}
+			return fault.Usagef("branch %q maps to session %q, which belongs to branch %q", ch.branch, other.SessionID, other.GitBranch).
 				WithHint("rename the branch, or remove the other session with orc-state session remove")
+		}
+		branch := ch.branch
+		if s != nil {
+			branch, id = s.GitBranch, s.SessionID
+		} else if id, err = registry.KeyFor(branch); err != nil {
+			return fault.Usagef("%v", err)
 		}
 		if s == nil {
 			if missing := c.missingForNew(); missing != "" {

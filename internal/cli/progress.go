@@ -59,14 +59,19 @@ func checkText(what string, text []byte) error {
 // onSession runs fn in a transaction on the session for the explicit key
 // (or the current branch), without touching the registry entry.
 func (e *Env) onSession(explicit string, fn func(tx *state.Tx, s *registry.Session) error) error {
-	key, err := e.Branch(explicit)
+	c, err := e.choose(explicit)
 	if err != nil {
 		return err
 	}
+	return e.onChoice(c, fn)
+}
+
+// onChoice runs fn in a transaction on the chosen session.
+func (e *Env) onChoice(c choice, fn func(tx *state.Tx, s *registry.Session) error) error {
 	return e.Update(func(tx *state.Tx) error {
-		s := lookup(tx.Reg, key)
-		if s == nil {
-			return notFound(key)
+		s, err := c.find(tx.Reg)
+		if err != nil {
+			return err
 		}
 		return fn(tx, s)
 	})

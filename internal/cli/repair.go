@@ -39,15 +39,7 @@ func (c *RepairCmd) Run(e *Env) error {
 	if completed {
 		return nil
 	}
-	key, err := e.Branch(c.Branch)
-	if err != nil {
-		return err
-	}
-	return e.Update(func(tx *state.Tx) error {
-		s := lookup(tx.Reg, key)
-		if s == nil {
-			return notFound(key)
-		}
+	return e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
 		findings, err := verify.Session(tx.Dir(), tx.Reg, s)
 		if err != nil {
 			return err

@@ -82,7 +82,7 @@ func fetch(d *state.Dir, remote string) error {
 // from one moment; temp files are skipped.
 func (e *Env) snapshot(d *state.Dir, id string) (gitx.Snapshot, error) {
 	snap := gitx.Snapshot{}
-	err := e.onSession(id, func(tx *state.Tx, s *registry.Session) error {
+	err := e.onChoice(choice{id: id}, func(tx *state.Tx, s *registry.Session) error {
 		snap[entryFile] = s.Canonical()
 		root := tx.Dir().FilesDir(s.SessionID)
 		return filepath.WalkDir(root, func(p string, de os.DirEntry, err error) error {
@@ -165,9 +165,9 @@ func (e *Env) syncSelection(d *state.Dir, key string) ([]string, error) {
 		return nil, err
 	}
 	if key != "" {
-		s := lookup(reg, key)
-		if s == nil {
-			return nil, notFound(key)
+		s, err := e.findKey(reg, key)
+		if err != nil {
+			return nil, err
 		}
 		return []string{s.SessionID}, nil
 	}

@@ -29,7 +29,12 @@ type workspaceLink struct {
 
 // Run updates one member repository's entry in perRepoState.
 func (c *RepoSetCmd) Run(e *Env) error {
-	for name, v := range map[string]string{"NAME": c.Name, "--path": c.Path, "--branch": c.RepoBranch, "--worktree": c.Worktree, "--pr": c.PR} {
+	if c.OldBranch != "" {
+		return fault.Usagef("repo set takes no --branch: the member's branch is --repo-branch, and the workspace session is --session S (default: the current branch's)").
+			WithHint("orc-state repo set %s --repo-branch %s", c.Name, c.OldBranch)
+	}
+	e.sessionFlag = c.Session
+	for name, v := range map[string]string{"NAME": c.Name, "--path": c.Path, "--repo-branch": c.RepoBranch, "--worktree": c.Worktree, "--pr": c.PR} {
 		if err := registry.SingleLine(name, v); err != nil {
 			return fault.Usagef("%v", err)
 		}
@@ -50,7 +55,7 @@ func (c *RepoSetCmd) Run(e *Env) error {
 		}
 		path = abs
 	}
-	return e.Mutate(c.Session, c, func(_ *state.Tx, s *registry.Session) error {
+	return e.Mutate("", c, func(_ *state.Tx, s *registry.Session) error {
 		if s.Scope != "workspace" {
 			return fault.Usagef("session %s is not a workspace session", s.SessionID).WithHint("orc-state init --scope workspace --repos a,b")
 		}
@@ -84,7 +89,7 @@ func (c *RepoSetCmd) Run(e *Env) error {
 
 // Run writes the back-pointer into each member repository that has a path.
 func (c *WorkspaceLinkCmd) Run(e *Env) error {
-	d, _, s, err := e.Session(c.Session)
+	d, _, s, err := e.Session(c.Branch)
 	if err != nil {
 		return err
 	}
@@ -123,27 +128,37 @@ func (c *WorkspaceLinkCmd) Run(e *Env) error {
 	if linked == 0 {
 		return fault.NotFoundf("no member repository has a path").WithHint("orc-state repo set NAME --path P")
 	}
-	return e.onSession(s.SessionID, func(tx *state.Tx, s *registry.Session) error {
+	return e.onChoice(choice{id: s.SessionID}, func(tx *state.Tx, s *registry.Session) error {
 		tx.Touch(s.SessionID, map[string]int{"linked": linked})
 		return nil
 	})
 }
 
-// linkedSession follows a workspace-link.json in this repository's state
-// dir to the workspace session for key (a member branch, or the
-// workspace's sessionId); ok false when there is none.
-func linkedSession(d *state.Dir, key string) (*state.Dir, *registry.Registry, *registry.Session, bool) {
+// linked is a workspace session this repository is a member of, found
+// through a workspace-link.json in its state dir.
+type linked struct {
+	d      *state.Dir
+	reg    *registry.Registry
+	s      *registry.Session
+	branch string // the member's branch the link names
+}
+
+// linkedSessions follows every workspace-link.json of this repository's
+// state dir to its workspace session (links whose workspace or session is
+// gone are skipped).
+func linkedSessions(d *state.Dir) []linked {
 	entries, err := os.ReadDir(d.Path)
 	if err != nil {
-		return nil, nil, nil, false
+		return nil
 	}
+	var out []linked
 	for _, en := range entries {
 		data, err := readFileSmall(filepath.Join(d.Path, en.Name(), LinkFile))
 		if err != nil {
 			continue
 		}
 		var link workspaceLink
-		if json.Unmarshal(data, &link) != nil || link.Scope != "workspace-member" || (link.Branch != key && link.SessionID != key) {
+		if json.Unmarshal(data, &link) != nil || link.Scope != "workspace-member" {
 			continue
 		}
 		ws := &state.Dir{Path: filepath.Join(link.WorkspaceRoot, ".orc"), Git: d.Git}
@@ -152,7 +167,18 @@ func linkedSession(d *state.Dir, key string) (*state.Dir, *registry.Registry, *r
 			continue
 		}
 		if s := findExact(reg, link.SessionID); s != nil {
-			return ws, reg, s, true
+			out = append(out, linked{d: ws, reg: reg, s: s, branch: link.Branch})
+		}
+	}
+	return out
+}
+
+// linkedSession is the workspace session linked to key: the member's
+// branch the link names, or the workspace's sessionId. ok false when none.
+func linkedSession(d *state.Dir, key string) (*state.Dir, *registry.Registry, *registry.Session, bool) {
+	for _, l := range linkedSessions(d) {
+		if l.branch == key || l.s.SessionID == key {
+			return l.d, l.reg, l.s, true
 		}
 	}
 	return nil, nil, nil, false
