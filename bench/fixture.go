@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 )
 
@@ -24,24 +23,22 @@ const planJSON = `{
 // sessionRepo makes a one-commit repository on branch main whose registry
 // holds n sessions: main's (with a two-slice ledger and the decision
 // maxRetriesPerSlice settled high, so the red/green cycle never escalates)
-// in the middle, and n-1 others registered with init --branch b<i>.
+// in the middle, registered by real orc-state processes, and n-1 fillers:
+// one registered with init --branch b00000 and the rest generated from it
+// (generateFillers), so a 10,000-session fixture takes seconds, not 10,000
+// processes.
 func (h *harness) sessionRepo(name string, n int) (string, error) {
 	repo := filepath.Join(h.tmp, name)
 	if err := h.commitRepo(repo, map[string]string{"README.md": "bench fixture\n"}); err != nil {
 		return "", err
 	}
-	others := make([]string, 0, n-1)
-	for i := 0; i < n-1; i++ {
-		others = append(others, fmt.Sprintf("b%04d", i))
-	}
-	half := len(others) / 2
-	if err := h.initMany(repo, others[:half]); err != nil {
-		return "", err
+	if n > 1 {
+		if _, err := h.orc(repo, "", "init", "--branch", templateBranch, "--command", "flow", "--total-phases", "9",
+			"--description", "bench filler session "+templateBranch); err != nil {
+			return "", err
+		}
 	}
 	if _, err := h.orc(repo, "", "init", "--command", "flow", "--total-phases", "9"); err != nil {
-		return "", err
-	}
-	if err := h.initMany(repo, others[half:]); err != nil {
 		return "", err
 	}
 	plan := filepath.Join(h.tmp, name+"-plan.json") // outside the work tree: verify wants it clean
@@ -54,36 +51,10 @@ func (h *harness) sessionRepo(name string, n int) (string, error) {
 	if _, err := h.orc(repo, "", "decision", "set", "maxRetriesPerSlice", "1000000000", "--provenance", "policy"); err != nil {
 		return "", err
 	}
+	if err := generateFillers(repo, n-1); err != nil {
+		return "", fmt.Errorf("generating %d sessions: %w", n-1, err)
+	}
 	return repo, nil
-}
-
-// initMany registers one session per branch, a few processes at a time
-// (they queue on the state lock; the overlap hides process start-up).
-func (h *harness) initMany(repo string, branches []string) error {
-	const workers = 4
-	next := make(chan string)
-	errs := make(chan error, len(branches))
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for b := range next {
-				_, err := h.orc(repo, "", "--lock-timeout", "60s", "init", "--branch", b,
-					"--command", "flow", "--total-phases", "9", "--description", "bench filler session "+b)
-				if err != nil {
-					errs <- err
-				}
-			}
-		}()
-	}
-	for _, b := range branches {
-		next <- b
-	}
-	close(next)
-	wg.Wait()
-	close(errs)
-	return <-errs // nil when the channel is empty
 }
 
 // shape is a generated tree: top × mid directories with leaf files each.

@@ -1,16 +1,17 @@
-// Command bench times whole orc-state processes against the budgets of
-// contract §19 and prints a Markdown table of medians (and p90) per case.
+// Command bench times whole orc-state processes against the targets of
+// issue 19 and prints a Markdown table of medians, ratios and PASS/OVER.
 //
 // Run it from the module root:
 //
 //	go run ./bench                 # full mode: 31 runs per case
-//	go run ./bench -quick          # CI smoke: 5 runs, smaller fixtures
+//	go run ./bench -quick          # iteration: 5 runs, smaller fixtures
 //	go run ./bench -out FILE       # also write the report to FILE
 //
-// It builds orc-state into a temp dir, generates its fixtures there (a
-// 1-session repository, a 1,000-session registry and a 20,000-file
-// repository), runs every case as a fresh process (exec + wait, wall
-// clock) after two warm-up runs, and removes the temp dir at the end.
+// It builds orc-state and a floor program (a static Go program that reads
+// orc.json and writes it to /dev/null) into a temp dir, generates its
+// fixtures there (1, 1,000 and 10,000 sessions, and a 20,000-file
+// repository), runs every case as a fresh process (exec + wait, wall clock)
+// after warm-up runs, and removes the temp dir at the end.
 package main
 
 import (
@@ -22,24 +23,26 @@ import (
 
 // config is what the flags select.
 type config struct {
-	runs     int
-	warmup   int
-	quick    bool
-	out      string
-	keep     bool
-	sessions int // sessions in the many-session registry
-	files    shape
+	runs    int
+	fewRuns int // sweeps on the large registries
+	warmup  int
+	quick   bool
+	out     string
+	keep    bool
+	mid     int // sessions in the mid-size registry
+	large   int // sessions in the large registry
+	files   shape
 }
 
 func main() {
 	var c config
 	flag.IntVar(&c.runs, "runs", 31, "measured runs per case")
-	flag.BoolVar(&c.quick, "quick", false, "CI smoke: fewer runs (5 unless -runs is given), 100 sessions, a 2,000-file repository")
+	flag.BoolVar(&c.quick, "quick", false, "iteration: fewer runs (5 unless -runs is given), 100 and 1,000 sessions, a 2,000-file repository")
 	flag.StringVar(&c.out, "out", "", "also write the Markdown report to this file")
 	flag.BoolVar(&c.keep, "keep", false, "keep the temp dir with the binary and fixtures (its path is printed)")
 	flag.Parse()
-	c.warmup = 2
-	c.sessions = 1000
+	c.warmup, c.fewRuns = 2, 7
+	c.mid, c.large = 1000, 10000
 	c.files = shape{top: 20, mid: 20, leaf: 50}
 	if c.quick {
 		runsSet := false
@@ -47,13 +50,16 @@ func main() {
 		if !runsSet {
 			c.runs = 5
 		}
-		c.warmup = 1
-		c.sessions = 100
+		c.warmup, c.fewRuns = 1, 3
+		c.mid, c.large = 100, 1000
 		c.files = shape{top: 10, mid: 10, leaf: 20}
 	}
 	if c.runs < 1 {
 		fmt.Fprintln(os.Stderr, "bench: -runs must be at least 1")
 		os.Exit(2)
+	}
+	if c.fewRuns > c.runs {
+		c.fewRuns = c.runs
 	}
 	if err := run(c); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -87,17 +93,28 @@ func run(c config) error {
 		return err
 	}
 	h := newHarness(bin, tmp)
-	lap("built orc-state")
+	if h.floor, err = buildFloor(tmp); err != nil {
+		return err
+	}
+	if h.peak, err = buildPeak(tmp); err != nil {
+		return err
+	}
+	lap("built orc-state and the floor")
 	one, err := h.sessionRepo("one", 1)
 	if err != nil {
 		return err
 	}
 	lap("fixture: 1 session")
-	many, err := h.sessionRepo("many", c.sessions)
+	mid, err := h.sessionRepo("mid", c.mid)
 	if err != nil {
 		return err
 	}
-	lap(fmt.Sprintf("fixture: %d sessions, registered with init --branch", c.sessions))
+	lap(fmt.Sprintf("fixture: %d sessions", c.mid))
+	large, err := h.sessionRepo("large", c.large)
+	if err != nil {
+		return err
+	}
+	lap(fmt.Sprintf("fixture: %d sessions", c.large))
 	big, err := h.bigRepo("big", c.files)
 	if err != nil {
 		return err
@@ -105,29 +122,34 @@ func run(c config) error {
 	lap(fmt.Sprintf("fixture: %d-file repository", c.files.count()))
 
 	groups := []group{
-		sessionGroup(groupOne, one, h),
-		sessionGroup(groupMany(c.sessions), many, h),
-		bigGroup(groupBig(c.files.count()), big, h),
+		sessionGroup(groupName(1), roleOne, one, 1, h),
+		sessionGroup(groupName(c.mid), roleMid, mid, c.mid, h),
+		sessionGroup(groupName(c.large), roleLarge, large, c.large, h),
+		bigGroup(thousands(c.files.count())+"-file repo", big, h),
 		statuslineGroup(one, h),
 	}
 	var results []result
-	for _, g := range groups {
-		rs, err := h.measure(g, c.warmup, c.runs)
+	for i := range groups {
+		g := &groups[i]
+		rs, err := h.measure(g, c)
 		if err != nil {
 			return err
+		}
+		if g.sessions > 0 {
+			g.registry = fileSize(g.cases[0].dir, ".orc/orc.json")
 		}
 		results = append(results, rs...)
 		lap("measured: " + g.name)
 	}
-	if err := h.sanity(one, many); err != nil {
+	if err := h.sanity(one, mid, large); err != nil {
 		return err
 	}
-	sweep, err := h.sweepOnce(many, c.sessions)
+	sweep, err := h.sweepOnce(mid, c.mid)
 	if err != nil {
 		return err
 	}
 	lap("measured: one real cleanup of every session")
-	applyBudgets(results)
+	applyTargets(results)
 
 	m.loadAfter = loadAvg()
 	m.elapsed = time.Since(began)

@@ -6,56 +6,85 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
 
 // result is one row of the report.
 type result struct {
-	group, key, label string
-	runs              int
-	median, p90       time.Duration // wall clock, exec to wait
-	cpu               time.Duration // median user+system time of the process and its waited-for children
-	rule              budgetRule
-	budget            time.Duration // 0: none
-	budgetText        string
-	verdict           string // PASS, OVER, or "" without a budget
-	note              string // a skipped case's reason
+	group     *group
+	c         benchCase
+	runs      int
+	median    time.Duration // wall clock, exec to wait
+	p90       time.Duration
+	cpu       time.Duration // median user+system time of the process and its waited-for children
+	rss       int64         // median peak resident set, bytes
+	overFloor float64       // median / the floor's median in the same group (0: none)
+	overOne   float64       // median / the same case's 1-session median (0: none)
+	perK      time.Duration // sweeps: (median - 1-session median) per 1,000 sessions
+	target    string        // the target, in words ("" none)
+	verdict   string        // PASS, OVER, or ""
+	note      string        // a skipped case's reason
 }
 
 // measure runs the group's cases round-robin: warmup untimed rounds, then
 // runs timed rounds, each run a fresh process. Interleaving spreads any
 // background load evenly over the cases it compares. Cases marked alone get
-// their own rounds afterwards; then the group's restore commands run.
-func (h *harness) measure(g group, warmup, runs int) ([]result, error) {
-	var together []int
+// their own rounds afterwards, and sweeps marked few share rounds of their
+// own with fewer runs; then the group's restore commands run.
+func (h *harness) measure(g *group, c config) ([]result, error) {
+	var together, few []int
 	var alone [][]int
-	for i, c := range g.cases {
+	for i, bc := range g.cases {
 		switch {
-		case c.skip != "":
-		case c.alone:
+		case bc.skip != "":
+		case bc.alone:
 			alone = append(alone, []int{i})
+		case bc.few:
+			few = append(few, i)
 		default:
 			together = append(together, i)
 		}
 	}
-	for _, c := range g.cases {
-		if err := h.check(c); err != nil {
-			return nil, fmt.Errorf("%s, %s: %w", g.name, c.key, err)
+	for _, bc := range g.cases {
+		if err := h.check(bc); err != nil {
+			return nil, fmt.Errorf("%s, %s: %w", g.name, bc.key, err)
 		}
 	}
+	type set struct {
+		cases        []int
+		runs, warmup int
+	}
+	sets := []set{{together, c.runs, c.warmup}}
+	for _, a := range alone {
+		sets = append(sets, set{a, c.runs, c.warmup})
+	}
+	if len(few) > 0 {
+		sets = append(sets, set{few, c.fewRuns, 1}) // slow, read-only: one warm-up is enough
+	}
 	samples := make([][]sample, len(g.cases))
-	for _, set := range append([][]int{together}, alone...) {
-		for round := 0; round < warmup+runs; round++ {
-			for _, i := range set {
-				s, err := h.runCase(g.cases[i], round)
+	peaks := make([]int64, len(g.cases))
+	for _, st := range sets {
+		for round := 0; round < st.warmup+st.runs; round++ {
+			for _, i := range st.cases {
+				s, err := h.runCase(g.cases[i], round, "")
 				if err != nil {
 					return nil, fmt.Errorf("%s, %s: %w", g.name, g.cases[i].key, err)
 				}
-				if round >= warmup {
+				if round >= st.warmup {
 					samples[i] = append(samples[i], s)
 				}
 			}
+		}
+		// One more round, untimed, through the peak-RSS probe; the run
+		// number goes on, so a mutation still changes state.
+		for _, i := range st.cases {
+			s, err := h.runCase(g.cases[i], st.warmup+st.runs, h.peak)
+			if err != nil {
+				return nil, fmt.Errorf("%s, %s (peak RSS): %w", g.name, g.cases[i].key, err)
+			}
+			peaks[i] = s.rss
 		}
 	}
 	for _, args := range g.restore {
@@ -64,13 +93,14 @@ func (h *harness) measure(g group, warmup, runs int) ([]result, error) {
 		}
 	}
 	out := make([]result, len(g.cases))
-	for i, c := range g.cases {
-		out[i] = result{group: g.name, key: c.key, label: c.label, rule: c.rule, note: c.skip}
-		if c.skip != "" {
+	for i, bc := range g.cases {
+		out[i] = result{group: g, c: bc, note: bc.skip}
+		if bc.skip != "" {
 			continue
 		}
 		out[i].runs = len(samples[i])
 		out[i].median, out[i].p90, out[i].cpu = summarize(samples[i])
+		out[i].rss = peaks[i]
 	}
 	return out, nil
 }
@@ -100,12 +130,16 @@ func (h *harness) check(c benchCase) error {
 }
 
 // sample is one timed process.
-type sample struct{ wall, cpu time.Duration }
+type sample struct {
+	wall, cpu time.Duration
+	rss       int64 // peak resident set, bytes (runs through the probe only)
+}
 
 // runCase runs one process of c and times it. Its streams are plain files
 // (stdin prepared beforehand, stdout to /dev/null, stderr to a file), so
-// no copying goroutine runs while it is timed.
-func (h *harness) runCase(c benchCase, round int) (sample, error) {
+// no copying goroutine runs while it is timed. With probe set, the process
+// runs under the peak-RSS probe instead and only its peak RSS counts.
+func (h *harness) runCase(c benchCase, round int, probe string) (sample, error) {
 	exe := c.exe
 	if exe == "" {
 		exe = h.bin
@@ -137,6 +171,10 @@ func (h *harness) runCase(c benchCase, round int) (sample, error) {
 
 	args := c.args(round)
 	cmd := exec.Command(exe, args...)
+	peakFile := filepath.Join(h.tmp, "peak-rss.txt")
+	if probe != "" {
+		cmd = exec.Command(probe, append([]string{peakFile, exe}, args...)...)
+	}
 	cmd.Dir, cmd.Env = c.dir, h.env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
 
@@ -149,11 +187,23 @@ func (h *harness) runCase(c benchCase, round int) (sample, error) {
 		return sample{}, fmt.Errorf("%s %s: %v: %s", filepath.Base(exe), strings.Join(args, " "), err, strings.TrimSpace(string(msg)))
 	}
 	ps := cmd.ProcessState
-	return sample{wall: wall, cpu: ps.UserTime() + ps.SystemTime()}, nil
+	s := sample{wall: wall, cpu: ps.UserTime() + ps.SystemTime()}
+	if probe != "" {
+		kib, err := os.ReadFile(peakFile)
+		if err != nil {
+			return sample{}, fmt.Errorf("the peak-RSS probe wrote nothing: %v", err)
+		}
+		n, err := strconv.ParseInt(string(kib), 10, 64)
+		if err != nil {
+			return sample{}, fmt.Errorf("the peak-RSS probe wrote %.40q", kib)
+		}
+		s.rss = n << 10 // Linux reports KiB
+	}
+	return s, nil
 }
 
 // summarize returns the median and nearest-rank 90th percentile of the wall
-// times and the median CPU time.
+// times, and the median CPU time.
 func summarize(ss []sample) (median, p90, cpu time.Duration) {
 	wall := make([]time.Duration, len(ss))
 	cpus := make([]time.Duration, len(ss))
@@ -188,56 +238,22 @@ func quantile(ds []time.Duration, q float64) time.Duration {
 	return sorted[rank]
 }
 
-// applyBudgets fills in each row's budget and verdict once every group has
-// been measured.
-func applyBudgets(rs []result) {
-	find := func(group, key string) *result {
-		for i := range rs {
-			if rs[i].group == group && rs[i].key == key && rs[i].note == "" {
-				return &rs[i]
-			}
-		}
-		return nil
+// ms renders d in milliseconds with one or two decimals.
+func ms(d time.Duration) string {
+	v := float64(d) / float64(time.Millisecond)
+	if v < 10 {
+		return fmt.Sprintf("%.2f ms", v)
 	}
-	for i := range rs {
-		r := &rs[i]
-		if r.note != "" {
-			continue
-		}
-		switch r.rule.kind {
-		case fixedBudget:
-			r.budget = r.rule.fixed
-			r.budgetText = "≤ " + ms(r.budget)
-		case twiceOne:
-			if one := find(groupOne, r.key); one != nil {
-				r.budget = 2 * one.median
-				r.budgetText = fmt.Sprintf("≤ %s (2 × %s)", ms(r.budget), ms(one.median))
-			}
-		case overGit:
-			if g := find(r.group, gitStatusKey); g != nil {
-				r.budget = g.median + r.rule.over
-				r.budgetText = fmt.Sprintf("≤ %s (git status + %s)", ms(r.budget), ms(r.rule.over))
-			}
-		case twiceRef:
-			if ref := find(r.group, r.rule.ref); ref != nil {
-				r.budget = 2 * ref.median
-				r.budgetText = fmt.Sprintf("≤ %s (2 × `%s`)", ms(r.budget), r.rule.ref)
-			}
-		case baseline:
-			r.budgetText = "reference"
-		default:
-			r.budgetText = "none in §19"
-		}
-		if r.budget > 0 {
-			r.verdict = "PASS"
-			if r.median > r.budget {
-				r.verdict = "OVER"
-			}
-		}
-	}
+	return fmt.Sprintf("%.1f ms", v)
 }
 
-// ms renders d in milliseconds with one decimal.
-func ms(d time.Duration) string {
-	return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond))
+// mib renders a byte count in MiB.
+func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
+
+func fileSize(dir, rel string) int64 {
+	st, err := os.Stat(filepath.Join(dir, rel))
+	if err != nil {
+		return 0
+	}
+	return st.Size()
 }

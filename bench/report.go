@@ -85,30 +85,47 @@ func render(c config, m machine, rs []result) string {
 	}
 	fmt.Fprintf(&b, "### orc-state benchmark, %s\n\n", m.date.Format("2006-01-02 15:04 MST"))
 	fmt.Fprintf(&b, "- Command: `go run ./bench%s`\n", commandArgs())
-	fmt.Fprintf(&b, "- Mode: %s; %d timed runs per case after %d warm-up run(s); every run a fresh process; bench wall time %s\n",
-		mode, c.runs, c.warmup, m.elapsed.Round(time.Second))
+	fmt.Fprintf(&b, "- Mode: %s; %d timed runs per case (%d for the sweeps on the large registries) after %d warm-up run(s); every run a fresh process; bench wall time %s\n",
+		mode, c.runs, c.fewRuns, c.warmup, m.elapsed.Round(time.Second))
 	fmt.Fprintf(&b, "- orc-state: %s\n", m.source)
 	fmt.Fprintf(&b, "- CPU: %s, %d cores\n", m.cpu, m.cores)
 	fmt.Fprintf(&b, "- Kernel %s; %s; %s\n", m.kernel, m.goVersion, m.gitVersion)
-	fmt.Fprintf(&b, "- Load average (1/5/15 min): %s before, %s after\n\n", m.loadBefore, m.loadAfter)
-
-	b.WriteString("| Fixture | Case | Median | p90 | CPU median | Budget (median) | Result |\n")
-	b.WriteString("|---|---|---:|---:|---:|---|---|\n")
+	fmt.Fprintf(&b, "- Load average (1/5/15 min): %s before, %s after\n", m.loadBefore, m.loadAfter)
+	for _, g := range groupsOf(rs) {
+		if g.sessions > 0 {
+			fmt.Fprintf(&b, "- %s: orc.json is %s bytes\n", g.name, thousands(int(g.registry)))
+		}
+	}
+	b.WriteString("\n| Fixture | Case | Median | p90 | CPU | Peak RSS | × floor | × 1 session | Target | Result |\n")
+	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---|---|\n")
 	var notes []string
+	pass, over := 0, 0
 	for _, r := range rs {
 		if r.note != "" {
-			fmt.Fprintf(&b, "| %s | %s | — | — | — | — | SKIP |\n", r.group, r.label)
-			notes = append(notes, fmt.Sprintf("%s, %s: %s", r.group, r.label, r.note))
+			fmt.Fprintf(&b, "| %s | %s | — | — | — | — | — | — | — | SKIP |\n", r.group.name, r.c.label)
+			notes = append(notes, fmt.Sprintf("%s, %s: %s", r.group.name, r.c.label, r.note))
 			continue
 		}
 		verdict := r.verdict
-		if verdict == "" {
+		switch {
+		case verdict == "":
 			verdict = "—"
-		} else if verdict == "OVER" {
-			verdict = "**OVER**"
+		case strings.HasPrefix(verdict, "OVER"):
+			verdict = "**" + verdict + "**"
+			over++
+		default:
+			pass++
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n",
-			r.group, r.label, ms(r.median), ms(r.p90), ms(r.cpu), r.budgetText, verdict)
+		one := times(r.overOne)
+		if r.perK != 0 {
+			one += fmt.Sprintf("; %+.2f ms per 1,000 sessions", float64(r.perK)/float64(time.Millisecond))
+		}
+		target := r.target
+		if target == "" {
+			target = "—"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			r.group.name, r.c.label, ms(r.median), ms(r.p90), ms(r.cpu), mib(r.rss), times(r.overFloor), one, target, verdict)
 	}
 	if len(notes) > 0 {
 		b.WriteString("\n")
@@ -116,8 +133,30 @@ func render(c config, m machine, rs []result) string {
 			fmt.Fprintf(&b, "- %s\n", n)
 		}
 	}
-	b.WriteString("\nMedian and p90 are wall clock from exec to wait; CPU is user + system time of the process and its waited-for children (git for `checkpoint --auto` and `resume`). Result compares the median with the budget.\n")
+	fmt.Fprintf(&b, "\n%d PASS, %d OVER. Median and p90 are wall clock from exec to wait; CPU is the median user + system time of the process "+
+		"and its waited-for children (git for the git-bound verbs); Peak RSS is the process's maximum resident set in one more run under a small probe "+
+		"(a process started from Go inherits its parent's high-water mark; the probe's own, about 1-2 MiB, is included, as the floor's row shows). "+
+		"× floor is the median over the floor's median on the same fixture (for the git-bound verbs: over git status's); "+
+		"× 1 session is the median over the same case's median on the 1-session fixture.\n", pass, over)
 	return b.String()
+}
+
+// groupsOf lists the groups of rs in order.
+func groupsOf(rs []result) []*group {
+	var out []*group
+	for _, r := range rs {
+		if len(out) == 0 || out[len(out)-1] != r.group {
+			out = append(out, r.group)
+		}
+	}
+	return out
+}
+
+func times(x float64) string {
+	if x == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f×", x)
 }
 
 // commandArgs are the flags the bench was run with, for the report.

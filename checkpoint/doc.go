@@ -9,18 +9,17 @@
 //
 // # Frontmatter
 //
-// A file has frontmatter when it begins with the line "---" (LF only) and a
-// later line is exactly "---"; the body is every byte after that closing line,
-// kept byte-for-byte. The delimiters are located by hand, so the body offset
-// is exact; the YAML between them is decoded by github.com/adrg/frontmatter
-// (MustParse with one explicit "---" format, never the library's default
-// formats) whose unmarshal function is a gopkg.in/yaml.v3 decoder with
-// KnownFields(true). A block the library would close at a different line
-// than ours (a line such as " ---" that trims to the delimiter) is refused,
-// so the two never disagree. Render writes "---\n" + YAML + "---\n" + body
-// with yaml.v3 (2-space indent, every value encoded, so `yes`, `null` or
-// `a: b` stay strings) and checks that its output parses back to the same
-// frontmatter and body.
+// A file has frontmatter when it begins with the line "---" (LF or CRLF).
+// github.com/adrg/frontmatter finds the block (MustParse with one explicit
+// "---" format, never the library's default formats: the first later line
+// that trims to "---" closes it, and the body is every byte after that line,
+// kept byte-for-byte) and decodes it with a gopkg.in/yaml.v3 decoder with
+// KnownFields(true). A closing line that is not exactly "---" (" ---",
+// "--- ") is refused rather than taken as the delimiter. QuickBody lets the
+// library find the block without decoding it. Render writes "---\n" + YAML +
+// "---\n" + body with yaml.v3 (2-space indent, every value encoded, so `yes`,
+// `null` or `a: b` stay strings) and checks that its output parses back to
+// the same frontmatter and body.
 //
 // A file whose frontmatter is absent, unterminated or invalid keeps its whole
 // text as body (Parse never fails); Doc.FrontErr says why it was rejected.

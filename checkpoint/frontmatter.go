@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/adrg/frontmatter"
 )
 
 // Frontmatter is the registry mirror at the top of checkpoint.md, rendered in
@@ -43,36 +45,56 @@ const delim = "---"
 // a file whose frontmatter is missing, unterminated or invalid (unknown or
 // duplicate key, missing or null required key, wrong type, yaml error, an
 // invalid value) yields Front nil and its whole text as Body, with FrontErr
-// saying why (nil when there simply is no frontmatter).
+// saying why (nil when there simply is no frontmatter). A frontmatter
+// starts with a "---" line at the very top of the file (LF or CRLF).
 func Parse(data []byte) Doc {
 	whole := Doc{Body: data}
-	if !bytes.HasPrefix(data, []byte(delim+"\n")) {
+	if !opens(data) {
 		return whole
 	}
-	end, ok := closingEnd(data)
-	if !ok {
+	var in frontIn
+	body, found, err := split(data, &in, yamlFormat)
+	switch {
+	case !found:
 		whole.FrontErr = errors.New(`frontmatter has no closing "---" line`)
 		return whole
+	case err != nil:
+		whole.FrontErr = err
+		return whole
 	}
-	fm, err := decodeFront(data[:end])
+	fm, err := in.toFrontmatter()
 	if err != nil {
 		whole.FrontErr = err
 		return whole
 	}
-	return Doc{Front: &fm, Body: data[end:]}
+	return Doc{Front: &fm, Body: body}
 }
 
-// closingEnd returns the offset just past the first line after the opening
-// one that is exactly "---" (ended by "\n" or by the end of the data).
-func closingEnd(data []byte) (int, bool) {
-	for pos := len(delim) + 1; pos < len(data); {
-		end, next := lineAt(data, pos)
-		if string(data[pos:end]) == delim {
-			return next, true
-		}
-		pos = next
+// opens reports whether data starts with the "---" line that opens a
+// frontmatter.
+func opens(data []byte) bool {
+	return bytes.HasPrefix(data, []byte(delim+"\n")) || bytes.HasPrefix(data, []byte(delim+"\r\n"))
+}
+
+// split lets adrg/frontmatter find the block (the first later line that is
+// "---" once trimmed closes it) and decode it with format. It refuses a
+// closing line that is not exactly "---": the library trims lines, and a
+// "  ---" inside a YAML value would otherwise cut the block short. found
+// is false when the block is never closed.
+func split(data []byte, v any, format *frontmatter.Format) (body []byte, found bool, err error) {
+	rest, err := frontmatter.MustParse(bytes.NewReader(data), v, format)
+	if errors.Is(err, frontmatter.ErrNotFound) {
+		return nil, false, nil
 	}
-	return 0, false
+	if err != nil {
+		return nil, true, yamlError(err)
+	}
+	block := data[:len(data)-len(rest)]
+	lines := bytes.Split(bytes.TrimSuffix(block, []byte("\n")), []byte("\n"))
+	if last := lines[len(lines)-1]; string(bytes.TrimSuffix(last, []byte("\r"))) != delim {
+		return nil, true, fmt.Errorf("frontmatter line %d looks like a %q delimiter", len(lines), delim)
+	}
+	return rest, true, nil
 }
 
 // Validate checks what Render refuses and Parse rejects: a phase that is
@@ -157,11 +179,11 @@ func Render(fm Frontmatter, body []byte) ([]byte, error) {
 // (the whole data when there is none): for displays that only read the
 // body's sections, such as the statusline, which must stay cheap.
 func QuickBody(data []byte) []byte {
-	if !bytes.HasPrefix(data, []byte(delim+"\n")) {
+	if !opens(data) {
 		return data
 	}
-	if end, ok := closingEnd(data); ok {
-		return data[end:]
+	if body, found, err := split(data, nil, skipFormat); found && err == nil {
+		return body
 	}
 	return data
 }

@@ -197,6 +197,8 @@ func TestParseValid(t *testing.T) {
 	}{
 		{"unquoted time stays a string", validFront + "body\n", "body\n", nil},
 		{"crlf body", validFront + "a\r\nb\r\n", "a\r\nb\r\n", nil},
+		{"crlf file is one frontmatter block", strings.ReplaceAll(validFront+"a\nb\n", "\n", "\r\n"), "a\r\nb\r\n", nil},
+		{"crlf frontmatter, lf body", strings.ReplaceAll(validFront, "\n", "\r\n") + "## Resume digest\n", "## Resume digest\n", nil},
 		{"body with delimiters", validFront + "---\nx: y\n---\n", "---\nx: y\n---\n", nil},
 		{"leading blank lines kept", validFront + "\n\n## Resume digest\n", "\n\n## Resume digest\n", nil},
 		{"closing at eof", strings.TrimSuffix(validFront, "\n"), "", nil},
@@ -229,7 +231,7 @@ func TestParseValid(t *testing.T) {
 func TestParseAbsent(t *testing.T) {
 	for _, file := range []string{
 		"", "plain text\n", "## Resume digest\n- Done: x\n", "\n" + validFront, " ---\n", "--- \nschema: 1\n---\n",
-		"---\r\nschema: 1\r\n---\r\n", "\ufeff" + validFront, "----\n", "---yaml\n---\n", "{\n}\n", "+++\n+++\n",
+		"\ufeff" + validFront, "----\n", "---yaml\n---\n", "{\n}\n", "+++\n+++\n",
 	} {
 		doc := Parse([]byte(file))
 		if doc.Front != nil || doc.FrontErr != nil || string(doc.Body) != file {
@@ -243,6 +245,8 @@ func TestParseInvalidKeepsWholeText(t *testing.T) {
 	cases := []struct{ name, file, want string }{
 		{"unterminated", "---\nschema: 1\n", `frontmatter has no closing "---" line`},
 		{"only opening", "---\n", `frontmatter has no closing "---" line`},
+		{"crlf, a key missing", "---\r\nschema: 1\r\n---\r\n", "frontmatter key command is missing or null"},
+		{"crlf unterminated", "---\r\nschema: 1\r\n", `frontmatter has no closing "---" line`},
 		{"unknown key", swap("status: in_progress", "status: in_progress\nbogus: x"), "field bogus not found"},
 		{"legacy key", swap("phase: 3", "phase: 3\ncurrent_phase: 3"), "field current_phase not found"},
 		{"duplicate key", swap("status: in_progress", "status: in_progress\nstatus: completed"), `mapping key "status" already defined`},

@@ -46,6 +46,9 @@ type frontIn struct {
 // also sniff TOML and JSON).
 var yamlFormat = frontmatter.NewFormat(delim, delim, decodeYAML)
 
+// skipFormat finds the block like yamlFormat and decodes nothing.
+var skipFormat = frontmatter.NewFormat(delim, delim, func([]byte, any) error { return nil })
+
 func decodeYAML(data []byte, v any) error {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -63,39 +66,6 @@ func decodeYAML(data []byte, v any) error {
 		return errors.New("frontmatter holds more than one yaml document")
 	}
 	return nil
-}
-
-// decodeFront decodes block, which runs from the opening "---" line through
-// the closing one.
-func decodeFront(block []byte) (Frontmatter, error) {
-	if n := earlyDelimiter(block); n > 0 {
-		return Frontmatter{}, fmt.Errorf("frontmatter line %d looks like a \"---\" delimiter", n)
-	}
-	var in frontIn
-	rest, err := frontmatter.MustParse(bytes.NewReader(block), &in, yamlFormat)
-	if err != nil {
-		return Frontmatter{}, yamlError(err)
-	}
-	if len(rest) != 0 { // the library closed earlier than we did
-		return Frontmatter{}, errors.New("frontmatter delimiters are ambiguous")
-	}
-	return in.toFrontmatter()
-}
-
-// earlyDelimiter returns the 1-based line number (counting the opening line)
-// of a line inside the block that trims to "---" without being exactly
-// "---", which the library would take as the closing delimiter; 0 if none.
-func earlyDelimiter(block []byte) int {
-	n := 1
-	for pos := len(delim) + 1; pos < len(block); n++ {
-		end, next := lineAt(block, pos)
-		line := block[pos:end]
-		if string(line) != delim && string(bytes.TrimSpace(line)) == delim {
-			return n + 1
-		}
-		pos = next
-	}
-	return 0
 }
 
 func (in frontIn) toFrontmatter() (Frontmatter, error) {

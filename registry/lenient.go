@@ -75,6 +75,24 @@ func ParseLoose(data []byte) []Loose {
 	return out
 }
 
+// LooseOf is a schema-1 entry as ParseLoose would read it.
+func LooseOf(s *Session) Loose {
+	l := Loose{SessionID: s.SessionID, GitBranch: s.GitBranch, Command: s.Command, Status: s.Status,
+		TotalPhases: float64(s.TotalPhases), UpdatedAt: s.UpdatedAt}
+	if s.Phase.Done {
+		l.Phase = "done"
+	} else {
+		l.Phase = float64(s.Phase.N)
+	}
+	if s.PhaseLabel != nil {
+		l.PhaseLabel = *s.PhaseLabel
+	}
+	if s.JiraTicket != nil {
+		l.JiraTicket = *s.JiraTicket
+	}
+	return l
+}
+
 func firstString(vs ...string) string {
 	for _, v := range vs {
 		if v != "" {

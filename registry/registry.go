@@ -2,7 +2,9 @@
 // per branch. It parses strictly (unknown fields, duplicate keys, duplicate
 // sessionIds, values outside their type or enum and newer schemas are
 // refused), renders canonically, maps branches to session keys, reads legacy
-// registries leniently for display, and migrates them to schema 1.
+// registries leniently for display, and migrates them to schema 1. With the
+// proof a writer records beside orc.json (proof.go), a verb that needs one
+// session decodes that entry only and writes it back by splicing.
 package registry
 
 import (
@@ -11,7 +13,9 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -32,8 +36,27 @@ const MaxDescription = 120
 // Statuses is the closed enum of session states.
 var Statuses = []string{"in_progress", "paused", "completed", "abandoned"}
 
-// JiraKey is the shape of a Jira issue key.
-var JiraKey = regexp.MustCompile(`^[A-Z][A-Z0-9_]*-[0-9]+$`)
+// Verdicts is the closed enum of gate verdicts.
+var Verdicts = []string{"approved", "changes_requested"}
+
+// ScopeWorkspace is the scope of a session spanning repositories (the
+// default scope, a single repository, is empty).
+const ScopeWorkspace = "workspace"
+
+// JiraKey is the shape of a Jira issue key. It compiles on first use:
+// every process pays for what runs at start-up, and most never ask.
+var JiraKey = lazyPattern{compile: sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Z][A-Z0-9_]*-[0-9]+$`)
+})}
+
+// lazyPattern is a regular expression compiled on first use.
+type lazyPattern struct{ compile func() *regexp.Regexp }
+
+// MatchString reports whether s matches the pattern.
+func (p lazyPattern) MatchString(s string) bool { return p.compile().MatchString(s) }
+
+// String is the pattern's source text.
+func (p lazyPattern) String() string { return p.compile().String() }
 
 // LegacyFields are the old vocabulary accepted only by migrate.
 var LegacyFields = []string{"session_id", "current_phase", "total_phases", "created_at", "updated_at", "branchSanitized", "schemaVersion"}
@@ -42,6 +65,7 @@ var LegacyFields = []string{"session_id", "current_phase", "total_phases", "crea
 type Registry struct {
 	Schema   int       `json:"schema"`
 	Sessions []Session `json:"sessions"`
+	part     *partial  // non-nil: Sessions holds only the entries read (see Read)
 }
 
 // Session is one registry entry.
@@ -127,19 +151,30 @@ func IsTime(v string) bool {
 // Now returns the current time in TimeLayout.
 func Now() string { return clock.Stamp().UTC().Format(TimeLayout) }
 
-// InvalidError is a registry that cannot be trusted: exit 3.
+// InvalidError is a registry that cannot be trusted. Its Problem says
+// what kind of fault it is, which decides what can be done about it.
 type InvalidError struct {
-	Fault string // what is wrong, one line
-	Next  string // the command to run next
+	Fault   string // what is wrong, one line
+	Problem Problem
 }
 
 func (e *InvalidError) Error() string { return "orc.json is invalid: " + e.Fault }
 
-// Hint names the next command.
-func (e *InvalidError) Hint() string { return e.Next }
+// Problem is the kind of an InvalidError.
+type Problem int
 
-// ExitCode is 3: invalid state on disk.
-func (e *InvalidError) ExitCode() int { return 3 }
+// The kinds of unusable registry. Parse finds the first three; the others
+// are what stops Migrate.
+const (
+	Damaged     Problem = iota // fails the strict parse or validation
+	Legacy                     // the original's vocabulary (legacy fields, no schema): Migrate converts it
+	Newer                      // a schema newer than this build understands
+	Garbled                    // duplicate names or invalid UTF-8 anywhere in the file
+	NotObject                  // not a JSON object
+	BadSessions                // sessions is not a list of objects
+	BadEntry                   // one entry cannot be converted, or is invalid once converted
+	Collision                  // two branches map to one sessionId
+)
 
 // Parse reads orc.json strictly and validates it.
 func Parse(data []byte) (*Registry, error) {
@@ -149,29 +184,29 @@ func Parse(data []byte) (*Registry, error) {
 			return nil, newerSchema(n)
 		}
 		if f := strictjson.UnknownField(err); f != "" && isLegacy(f) {
-			return nil, &InvalidError{Fault: fmt.Sprintf("legacy field %q", f), Next: "run orc-state migrate"}
+			return nil, &InvalidError{Fault: fmt.Sprintf("legacy field %q", f), Problem: Legacy}
 		}
 		if f := legacyField(data); f != "" {
-			return nil, &InvalidError{Fault: fmt.Sprintf("legacy field %q (%v)", f, err), Next: "run orc-state migrate"}
+			return nil, &InvalidError{Fault: fmt.Sprintf("legacy field %q (%v)", f, err), Problem: Legacy}
 		}
-		return nil, &InvalidError{Fault: err.Error(), Next: "run orc-state doctor"}
+		return nil, &InvalidError{Fault: err.Error(), Problem: Damaged}
 	}
 	if r.Schema > Schema {
 		return nil, newerSchema(r.Schema)
 	}
 	if r.Schema == 0 && !hasSchema(data) {
-		return nil, &InvalidError{Fault: "no schema field", Next: "run orc-state migrate"}
+		return nil, &InvalidError{Fault: "no schema field", Problem: Legacy}
 	}
 	if err := r.Validate(); err != nil {
-		return nil, &InvalidError{Fault: err.Error(), Next: "run orc-state doctor"}
+		return nil, &InvalidError{Fault: err.Error(), Problem: Damaged}
 	}
 	return &r, nil
 }
 
 func newerSchema(n int) error {
 	return &InvalidError{
-		Fault: fmt.Sprintf("schema %d is newer than this orc-state understands (%d)", n, Schema),
-		Next:  "upgrade orc-state",
+		Fault:   fmt.Sprintf("schema %d is newer than this orc-state understands (%d)", n, Schema),
+		Problem: Newer,
 	}
 }
 
@@ -228,7 +263,8 @@ func isLegacy(field string) bool {
 }
 
 // Marshal renders the registry canonically: 2-space indent, no HTML
-// escaping, trailing newline.
+// escaping, trailing newline. A partial registry (see Read) is rendered by
+// splicing its entries into the bytes it was read from.
 func (r *Registry) Marshal() ([]byte, error) {
 	if r.Sessions == nil {
 		r.Sessions = []Session{}
@@ -236,24 +272,27 @@ func (r *Registry) Marshal() ([]byte, error) {
 	for i := range r.Sessions {
 		r.Sessions[i].normalize()
 	}
-	return marshal(r, "  ")
+	if r.part != nil {
+		return r.part.splice(r.Sessions)
+	}
+	return marshal(r, "", "  ")
 }
 
 // Canonical is the compact JSON of one entry that the journal hashes.
 func (s *Session) Canonical() []byte {
 	s.normalize()
-	b, err := marshal(s, "")
+	b, err := marshal(s, "", "")
 	if err != nil {
 		panic(err) // Session has only marshalable fields
 	}
 	return b
 }
 
-func marshal(v any, indent string) ([]byte, error) {
+func marshal(v any, prefix, indent string) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", indent)
+	enc.SetIndent(prefix, indent)
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
@@ -346,7 +385,7 @@ func (s *Session) Validate() error {
 	if n := utf8.RuneCountInString(s.Description); n > MaxDescription {
 		return fmt.Errorf("description is %d characters; the limit is %d", n, MaxDescription)
 	}
-	if !oneOf(s.Status, Statuses) {
+	if !slices.Contains(Statuses, s.Status) {
 		return fmt.Errorf("status %q is not one of %s", s.Status, strings.Join(Statuses, ", "))
 	}
 	if s.TotalPhases < 1 {
@@ -373,7 +412,7 @@ func (s *Session) Validate() error {
 			return fmt.Errorf("%s %q is not a UTC time like 2026-01-02T15:04:05Z", f.name, f.v)
 		}
 	}
-	if s.Scope != "" && s.Scope != "workspace" {
+	if s.Scope != "" && s.Scope != ScopeWorkspace {
 		return fmt.Errorf("scope %q is not workspace", s.Scope)
 	}
 	for _, r := range s.Repos {
@@ -383,7 +422,7 @@ func (s *Session) Validate() error {
 	}
 	if s.Gate != nil {
 		for _, v := range s.Gate.Verdicts {
-			if v.Verdict != "approved" && v.Verdict != "changes_requested" {
+			if !slices.Contains(Verdicts, v.Verdict) {
 				return fmt.Errorf("gate verdict %q is not approved or changes_requested", v.Verdict)
 			}
 		}
@@ -403,13 +442,4 @@ func SingleLine(name, v string) error {
 		}
 	}
 	return nil
-}
-
-func oneOf(v string, set []string) bool {
-	for _, s := range set {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

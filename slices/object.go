@@ -3,6 +3,8 @@ package slices
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/orc-state/orc-state/internal/strictjson"
 )
 
 // member is one key/value pair of a JSON object exactly as written.
@@ -88,131 +90,30 @@ func encode(v any) json.RawMessage {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
-// The scanner below splits input that strictjson.Check has already accepted
-// (one valid JSON value), so it checks nothing and cannot fail on it.
-
-type scanner struct {
-	b []byte
-	i int
-}
-
-// splitObject returns the members of the object data, or ok=false when data
-// is not an object.
+// splitObject returns the members of the object data (input Check has
+// accepted), or ok=false when data is not an object.
 func splitObject(data []byte) (o object, ok bool) {
-	s := scanner{b: data}
-	s.space()
-	if s.i >= len(s.b) || s.b[s.i] != '{' {
+	ms, ok := strictjson.Members(data)
+	if !ok {
 		return nil, false
 	}
-	s.i++
-	o = object{}
-	for {
-		s.space()
-		switch s.b[s.i] {
-		case '}':
-			return o, true
-		case ',':
-			s.i++
-			s.space()
-		}
-		start := s.i
-		s.skipString()
-		raw := s.b[start:s.i]
-		var key string
-		if err := json.Unmarshal(raw, &key); err != nil {
-			return nil, false
-		}
-		s.space()
-		s.i++ // ':'
-		s.space()
-		o = append(o, member{key: key, rawKey: raw, val: s.value()})
+	o = make(object, len(ms))
+	for i, m := range ms {
+		o[i] = member{key: m.Name, rawKey: m.RawName, val: m.Value}
 	}
+	return o, true
 }
 
-// splitArray returns the elements of the array data, or ok=false when data
-// is not an array.
+// splitArray returns the elements of the array data (input Check has
+// accepted), or ok=false when data is not an array.
 func splitArray(data []byte) (elems []json.RawMessage, ok bool) {
-	s := scanner{b: data}
-	s.space()
-	if s.i >= len(s.b) || s.b[s.i] != '[' {
+	es, ok := strictjson.Elements(data)
+	if !ok {
 		return nil, false
 	}
-	s.i++
-	for {
-		s.space()
-		switch s.b[s.i] {
-		case ']':
-			return elems, true
-		case ',':
-			s.i++
-			s.space()
-		}
-		elems = append(elems, s.value())
+	elems = make([]json.RawMessage, len(es))
+	for i, e := range es {
+		elems[i] = e
 	}
-}
-
-func (s *scanner) space() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
-	}
-}
-
-// value skips one value and returns its bytes.
-func (s *scanner) value() json.RawMessage {
-	start := s.i
-	switch s.b[s.i] {
-	case '"':
-		s.skipString()
-	case '{', '[':
-		depth := 0
-		for s.i < len(s.b) {
-			switch s.b[s.i] {
-			case '"':
-				s.skipString()
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-			}
-			s.i++
-			if depth == 0 {
-				break
-			}
-		}
-	default:
-		for s.i < len(s.b) && !isDelim(s.b[s.i]) {
-			s.i++
-		}
-	}
-	return json.RawMessage(s.b[start:s.i])
-}
-
-func isDelim(c byte) bool {
-	switch c {
-	case ',', '}', ']', ' ', '\t', '\n', '\r':
-		return true
-	}
-	return false
-}
-
-// skipString moves past the string token starting at s.i.
-func (s *scanner) skipString() {
-	s.i++ // opening quote
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case '\\':
-			s.i += 2
-		case '"':
-			s.i++
-			return
-		default:
-			s.i++
-		}
-	}
+	return elems, true
 }

@@ -1,13 +1,33 @@
 // Command orc-state is the single writer of a repository's .orc/ workflow
-// state. See the README and docs/contract for the verbs.
+// state. See the README for the verbs.
 package main
 
 import (
 	"os"
+	"runtime/debug"
 
 	"github.com/orc-state/orc-state/internal/cli"
 )
 
+// heapLimit is where the collector starts: below it a process never
+// collects (see tuneGC).
+const heapLimit = 16 << 20
+
 func main() {
+	tuneGC()
 	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// tuneGC sets the collector for a short-lived process: every hook,
+// statusline render and agent call is a fresh orc-state that exits within
+// milliseconds, so a collection costs time and frees memory that exit
+// frees anyway. The collector runs only when the heap nears heapLimit (a
+// verb over a very large registry), so peak memory stays bounded. GOGC or
+// GOMEMLIMIT in the environment wins.
+func tuneGC() {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(heapLimit)
 }

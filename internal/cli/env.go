@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -18,7 +19,7 @@ import (
 type Env struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
-	G              *Grammar
+	G              *Globals
 	Verb           string
 	actor          string // set by hooks: hook:<event>
 	sessionFlag    string // the verb's --session (BranchFlag), "" when not given
@@ -69,6 +70,16 @@ func (e *Env) headBranch() (string, error) {
 	return b, nil
 }
 
+// readRegistry resolves the state dir and reads the registry (no lock).
+func (e *Env) readRegistry() (*state.Dir, *registry.Registry, error) {
+	d, err := e.Dir()
+	if err != nil {
+		return nil, nil, err
+	}
+	reg, _, err := d.ReadRegistry()
+	return d, reg, err
+}
+
 // Session reads the registry (no lock) and returns the session for the
 // explicit key (a --branch value or a positional key), the verb's
 // --session, or the current branch's.
@@ -81,7 +92,7 @@ func (e *Env) Session(explicit string) (*state.Dir, *registry.Registry, *registr
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	reg, _, err := d.ReadRegistry()
+	reg, _, err := d.ReadRegistryFor(c.keys()...) // only the candidates, when proven
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -180,4 +191,42 @@ func refuseSecretArgs(args any) error {
 		}
 	}
 	return nil
+}
+
+func printJSON(e *Env, v any, indent string) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", indent)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := e.Stdout.Write(buf.Bytes())
+	return err
+}
+
+// onSession runs fn in a transaction on the session for the explicit key
+// (or the current branch), without touching the registry entry.
+func (e *Env) onSession(explicit string, fn func(tx *state.Tx, s *registry.Session) error) error {
+	c, err := e.choose(explicit)
+	if err != nil {
+		return err
+	}
+	return e.onChoice(c, fn)
+}
+
+// onChoice runs fn in a transaction on the chosen session. Only the
+// entries the choice can match are read: tx.Reg may be partial.
+func (e *Env) onChoice(c choice, fn func(tx *state.Tx, s *registry.Session) error) error {
+	d, err := e.Dir()
+	if err != nil {
+		return err
+	}
+	return e.update(d, state.Options{Keys: c.keys()}, func(tx *state.Tx) error {
+		s, err := c.find(tx.Reg)
+		if err != nil {
+			return err
+		}
+		return fn(tx, s)
+	})
 }

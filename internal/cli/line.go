@@ -11,9 +11,16 @@ import (
 	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
 )
+
+// LineCmd is `line` (dispatched by runLine with a lenient parser; declared
+// here for --help).
+type LineCmd struct {
+	BranchFlag
+}
 
 // lineOut is `line`'s JSON, in the original's field order.
 type lineOut struct {
@@ -102,7 +109,7 @@ func lineWith(dir string, c lineChoice, layout *gitx.Layout) (lineOut, bool) {
 	if err != nil {
 		return lineOut{}, false
 	}
-	s, current := pickLine(registry.ParseLoose(data), c)
+	s, current := pickLine(lineCandidates(dir, data, c), c)
 	if s == nil {
 		return lineOut{}, false
 	}
@@ -130,6 +137,38 @@ func lineWith(dir string, c lineChoice, layout *gitx.Layout) (lineOut, bool) {
 	}
 	out.Title = fmt.Sprintf("orc: %s %s [%s]", out.Command, out.GitBranch, phaseText(out.Phase))
 	return out, true
+}
+
+// lineCandidates is the registry as line reads it: leniently, every entry;
+// but when the proof beside orc.json vouches for its bytes, only the
+// entries pickLine can choose (those the choice names, whatever their
+// status, and the newest live entry of all), decoded alone.
+func lineCandidates(dir string, data []byte, c lineChoice) []registry.Loose {
+	proof, _ := os.ReadFile(filepath.Join(dir, state.ProofFile))
+	if !registry.Proven(data, proof) {
+		return registry.ParseLoose(data)
+	}
+	var keys []string
+	switch {
+	case c.id != "":
+		keys = []string{c.id}
+	case c.branch != "":
+		keys = branchKeys(c.branch)
+	}
+	var out []registry.Loose
+	if len(keys) > 0 {
+		reg, err := registry.Read(data, proof, keys...)
+		if err != nil {
+			return registry.ParseLoose(data)
+		}
+		for i := range reg.Sessions {
+			out = append(out, registry.LooseOf(&reg.Sessions[i]))
+		}
+	}
+	if s, ok := registry.NewestLive(data); ok {
+		out = append(out, registry.LooseOf(s))
+	}
+	return out
 }
 
 // pickLine picks what line shows (contract §3, §5): the chosen session

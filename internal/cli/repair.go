@@ -15,6 +15,14 @@ import (
 	"github.com/orc-state/orc-state/registry"
 )
 
+// RepairCmd is `repair`.
+type RepairCmd struct {
+	BranchFlag
+	Temp         bool   `help:"Remove temp files left by interrupted writes." xor:"fix"`
+	Adopt        string `help:"Register an orphan folder from its checkpoint frontmatter." placeholder:"NAME" xor:"fix"`
+	RemoveOrphan string `name:"remove-orphan" help:"Remove an orphan folder (tombstone in removed.jsonl)." placeholder:"NAME" xor:"fix"`
+}
+
 // Run applies the fixes doctor names, each journaled, and invents no data:
 // the mirror is regenerated from the registry; an orphan is adopted only
 // from its own valid checkpoint frontmatter.

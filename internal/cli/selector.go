@@ -46,6 +46,23 @@ func (c choice) String() string {
 	return c.branch
 }
 
+// keys are the sessionIds and gitBranches find may match: a registry read
+// for them alone answers find as the whole one would.
+func (c choice) keys() []string {
+	if c.id != "" {
+		return []string{c.id}
+	}
+	return branchKeys(c.branch)
+}
+
+// branchKeys are the gitBranch and sessionId a choice of branch may match.
+func branchKeys(branch string) []string {
+	if id := registry.Sanitize(branch); id != branch {
+		return []string{branch, id}
+	}
+	return []string{branch}
+}
+
 // choose settles the choice for explicit (a --branch value or a positional
 // key; "" for the current branch) and the verb's --session. A name that can
 // never be a session (.., knowledge, a reserved name, 201 bytes) is a usage

@@ -90,6 +90,10 @@ func (tx *Tx) plan() (*plan, error) {
 			return nil, err
 		}
 		tx.stage(tx.dir.RegistryPath(), data)
+		// Validated above and rendered by Marshal: the proof may vouch for
+		// these bytes (registry.Read). Written in the same transaction, so
+		// the two land together or are completed together by repair.
+		tx.stage(filepath.Join(tx.dir.Path, ProofFile), registry.Proof(data))
 	}
 	var appendOrder []string
 	pending := map[string][]byte{}
@@ -130,14 +134,18 @@ func (tx *Tx) plan() (*plan, error) {
 		p.appends = append(p.appends, appendReq{path, data})
 	}
 	// orc.json goes last: a reader sees session files no older than it.
-	reg := tx.dir.RegistryPath()
+	// Its proof follows it (a proof of bytes not yet in place vouches for
+	// nothing, and a failure names orc.json first).
+	reg, proof := tx.dir.RegistryPath(), filepath.Join(tx.dir.Path, ProofFile)
 	for _, path := range tx.order {
-		if path != reg {
+		if path != reg && path != proof {
 			p.writes = append(p.writes, fileWrite{path, tx.staged[path]})
 		}
 	}
-	if data, ok := tx.staged[reg]; ok {
-		p.writes = append(p.writes, fileWrite{reg, data})
+	for _, path := range [...]string{reg, proof} {
+		if data, ok := tx.staged[path]; ok {
+			p.writes = append(p.writes, fileWrite{path, data})
+		}
 	}
 	p.moves = tx.renames
 	for _, rel := range tx.deletes {

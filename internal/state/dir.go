@@ -80,12 +80,14 @@ import (
 // Names of the files orc-state owns.
 const (
 	RegistryFile   = "orc.json"
-	LockFile       = ".lock"
 	RemovedFile    = "removed.jsonl"
 	CheckpointFile = "checkpoint.md"
 	LedgerFile     = "slices.json"
 	DecisionsFile  = "decisions.json"
 	ProgressFile   = "progress.md"
+	// ProofFile holds registry.Proof of the orc.json last written, so a
+	// reader can tell the bytes are the ones validated (see registry.Read).
+	ProofFile = ".orc.json.proof"
 )
 
 // Dir is a resolved state dir.
@@ -209,8 +211,8 @@ func (d *Dir) ignore(m *made) error {
 	}
 	root := d.Git.MainRoot()
 	rel, err := filepath.Rel(root, d.Path)
-	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
-		if rel2, err2 := filepath.Rel(d.Git.WorktreeRoot, d.Path); err2 == nil && !strings.HasPrefix(rel2, "..") && rel2 != "." {
+	if err != nil || rel == "." || !filepath.IsLocal(rel) {
+		if rel2, err2 := filepath.Rel(d.Git.WorktreeRoot, d.Path); err2 == nil && filepath.IsLocal(rel2) && rel2 != "." {
 			rel = rel2
 		} else {
 			return nil
@@ -263,6 +265,15 @@ func (d *Dir) ignoredByGit(rel string) bool {
 // ReadRegistry reads orc.json strictly, without a lock. A missing file is an
 // empty registry (exists false).
 func (d *Dir) ReadRegistry() (reg *registry.Registry, exists bool, err error) {
+	return d.ReadRegistryFor()
+}
+
+// ReadRegistryFor is ReadRegistry for a verb that needs only the entries
+// whose sessionId or gitBranch is one of keys: when the proof beside
+// orc.json vouches for its bytes, only those entries are decoded and the
+// registry is partial (registry.Read); otherwise the whole file is parsed
+// strictly. Without keys it reads every entry.
+func (d *Dir) ReadRegistryFor(keys ...string) (reg *registry.Registry, exists bool, err error) {
 	if _, err := d.checkDir(); err != nil {
 		return nil, false, err
 	}
@@ -273,7 +284,8 @@ func (d *Dir) ReadRegistry() (reg *registry.Registry, exists bool, err error) {
 	if err != nil {
 		return nil, false, fault.Wrap(fault.Invalid, err, "cannot read orc.json").WithHint("run orc-state doctor")
 	}
-	r, err := registry.Parse(data)
+	proof, _ := os.ReadFile(filepath.Join(d.Path, ProofFile)) // missing or unreadable: no proof
+	r, err := registry.Read(data, proof, keys...)
 	if err != nil {
 		if in, _ := d.Pending(); in != nil {
 			// migrate's registry, read before the interrupted rename of orc.json.
@@ -290,7 +302,8 @@ func (d *Dir) ReadRegistry() (reg *registry.Registry, exists bool, err error) {
 // symlink, or whose final element exists and is not a regular file.
 func (d *Dir) safePath(path string) error {
 	rel, err := filepath.Rel(d.Path, path)
-	if err != nil || strings.HasPrefix(rel, "..") {
+	// IsLocal, not a ".." prefix: "..orc.json.proof.tmp-1" is a name inside.
+	if err != nil || !filepath.IsLocal(rel) {
 		return fault.Invalidf("%s is outside the state dir", path)
 	}
 	p := d.Path

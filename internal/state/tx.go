@@ -30,6 +30,10 @@ type Options struct {
 	// Tx.Stdout and Tx.Stderr, once, after the transaction succeeded
 	// (nil: discarded).
 	Stdout, Stderr io.Writer
+	// Keys, when set, say the verb needs only the entries whose sessionId
+	// or gitBranch is one of them: Reg may then be partial
+	// (registry.Read), and the verb must not add or remove entries.
+	Keys []string
 }
 
 // Tx is one mutation in progress: the registry as re-read under the lock
@@ -189,7 +193,7 @@ func (tx *Tx) load() error {
 		}
 		return nil
 	}
-	tx.Reg, _, err = tx.dir.ReadRegistry()
+	tx.Reg, _, err = tx.dir.ReadRegistryFor(tx.opts.Keys...)
 	return err
 }
 

@@ -206,11 +206,12 @@ func TestStepOrder(t *testing.T) {
 		"create main/files/checkpoint.md", "write main/files/checkpoint.md", "fsync main/files/checkpoint.md",
 		"create main/files/journal.anchor", "write main/files/journal.anchor", "fsync main/files/journal.anchor",
 		"create orc.json", "write orc.json", "fsync orc.json",
+		"create .orc.json.proof", "write .orc.json.proof", "fsync .orc.json.proof", // registry.Proof of the new orc.json
 		"open-append main/files/journal.jsonl",
 		"fsync-dir main/files",
 		"create .transaction.json", "write .transaction.json", "fsync .transaction.json", "fsync-dir .",
 		"append main/files/journal.jsonl", "fsync main/files/journal.jsonl",
-		"rename main/files/checkpoint.md", "rename main/files/journal.anchor", "rename orc.json",
+		"rename main/files/checkpoint.md", "rename main/files/journal.anchor", "rename orc.json", "rename .orc.json.proof",
 		"fsync-dir .", "fsync-dir main/files",
 		"remove .transaction.json",
 	}
@@ -455,5 +456,31 @@ func TestAnchorNoticesLastLineEdit(t *testing.T) {
 	}
 	if _, err := os.Stat(d.File("main", journal.AnchorName)); err != nil {
 		t.Fatal("no anchor after the write")
+	}
+}
+
+// safePath tells a name inside that starts with ".." (a temp file of
+// ".orc.json.proof") from a path that leaves the state dir.
+func TestSafePathInsideOutside(t *testing.T) {
+	d := newDir(t)
+	if err := os.MkdirAll(d.Path, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path string
+		ok   bool
+	}{
+		{"..orc.json.proof.tmp-120531764", true},
+		{"...", true},
+		{"sess/..checkpoint.md.tmp-1", true},
+		{"orc.json", true},
+		{"..", false},
+		{"../x", false},
+		{"../.orc2/orc.json", false},
+	} {
+		err := d.safePath(filepath.Join(d.Path, filepath.FromSlash(c.path)))
+		if (err == nil) != c.ok {
+			t.Errorf("safePath(%q) = %v, want ok=%v", c.path, err, c.ok)
+		}
 	}
 }

@@ -1,45 +1,230 @@
 // Package strictjson decodes the JSON files orc-state owns strictly: the
 // input must be one JSON value, valid UTF-8, nested at most MaxDepth deep,
-// with no duplicate object keys and no field the target type does not
-// declare. encoding/json alone accepts duplicate keys (the last one wins)
-// and trailing data; both would let a hand edit slip through unnoticed.
+// with no duplicate object names, no field the target type does not
+// declare (spelled exactly: "Status" is no "status"), and no null where the
+// target type has no null. It is a thin layer over
+// github.com/go-json-experiment/json (encoding/json/v2), which already
+// refuses duplicate names, invalid UTF-8 and trailing data and matches
+// names exactly; this package adds the null and depth rules and turns the
+// library's errors into orc-state's one-line messages.
 package strictjson
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // MaxDepth bounds object and array nesting.
 const MaxDepth = 64
 
-// Decode checks data (see Check) and decodes it into v, refusing fields v
-// does not declare. Field names must match exactly: encoding/json would
-// accept "Status" for "status", and with both present keep the last one.
-func Decode(data []byte, v any) error {
-	if err := check(data, reflect.TypeOf(v)); err != nil {
-		return err
+var (
+	errDepth error = refusal(fmt.Sprintf("nested deeper than %d levels", MaxDepth))
+	errUTF8        = errors.New("not valid UTF-8")
+)
+
+// refusal is a fault this package finds itself (a null, the depth); the
+// library wraps it, and describe unwraps it as it is.
+type refusal string
+
+func (r refusal) Error() string { return string(r) }
+
+// strict is the hook run before every value is unmarshaled: it refuses a
+// null where the Go type has none (the library would leave the zero value)
+// and nesting beyond MaxDepth. Everything else goes on to the library.
+func strict(dec *jsontext.Decoder, v any) error {
+	switch dec.PeekKind() {
+	case 'n':
+		if t := reflect.TypeOf(v).Elem(); !nullable(t) {
+			return refusal(fmt.Sprintf("null where %s is expected", kindName(t)))
+		}
+	case '{', '[':
+		if dec.StackDepth() >= MaxDepth {
+			return errDepth
+		}
+		if t := reflect.TypeOf(v).Elem(); !holds(t, dec.PeekKind()) {
+			return mismatch(dec, t)
+		}
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return describe(err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("trailing data after the JSON value")
-	}
-	return nil
+	return errors.ErrUnsupported // decode as usual
 }
 
-// UnknownField returns the field named by an encoding/json "unknown field"
-// error, or "".
+// holds reports whether a JSON object ('{') or array ('[') can be a value
+// of t.
+func holds(t reflect.Type, k jsontext.Kind) bool {
+	switch t.Kind() {
+	case reflect.Interface:
+		return true
+	case reflect.Slice, reflect.Array:
+		return k == '['
+	case reflect.Map, reflect.Struct:
+		return k == '{'
+	}
+	return nullable(t) // a type that decodes itself judges for itself
+}
+
+// mismatch reads an object or array that t cannot hold, refusing it for
+// its depth first (as a scan of the whole input would) and else for its
+// type.
+func mismatch(dec *jsontext.Decoder, t reflect.Type) error {
+	kind, depth := dec.PeekKind(), dec.StackDepth()
+	for {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		switch tok.Kind() {
+		case '{', '[':
+			if dec.StackDepth() > MaxDepth {
+				return errDepth
+			}
+		case '}', ']':
+			if dec.StackDepth() == depth {
+				return &json.SemanticError{JSONKind: kind, GoType: t}
+			}
+		}
+	}
+}
+
+// lenientEscapes lets an escaped lone surrogate ("\ud800") decode to
+// U+FFFD, as encoding/json does; raw invalid UTF-8 is refused before the
+// library sees the input, so this is all the option changes.
+var lenientEscapes = jsontext.AllowInvalidUTF8(true)
+
+// decodeOptions are built on first use (start-up pays for every init).
+var decodeOptions = sync.OnceValue(func() json.Options {
+	return json.JoinOptions(json.RejectUnknownMembers(true),
+		json.WithUnmarshalers(json.UnmarshalFromFunc(strict)), lenientEscapes)
+})
+
+// Decode checks and decodes data into v in one pass, refusing fields v does
+// not declare. When it refuses, the whole input is checked (Check) and a
+// fault found there is reported first, whatever its place in the file: a
+// broken file is named broken before any of its fields is discussed.
+func Decode(data []byte, v any) error {
+	if !utf8.Valid(data) {
+		return errUTF8
+	}
+	err := json.Unmarshal(data, v, decodeOptions())
+	if err == nil {
+		return nil
+	}
+	if cerr := Check(data); cerr != nil {
+		return cerr
+	}
+	return describe(err)
+}
+
+// Decoded unmarshals data that has been checked before (bytes whose proof
+// matched, see registry): no hooks, names still matched exactly.
+func Decoded(data []byte, v any) error {
+	return describe(json.Unmarshal(data, v, lenientEscapes))
+}
+
+// Check verifies that data is a single well-formed JSON value in valid UTF-8
+// without duplicate object names or nesting deeper than MaxDepth.
+func Check(data []byte) error {
+	if !utf8.Valid(data) {
+		return errUTF8
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(data), lenientEscapes)
+	for {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return describe(err)
+		}
+		if k := tok.Kind(); (k == '{' || k == '[') && dec.StackDepth() > MaxDepth {
+			return errDepth
+		}
+		if dec.StackDepth() == 0 { // the one value is complete
+			if rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
+				return fmt.Errorf("invalid character %s after top-level value", quoteChar(rest[0]))
+			}
+			return nil
+		}
+	}
+}
+
+// quoteChar renders a byte as encoding/json's messages do: 'x'.
+func quoteChar(c byte) string {
+	switch c {
+	case '\'':
+		return `'\''`
+	case '"':
+		return `'"'`
+	}
+	q := strconv.Quote(string(rune(c)))
+	return "'" + q[1:len(q)-1] + "'"
+}
+
+// Member is one name/value pair of a JSON object exactly as written.
+type Member struct {
+	Name    string // the decoded name
+	RawName []byte // the name as written, quotes included
+	Value   []byte // the value as written, without surrounding space
+}
+
+// Members splits data, which Check has accepted, into the members of the
+// top-level object in order; ok is false when data is not an object.
+func Members(data []byte) (members []Member, ok bool) {
+	dec := jsontext.NewDecoder(bytes.NewReader(data), lenientEscapes)
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return nil, false
+	}
+	members = []Member{}
+	for dec.PeekKind() == '"' {
+		start := dec.InputOffset()
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return nil, false
+		}
+		name := tok.String() // before the next read voids the token
+		raw := bytes.TrimLeft(data[start:dec.InputOffset()], " \t\r\n,")
+		val, ok := readRaw(dec, data)
+		if !ok {
+			return nil, false
+		}
+		members = append(members, Member{Name: name, RawName: raw, Value: val})
+	}
+	return members, true
+}
+
+// Elements splits data, which Check has accepted, into the elements of the
+// top-level array; ok is false when data is not an array.
+func Elements(data []byte) (elems [][]byte, ok bool) {
+	dec := jsontext.NewDecoder(bytes.NewReader(data), lenientEscapes)
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '[' {
+		return nil, false
+	}
+	for dec.PeekKind() != ']' {
+		val, ok := readRaw(dec, data)
+		if !ok {
+			return nil, false
+		}
+		elems = append(elems, val)
+	}
+	return elems, true
+}
+
+// readRaw reads the next value and returns its bytes in data as written.
+func readRaw(dec *jsontext.Decoder, data []byte) ([]byte, bool) {
+	start := dec.InputOffset()
+	if err := dec.SkipValue(); err != nil {
+		return nil, false
+	}
+	return bytes.TrimLeft(data[start:dec.InputOffset()], " \t\r\n,:"), true
+}
+
+// UnknownField returns the field an "unknown field" error names, or "".
 func UnknownField(err error) string {
 	var name string
 	if err != nil {
@@ -50,234 +235,156 @@ func UnknownField(err error) string {
 	return ""
 }
 
+// describe turns the library's errors into one-line messages (the ones
+// encoding/json's users know: unknown field "x", a: expected int, got JSON
+// string, unexpected end of JSON input, duplicate key "x").
 func describe(err error) error {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		field := te.Field
-		if field == "" {
-			field = "value"
-		}
-		return fmt.Errorf("%s: expected %s, got JSON %s", field, te.Type, te.Value)
+	if err == nil {
+		return nil
 	}
-	msg := err.Error()
-	const prefix = "json: "
-	if len(msg) > len(prefix) && msg[:len(prefix)] == prefix {
-		return errors.New(msg[len(prefix):])
+	var se *json.SemanticError
+	var syn *jsontext.SyntacticError
+	var own refusal
+	switch {
+	case errors.As(err, &own):
+		return own
+	case errors.As(err, &se) && se.Err != nil && se.GoType != nil && decodesItself(se.GoType):
+		return se.Err // the type's UnmarshalJSON said why (a phase "1e30")
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return errors.New("unexpected end of JSON input")
+	case errors.As(err, &syn) && errors.Is(syn.Err, jsontext.ErrDuplicateName):
+		return fmt.Errorf("duplicate key %q", lastName(syn.JSONPointer))
+	case errors.As(err, &syn):
+		msg := strings.TrimPrefix(syn.Err.Error(), "jsontext: ")
+		if strings.Contains(msg, "invalid UTF-8") {
+			return errUTF8
+		}
+		return errors.New(msg)
+	case errors.As(err, &se) && errors.Is(se.Err, json.ErrUnknownName):
+		name := lastName(se.JSONPointer)
+		if want := spelled(se.GoType, name); want != "" {
+			return fmt.Errorf("field %q must be spelled %q", name, want)
+		}
+		return fmt.Errorf("unknown field %q", name)
+	case errors.As(err, &se) && se.Err != nil && se.JSONKind == 0:
+		return se.Err // a hook's or an UnmarshalJSON method's own message
+	case errors.As(err, &se):
+		got := kindWord(se.JSONKind)
+		if se.JSONKind == '0' && se.GoType != nil && isNumber(se.GoType) && len(se.JSONValue) > 0 {
+			got += " " + string(se.JSONValue) // out of range or not an integer
+		}
+		if se.Err != nil && se.GoType == nil {
+			return se.Err
+		}
+		return fmt.Errorf("%s: expected %s, got JSON %s", fieldPath(se.JSONPointer), typeName(se.GoType), got)
 	}
 	return err
 }
 
-// Check verifies that data is a single well-formed JSON value in valid UTF-8
-// without duplicate object keys or nesting deeper than MaxDepth.
-func Check(data []byte) error { return check(data, nil) }
-
-func check(data []byte, t reflect.Type) error {
-	if !utf8.Valid(data) {
-		return errors.New("not valid UTF-8")
+// lastName is the last name of a JSON pointer ("/sessions/0/x" → "x").
+func lastName(p jsontext.Pointer) string {
+	s := string(p)
+	if i := strings.LastIndexByte(s, '/'); i >= 0 {
+		s = s[i+1:]
 	}
-	if !json.Valid(data) {
-		var v any
-		err := json.Unmarshal(data, &v)
-		if err == nil {
-			err = errors.New("invalid JSON")
+	return strings.NewReplacer("~1", "/", "~0", "~").Replace(s)
+}
+
+// fieldPath is a pointer as encoding/json names a field: object names
+// joined by dots, array indexes left out ("/sessions/3/phase" →
+// "sessions.phase"), "value" for the top level.
+func fieldPath(p jsontext.Pointer) string {
+	var names []string
+	for _, tok := range strings.Split(strings.TrimPrefix(string(p), "/"), "/") {
+		if tok == "" {
+			continue
 		}
-		return describe(err)
-	}
-	s := scanner{data: data}
-	return s.value(0, t)
-}
-
-// scanner walks input already known to be valid JSON, looking only for
-// duplicate keys and excessive depth.
-type scanner struct {
-	data []byte
-	pos  int
-}
-
-func (s *scanner) skipSpace() {
-	for s.pos < len(s.data) {
-		switch s.data[s.pos] {
-		case ' ', '\t', '\n', '\r':
-			s.pos++
-		default:
-			return
+		if _, err := strconv.Atoi(tok); err == nil {
+			continue
 		}
+		names = append(names, strings.NewReplacer("~1", "/", "~0", "~").Replace(tok))
 	}
+	if len(names) == 0 {
+		return "value"
+	}
+	return strings.Join(names, ".")
 }
 
-func (s *scanner) value(depth int, t reflect.Type) error {
-	s.skipSpace()
-	if t != nil && bytes.HasPrefix(s.data[s.pos:], []byte("null")) && !nullable(t) {
-		return fmt.Errorf("null where %s is expected", kindName(t))
-	}
-	t = target(t)
-	switch s.data[s.pos] {
-	case '{':
-		return s.object(depth+1, t)
-	case '[':
-		return s.array(depth+1, t)
+func kindWord(k jsontext.Kind) string {
+	switch k {
 	case '"':
-		_, err := s.str()
-		return err
-	default:
-		for s.pos < len(s.data) {
-			switch s.data[s.pos] {
-			case ',', '}', ']', ' ', '\t', '\n', '\r':
-				return nil
-			}
-			s.pos++
-		}
-		return nil
+		return "string"
+	case '0':
+		return "number"
+	case 't', 'f':
+		return "bool"
+	case 'n':
+		return "null"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
 	}
+	return "value"
 }
 
-func (s *scanner) object(depth int, t reflect.Type) error {
-	if depth > MaxDepth {
-		return fmt.Errorf("nested deeper than %d levels", MaxDepth)
+func typeName(t reflect.Type) string {
+	if t == nil {
+		return "a value"
 	}
-	s.pos++ // '{'
-	seen := map[string]bool{}
-	var fields map[string]reflect.Type
-	if t != nil && t.Kind() == reflect.Struct {
-		fields = fieldsOf(t)
-	}
-	for {
-		s.skipSpace()
-		if s.data[s.pos] == '}' {
-			s.pos++
-			return nil
-		}
-		if s.data[s.pos] == ',' {
-			s.pos++
-			s.skipSpace()
-		}
-		key, err := s.str()
-		if err != nil {
-			return err
-		}
-		var next reflect.Type
-		if fields != nil {
-			// encoding/json folds case for struct fields: a key that is not
-			// spelled exactly is refused here, so two spellings of one
-			// field can never both reach the decoder.
-			ft, ok := fields[key]
-			if !ok {
-				for name := range fields {
-					if strings.EqualFold(name, key) {
-						return fmt.Errorf("field %q must be spelled %q", key, name)
-					}
-				}
-			}
-			next = ft
-		} else if t != nil && t.Kind() == reflect.Map {
-			next = t.Elem()
-		}
-		if seen[key] {
-			return fmt.Errorf("duplicate key %q", key)
-		}
-		seen[key] = true
-		s.skipSpace()
-		s.pos++ // ':'
-		if err := s.value(depth, next); err != nil {
-			return err
-		}
-	}
+	return t.String()
 }
 
-func (s *scanner) array(depth int, t reflect.Type) error {
-	var elem reflect.Type
-	if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
-		elem = t.Elem()
+func isNumber(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return true
 	}
-	if depth > MaxDepth {
-		return fmt.Errorf("nested deeper than %d levels", MaxDepth)
-	}
-	s.pos++ // '['
-	for {
-		s.skipSpace()
-		switch s.data[s.pos] {
-		case ']':
-			s.pos++
-			return nil
-		case ',':
-			s.pos++
-		}
-		s.skipSpace()
-		if s.data[s.pos] == ']' {
-			continue
-		}
-		if err := s.value(depth, elem); err != nil {
-			return err
-		}
-	}
+	return false
 }
 
-// str reads a string token and returns its decoded value (escapes resolved,
-// so "a" and "\u0061" are the same key).
-func (s *scanner) str() (string, error) {
-	start := s.pos
-	s.pos++ // opening quote
-	escaped := false
-	for ; s.pos < len(s.data); s.pos++ {
-		c := s.data[s.pos]
-		if c == '\\' {
-			escaped = true
-			s.pos++
-			continue
-		}
-		if c == '"' {
-			s.pos++
-			raw := s.data[start:s.pos]
-			if !escaped {
-				return string(raw[1 : len(raw)-1]), nil
-			}
-			var out string
-			if err := json.Unmarshal(raw, &out); err != nil {
-				return "", err
-			}
-			return out, nil
-		}
-	}
-	return "", errors.New("unterminated string")
-}
+var fieldCache sync.Map // reflect.Type → []string
 
-var unmarshaler = reflect.TypeFor[json.Unmarshaler]()
-
-// target follows pointers and stops tracking types that decode themselves.
-func target(t reflect.Type) reflect.Type {
-	for t != nil {
-		if t.Implements(unmarshaler) || reflect.PointerTo(t).Implements(unmarshaler) {
-			return nil
-		}
-		if t.Kind() != reflect.Pointer {
-			return t
-		}
+// spelled returns the field of struct type t whose JSON name equals name
+// ignoring case, or "".
+func spelled(t reflect.Type, name string) string {
+	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	return nil
+	if t == nil || t.Kind() != reflect.Struct {
+		return ""
+	}
+	for _, f := range fieldsOf(t) {
+		if strings.EqualFold(f, name) {
+			return f
+		}
+	}
+	return ""
 }
 
-var fieldCache sync.Map // reflect.Type → map[string]reflect.Type
-
-// fieldsOf maps the exact JSON names of a struct's fields to their types,
-// embedded structs' fields included.
-func fieldsOf(t reflect.Type) map[string]reflect.Type {
+// fieldsOf lists the JSON names of a struct's fields, embedded structs'
+// fields included.
+func fieldsOf(t reflect.Type) []string {
 	if f, ok := fieldCache.Load(t); ok {
-		return f.(map[string]reflect.Type)
+		return f.([]string)
 	}
-	out := map[string]reflect.Type{}
+	var out []string
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		tag := f.Tag.Get("json")
 		name, _, _ := strings.Cut(tag, ",")
-		if name == "-" && tag == "-" {
+		if tag == "-" {
 			continue
 		}
 		if f.Anonymous && name == "" {
-			if et := target(f.Type); et != nil && et.Kind() == reflect.Struct {
-				for k, v := range fieldsOf(et) {
-					out[k] = v
-				}
+			et := f.Type
+			for et.Kind() == reflect.Pointer {
+				et = et.Elem()
+			}
+			if et.Kind() == reflect.Struct {
+				out = append(out, fieldsOf(et)...)
 				continue
 			}
 		}
@@ -287,18 +394,34 @@ func fieldsOf(t reflect.Type) map[string]reflect.Type {
 		if name == "" {
 			name = f.Name
 		}
-		out[name] = f.Type
+		out = append(out, name)
 	}
 	fieldCache.Store(t, out)
 	return out
 }
 
-// nullable reports whether JSON null is a value of t: only pointers and
-// interfaces; encoding/json would also accept it for strings, slices and
-// maps (leaving the zero value), which hides a hand edit.
+var (
+	unmarshaler     = reflect.TypeFor[json.Unmarshaler]()
+	unmarshalerFrom = reflect.TypeFor[json.UnmarshalerFrom]()
+)
+
+// decodesItself reports whether t has its own UnmarshalJSON.
+func decodesItself(t reflect.Type) bool {
+	p := reflect.PointerTo(t)
+	return t.Implements(unmarshaler) || p.Implements(unmarshaler) || p.Implements(unmarshalerFrom)
+}
+
+// nullable reports whether JSON null is a value of t: only pointers,
+// interfaces and types that decode themselves (which judge null
+// themselves); the library would also accept it for strings, numbers,
+// slices and maps (leaving the zero value), which hides a hand edit.
 func nullable(t reflect.Type) bool {
 	k := t.Kind()
-	return k == reflect.Pointer || k == reflect.Interface || t.Implements(unmarshaler) || reflect.PointerTo(t).Implements(unmarshaler)
+	if k == reflect.Pointer || k == reflect.Interface {
+		return true
+	}
+	p := reflect.PointerTo(t)
+	return p.Implements(unmarshaler) || p.Implements(unmarshalerFrom)
 }
 
 func kindName(t reflect.Type) string {

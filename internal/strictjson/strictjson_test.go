@@ -1,6 +1,7 @@
 package strictjson
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -77,5 +78,38 @@ func TestDecodeFieldCase(t *testing.T) {
 	var v sample
 	if err := Decode([]byte(`{"m":{"k":"x","K":"y"}}`), &v); err != nil {
 		t.Errorf("map keys differing in case are distinct keys: %v", err)
+	}
+}
+
+// judged decodes itself and refuses everything but 1, with its own message.
+type judged int
+
+func (j *judged) UnmarshalJSON(b []byte) error {
+	if string(b) != "1" {
+		return errors.New("judged: only 1 will do, not " + string(b))
+	}
+	*j = 1
+	return nil
+}
+
+func TestMessagesKeepEncodingJSONWords(t *testing.T) {
+	var v struct {
+		J judged `json:"j"`
+	}
+	for _, tt := range []struct{ in, want string }{
+		{`{"j":1e30}`, "judged: only 1 will do, not 1e30"}, // the type's own message, as encoding/json gave it
+		{`{"j":"x"}`, `judged: only 1 will do, not "x"`},
+		{`{"j":1} {"j":1}`, "invalid character '{' after top-level value"},
+		{`{"j":1} x`, "invalid character 'x' after top-level value"},
+	} {
+		if err := Decode([]byte(tt.in), &v); err == nil || err.Error() != tt.want {
+			t.Errorf("Decode(%s) = %v, want %q", tt.in, err, tt.want)
+		}
+	}
+	if err := Check([]byte(`{"a":1} {"a":2}`)); err == nil || err.Error() != "invalid character '{' after top-level value" {
+		t.Errorf("Check of two values = %v", err)
+	}
+	if err := Check([]byte(" [1, {\"a\": null}]\n\t")); err != nil {
+		t.Errorf("Check of one value with space around = %v", err)
 	}
 }

@@ -5,6 +5,13 @@ import (
 	"github.com/orc-state/orc-state/internal/state"
 )
 
+// SessionRemoveCmd is `session remove`.
+type SessionRemoveCmd struct {
+	BranchFlag
+	Key   string `arg:"" optional:"" help:"Branch or sessionId (or pass --branch or --session)."`
+	Force bool   `help:"Also remove an in_progress or paused session."`
+}
+
 // Run removes one session: entry, folder, tombstone.
 func (c *SessionRemoveCmd) Run(e *Env) error {
 	key := c.Key

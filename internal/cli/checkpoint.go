@@ -9,6 +9,33 @@ import (
 	"github.com/orc-state/orc-state/slices"
 )
 
+// CheckpointCmd is `checkpoint --auto`.
+type CheckpointCmd struct {
+	BranchFlag
+	Auto    bool   `help:"Required: write the mechanical Auto-checkpoint section."`
+	Trigger string `default:"auto" help:"What triggered it (auto, manual, stop, ...)." placeholder:"T"`
+}
+
+// Run writes the Auto-checkpoint section. Git is asked first; the phase and
+// slices are read inside the lock so they match the frontmatter written
+// with them. The digest is never touched and updatedAt is not bumped.
+func (c *CheckpointCmd) Run(e *Env) error {
+	if !c.Auto {
+		return fault.Usagef("only --auto is supported").WithHint("orc-state checkpoint --auto [--trigger T]")
+	}
+	if err := registry.SingleLine("--trigger", c.Trigger); err != nil || len(c.Trigger) > 64 {
+		return fault.Usagef("--trigger must be one line of at most 64 bytes")
+	}
+	if err := refuseSecrets("--trigger", []byte(c.Trigger)); err != nil {
+		return err
+	}
+	d, _, s, err := e.Session(c.Branch)
+	if err != nil {
+		return err
+	}
+	return e.writeAuto(s.SessionID, observe(d, s.GitBranch, 0), c.Trigger)
+}
+
 // autoFromGit fills the git lines of an Auto-checkpoint from what git
 // said about the branch (gathered before the lock). What the repository
 // holds is not input the user can take back: a commit subject or a file
@@ -49,26 +76,6 @@ func gitFacts(g reality) checkpoint.Auto {
 		a.DirtyPaths, a.DirtyCount = g.dirty, len(g.dirty)
 	}
 	return a
-}
-
-// Run writes the Auto-checkpoint section. Git is asked first; the phase and
-// slices are read inside the lock so they match the frontmatter written
-// with them. The digest is never touched and updatedAt is not bumped.
-func (c *CheckpointCmd) Run(e *Env) error {
-	if !c.Auto {
-		return fault.Usagef("only --auto is supported").WithHint("orc-state checkpoint --auto [--trigger T]")
-	}
-	if err := registry.SingleLine("--trigger", c.Trigger); err != nil || len(c.Trigger) > 64 {
-		return fault.Usagef("--trigger must be one line of at most 64 bytes")
-	}
-	if err := refuseSecrets("--trigger", []byte(c.Trigger)); err != nil {
-		return err
-	}
-	d, _, s, err := e.Session(c.Branch)
-	if err != nil {
-		return err
-	}
-	return e.writeAuto(s.SessionID, observe(d, s.GitBranch, 0), c.Trigger)
 }
 
 // writeAuto writes the Auto-checkpoint of session id from what git said

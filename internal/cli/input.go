@@ -1,0 +1,122 @@
+package cli
+
+// Reading and checking what a user hands a verb: stdin, input files, text.
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"unicode"
+
+	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/secrets"
+)
+
+// maxStdin bounds what a verb reads from stdin; more is refused, not cut.
+const maxStdin = 1 << 20
+
+// readStdin reads all of stdin up to maxStdin bytes.
+func (e *Env) readStdin() ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(e.Stdin, maxStdin+1))
+	if err != nil {
+		return nil, fault.Usagef("cannot read stdin: %v", err)
+	}
+	if len(data) > maxStdin {
+		return nil, fault.Usagef("stdin is over %d bytes", maxStdin)
+	}
+	return data, nil
+}
+
+// readInputFile reads a user's input file, at most maxStdin bytes; "-" is
+// stdin, under the same cap. Anything but a regular file (a FIFO, a device
+// such as /dev/zero, a folder) is refused before a byte is read: a pipe
+// that never closes must not hang the verb.
+func (e *Env) readInputFile(path string) ([]byte, error) {
+	if path == "-" {
+		return e.readStdin()
+	}
+	f, err := openInput(path)
+	if err != nil {
+		return nil, fault.Usagef("cannot read %s: %v", path, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fault.Usagef("cannot read %s: %v", path, err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fault.Usagef("%s is %s, not a regular file", path, fileKind(st.Mode())).
+			WithHint("pass a file, or - to read stdin")
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxStdin+1))
+	if err != nil {
+		return nil, fault.Usagef("cannot read %s: %v", path, err)
+	}
+	if len(data) > maxStdin {
+		return nil, fault.Usagef("%s is over %d bytes", path, maxStdin)
+	}
+	return data, nil
+}
+
+// fileKind names what a non-regular file is.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	default:
+		return "a special file"
+	}
+}
+
+// refuseSecrets refuses text that looks like a credential, without echoing it.
+func refuseSecrets(what string, text []byte) error {
+	if kind, line, ok := secrets.FindDecoded(text); ok {
+		where := fmt.Sprintf("%s line %d", what, line)
+		if line == 0 {
+			where = what + ", once its escapes are decoded,"
+		}
+		return fault.Usagef("%s looks like a credential (%s); it was not stored", where, kind).
+			WithHint("remove the secret and retry; reference it by name instead")
+	}
+	return nil
+}
+
+// checkText refuses invalid UTF-8, NUL bytes and credential-shaped text.
+func checkText(what string, text []byte) error {
+	if !validUTF8(text) {
+		return fault.Usagef("%s is not valid UTF-8", what)
+	}
+	if bytes.IndexByte(text, 0) >= 0 {
+		return fault.Usagef("%s contains a NUL byte", what)
+	}
+	return refuseSecrets(what, text)
+}
+
+// oneLine keeps TSV output one line per row.
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r == '\t' {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// printable replaces every control character (escape sequences included)
+// so that text read from files or payloads cannot drive a terminal.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(s, "?"))
+}
