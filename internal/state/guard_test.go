@@ -122,7 +122,7 @@ func TestGuardRefusesEveryWayIn(t *testing.T) {
 			if err == nil || fault.Code(err) != fault.Usage || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v (exit %d); want exit 2 with %q", err, fault.Code(err), tt.want)
 			}
-			if strings.Contains(err.Error(), token[4:]) || strings.Contains(fault.HintOf(err), token[4:]) {
+			if _, msg, hint := fault.Explain(err); strings.Contains(msg, token[4:]) || strings.Contains(hint, token[4:]) {
 				t.Fatalf("the refusal echoes the token: %v", err)
 			}
 			if after := manifestOf(t, d.Path); after != before {
