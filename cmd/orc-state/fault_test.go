@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/orc-state/orc-state/registry"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/orc-state/orc-state/registry"
 )
 
 // faultCase is one verb run against a prepared repository.
