@@ -387,32 +387,6 @@ type WorkspaceLinkCmd struct {
 	Session string `help:"Workspace session (branch or sessionId); default: the current branch's." placeholder:"S"`
 }
 
-// SyncCmd is `sync`.
-type SyncCmd struct {
-	Push   SyncPushCmd   `cmd:"" help:"Record sessions as commits on refs/orc/sessions/<id> and push them."`
-	Pull   SyncPullCmd   `cmd:"" help:"Fetch and import sessions whose remote journal extends the local one."`
-	Status SyncStatusCmd `cmd:"" help:"Per session: in sync, ahead, behind, diverged, not pushed, remote only."`
-}
-
-// SyncPushCmd is `sync push`.
-type SyncPushCmd struct {
-	Remote string `default:"origin" help:"The git remote (any transport git knows)."`
-	Key    string `arg:"" optional:"" help:"One session (default: all)."`
-}
-
-// SyncPullCmd is `sync pull`.
-type SyncPullCmd struct {
-	Remote string `default:"origin" help:"The git remote."`
-	Key    string `arg:"" optional:"" help:"One session (default: all the remote has)."`
-}
-
-// SyncStatusCmd is `sync status`.
-type SyncStatusCmd struct {
-	Remote  string `default:"origin" help:"The git remote."`
-	NoFetch bool   `name:"no-fetch" help:"Compare with what was fetched last."`
-	JSON    bool   `name:"json" help:"JSON."`
-}
-
 // CleanupCmd is `cleanup`.
 type CleanupCmd struct {
 	Keys         []string `arg:"" optional:"" name:"session" help:"Sessions to remove (branch or sessionId)."`

@@ -1,0 +1,44 @@
+package cli
+
+import (
+	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/refsync"
+)
+
+// SyncPushCmd is `sync push`.
+type SyncPushCmd struct {
+	RemoteFlag
+	Key string `arg:"" optional:"" help:"One session, branch or sessionId (default: every session of the registry)."`
+}
+
+// Run publishes each selected session on its own.
+func (c *SyncPushCmd) Run(e *Env) error {
+	s, err := e.syncer(c.Remote)
+	if err != nil {
+		return err
+	}
+	reg, _, err := s.Dir.ReadRegistry()
+	if err != nil {
+		return err
+	}
+	var ids []string
+	if c.Key != "" {
+		id, ok := refsync.Select(reg, c.Key)
+		if !ok {
+			return notFound(c.Key)
+		}
+		ids = []string{id}
+	} else {
+		for _, ss := range reg.Sessions {
+			ids = append(ids, ss.SessionID)
+		}
+	}
+	if len(ids) == 0 {
+		return fault.NotFoundf("no sessions to push").WithHint("orc-state init registers one")
+	}
+	results, warnings, err := s.Push(ids)
+	if err != nil {
+		return err
+	}
+	return e.syncReport("push", c.Remote, results, warnings)
+}

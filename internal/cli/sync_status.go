@@ -1,0 +1,41 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// SyncStatusCmd is `sync status`.
+type SyncStatusCmd struct {
+	RemoteFlag
+	NoFetch bool   `name:"no-fetch" help:"Compare with what was fetched last: no network."`
+	JSON    bool   `name:"json" help:"One JSON object: sessionId (or archive ref) to state."`
+	Key     string `arg:"" optional:"" help:"One session, branch or sessionId (default: every session here or on the remote)."`
+}
+
+// Run prints each session's state against the remote, then the archives.
+// It is a query: exit 0 whatever the states.
+func (c *SyncStatusCmd) Run(e *Env) error {
+	s, err := e.syncer(c.Remote)
+	if err != nil {
+		return err
+	}
+	s.NoFetch = c.NoFetch
+	rows, err := s.Status(c.Key)
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		out := map[string]string{}
+		for _, r := range rows {
+			out[r.Name] = r.State
+		}
+		b, _ := json.MarshalIndent(out, "", "  ")
+		fmt.Fprintln(e.Stdout, string(b))
+		return nil
+	}
+	for _, r := range rows {
+		fmt.Fprintf(e.Stdout, "%s\t%s\n", r.Name, r.State)
+	}
+	return nil
+}
