@@ -77,7 +77,7 @@ func (s *Syncer) keepRemote(ss *session) (Result, []string, error) {
 	if err != nil {
 		return Result{ss.id, Refused, err.Error() + "; nothing was changed"}, nil, nil
 	}
-	local, err := s.newCommit(ss, ss.local, ss.base, ss.baseTree, "orc-state sync: "+ss.id+" (local side, archived by sync resolve)")
+	local, err := s.localCommit(ss) // the commit the divergence named
 	if err != nil {
 		return Result{}, nil, fault.Wrap(fault.Invalid, err, "cannot archive the local side")
 	}
