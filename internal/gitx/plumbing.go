@@ -371,7 +371,7 @@ func (l Layout) IsAncestor(ctx context.Context, a, b string) (bool, error) {
 // Fetch runs `git fetch` of refspec from remote without tags, submodules or
 // FETCH_HEAD, pruning the destination refs the remote no longer has.
 func (l Layout) Fetch(ctx context.Context, remote, refspec string) error {
-	_, err := l.Run(ctx, "fetch", "--quiet", "--no-tags", "--prune", "--no-write-fetch-head",
+	_, err := l.Run(ctx, "fetch", "--quiet", "--no-tags", "--prune", "--no-write-fetch-head", "--no-auto-maintenance",
 		"--recurse-submodules=no", remote, refspec)
 	return err
 }

@@ -17,12 +17,12 @@ func (s *Syncer) Pull(key string) (results []Result, warnings []string, err erro
 	if err := s.fetch(); err != nil {
 		return nil, nil, err
 	}
-	_, remotes, err := s.refs()
+	rs, err := s.refs()
 	if err != nil {
 		return nil, nil, err
 	}
 	var ids []string
-	for _, id := range sortedIDs(remotes) {
+	for _, id := range sortedIDs(rs.remotes) {
 		if key == "" || id == key || id == registry.Sanitize(key) {
 			ids = append(ids, id)
 		}
@@ -35,7 +35,7 @@ func (s *Syncer) Pull(key string) (results []Result, warnings []string, err erro
 	if err != nil {
 		return nil, nil, err
 	}
-	sessions, err := s.survey(ids, locals)
+	sessions, err := s.survey(rs, ids, locals)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -48,7 +48,7 @@ func (s *Syncer) Pull(key string) (results []Result, warnings []string, err erro
 			jobs = append(jobs, job)
 		}
 	}
-	if err := s.archiveBases(jobs, results); err != nil {
+	if err := s.archiveBases(rs, jobs, results); err != nil {
 		return nil, nil, err
 	}
 	if len(jobs) > 0 {
@@ -140,12 +140,12 @@ func (s *Syncer) replaces(ss *session) (bool, error) {
 // archiveBases keeps, before anything is imported, the base of each job
 // whose remote commit replaced it, so that no published history is lost
 // from this machine; the job's result and log line name the archive.
-func (s *Syncer) archiveBases(jobs []*importJob, results []Result) error {
+func (s *Syncer) archiveBases(rs refSet, jobs []*importJob, results []Result) error {
 	for _, j := range jobs {
 		if !j.archiveBase {
 			continue
 		}
-		name, err := s.archive(j.ss.id, j.ss.base)
+		name, err := s.archive(rs, j.ss.id, j.ss.base)
 		if err != nil {
 			s.unarchiveBases(jobs)
 			return err

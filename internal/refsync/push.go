@@ -19,7 +19,11 @@ func (s *Syncer) Push(ids []string) (results []Result, warnings []string, err er
 	if err != nil {
 		return nil, nil, err
 	}
-	sessions, err := s.survey(ids, locals)
+	rs, err := s.refs()
+	if err != nil {
+		return nil, nil, err
+	}
+	sessions, err := s.survey(rs, ids, locals)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -120,7 +124,9 @@ func (s *Syncer) explainRejections(rejected map[string]string, locals map[string
 	}
 	var again []*session
 	if err := s.fetch(); err == nil {
-		again, _ = s.survey(ids, locals)
+		if rs, err := s.refs(); err == nil {
+			again, _ = s.survey(rs, ids, locals)
+		}
 	}
 	byID := map[string]*session{}
 	for _, ss := range again {

@@ -44,7 +44,11 @@ func (s *Syncer) Resolve(key, keep string) (Result, []string, error) {
 	if err != nil {
 		return Result{}, nil, err
 	}
-	surveyed, err := s.survey([]string{id}, locals)
+	rs, err := s.refs()
+	if err != nil {
+		return Result{}, nil, err
+	}
+	surveyed, err := s.survey(rs, []string{id}, locals)
 	if err != nil {
 		return Result{}, nil, err
 	}
@@ -66,13 +70,13 @@ func (s *Syncer) Resolve(key, keep string) (Result, []string, error) {
 		return Result{}, nil, fault.Usagef("%s is %s, not diverged; nothing to resolve", id, ss.state).WithHint("%s", hint)
 	}
 	if keep == KeepRemote {
-		return s.keepRemote(ss)
+		return s.keepRemote(rs, ss)
 	}
-	return s.keepLocal(ss)
+	return s.keepLocal(rs, ss)
 }
 
 // keepRemote archives the local side and imports the remote's.
-func (s *Syncer) keepRemote(ss *session) (Result, []string, error) {
+func (s *Syncer) keepRemote(rs refSet, ss *session) (Result, []string, error) {
 	entry, err := validateRemote(ss.id, ss.remoteTree)
 	if err != nil {
 		return Result{ss.id, Refused, err.Error() + "; nothing was changed"}, nil, nil
@@ -81,7 +85,7 @@ func (s *Syncer) keepRemote(ss *session) (Result, []string, error) {
 	if err != nil {
 		return Result{}, nil, fault.Wrap(fault.Invalid, err, "cannot archive the local side")
 	}
-	archive, err := s.archive(ss.id, local)
+	archive, err := s.archive(rs, ss.id, local)
 	if err != nil {
 		return Result{}, nil, err
 	}
@@ -105,8 +109,8 @@ func (s *Syncer) keepRemote(ss *session) (Result, []string, error) {
 
 // keepLocal archives the remote's side, journals the choice in the
 // session, and makes the remote's commit the base of the local one.
-func (s *Syncer) keepLocal(ss *session) (Result, []string, error) {
-	archive, err := s.archive(ss.id, ss.remote)
+func (s *Syncer) keepLocal(rs refSet, ss *session) (Result, []string, error) {
+	archive, err := s.archive(rs, ss.id, ss.remote)
 	if err != nil {
 		return Result{}, nil, err
 	}
@@ -142,24 +146,19 @@ func (s *Syncer) keepLocal(ss *session) (Result, []string, error) {
 	return Result{ss.id, Resolved, "kept local; remote " + short(ss.remote) + " archived as " + archive + "; push to publish"}, warnings, nil
 }
 
-// archive creates a new archive ref of the session pointing at commit.
-func (s *Syncer) archive(id, commit string) (string, error) {
-	existing, err := s.Archives(id)
-	if err != nil {
-		return "", err
-	}
-	taken := map[string]bool{}
-	for _, r := range existing {
-		taken[r.Name] = true
-	}
+// archive creates a new archive ref of the session pointing at commit,
+// named after the time; the name is new in rs (and the ref is created
+// only if absent).
+func (s *Syncer) archive(rs refSet, id, commit string) (string, error) {
 	now := s.now()
 	name := archiveName(id, now, 1)
-	for n := 2; taken[name]; n++ {
+	for n := 2; rs.archives[name] != ""; n++ {
 		name = archiveName(id, now, n)
 	}
 	if err := s.moveRefs([]gitx.RefUpdate{{Name: name, New: commit, Check: true}}); err != nil {
 		return "", fault.Wrap(fault.NotFound, err, "cannot create %s", name).WithHint("run orc-state sync resolve again")
 	}
+	rs.archives[name] = commit
 	return name, nil
 }
 

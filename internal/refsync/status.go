@@ -27,7 +27,7 @@ func (s *Syncer) Status(key string) ([]Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, remotes, err := s.refs()
+	rs, err := s.refs()
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +40,7 @@ func (s *Syncer) Status(key string) ([]Row, error) {
 	if key != "" {
 		want, _ = Select(reg, key)
 	}
-	for _, id := range sortedIDs(local, remotes) {
+	for _, id := range sortedIDs(local, rs.remotes) {
 		if want == "" || id == want {
 			ids = append(ids, id)
 		}
@@ -53,7 +53,7 @@ func (s *Syncer) Status(key string) ([]Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	sessions, err := s.survey(ids, locals)
+	sessions, err := s.survey(rs, ids, locals)
 	if err != nil {
 		return nil, err
 	}
@@ -67,30 +67,19 @@ func (s *Syncer) Status(key string) ([]Row, error) {
 		}
 		rows = append(rows, Row{ss.id, string(st)})
 	}
-	archives, err := s.Archives(want)
-	if err != nil {
-		return nil, err
-	}
-	return append(rows, archives...), nil
+	return append(rows, archiveRows(rs, want)...), nil
 }
 
-// Archives lists the archive refs of one session ("" for all), oldest
+// archiveRows lists the archive refs of one session ("" for all), oldest
 // first within a session.
-func (s *Syncer) Archives(id string) ([]Row, error) {
-	ctx, cancel := s.ctx()
-	defer cancel()
-	refs, err := s.git.ListRefs(ctx, ArchivePrefix)
-	if err != nil {
-		return nil, fault.Wrap(fault.Invalid, err, "cannot list %s", ArchivePrefix)
-	}
+func archiveRows(rs refSet, id string) []Row {
 	var rows []Row
-	for name, sha := range refs {
-		rest := strings.TrimPrefix(name, ArchivePrefix)
-		if id != "" && !strings.HasPrefix(rest, id+"/") {
+	for name, sha := range rs.archives {
+		if id != "" && !strings.HasPrefix(name, ArchivePrefix+id+"/") {
 			continue
 		}
 		rows = append(rows, Row{name, "archived " + short(sha)})
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].Name < rows[j].Name })
-	return rows, nil
+	return rows
 }

@@ -63,22 +63,33 @@ func (s *Syncer) fetch() error {
 	return nil
 }
 
-// refs returns the local bases and the remote's refs as fetched, by
-// sessionId.
-func (s *Syncer) refs() (bases, remotes map[string]string, err error) {
+// refSet is every ref sync owns, read at one moment: the local bases and
+// the remote's refs as fetched by sessionId, and the archive refs by name.
+type refSet struct {
+	bases, remotes, archives map[string]string
+}
+
+// refs reads refs/orc/ with one git command.
+func (s *Syncer) refs() (refSet, error) {
 	ctx, cancel := s.ctx()
 	defer cancel()
-	bases, remotes = map[string]string{}, map[string]string{}
-	for prefix, into := range map[string]map[string]string{SessionsPrefix: bases, Namespace(s.Remote): remotes} {
-		refs, err := s.git.ListRefs(ctx, prefix)
-		if err != nil {
-			return nil, nil, fault.Wrap(fault.Invalid, err, "cannot list %s", prefix)
-		}
-		for name, id := range refs {
-			into[strings.TrimPrefix(name, prefix)] = id
+	all, err := s.git.ListRefs(ctx, "refs/orc/")
+	if err != nil {
+		return refSet{}, fault.Wrap(fault.Invalid, err, "cannot list refs/orc/")
+	}
+	rs := refSet{bases: map[string]string{}, remotes: map[string]string{}, archives: map[string]string{}}
+	ns := Namespace(s.Remote)
+	for name, id := range all {
+		switch {
+		case strings.HasPrefix(name, SessionsPrefix):
+			rs.bases[strings.TrimPrefix(name, SessionsPrefix)] = id
+		case strings.HasPrefix(name, ns):
+			rs.remotes[strings.TrimPrefix(name, ns)] = id
+		case strings.HasPrefix(name, ArchivePrefix):
+			rs.archives[name] = id
 		}
 	}
-	return bases, remotes, nil
+	return rs, nil
 }
 
 // session is one session as surveyed: its local content, base, remote
@@ -97,11 +108,7 @@ type session struct {
 // survey decides the state of each session of ids from the local content
 // given and the refs. It runs git (object reads, ancestry), so never under
 // the lock.
-func (s *Syncer) survey(ids []string, locals map[string]gitx.Snapshot) ([]*session, error) {
-	bases, remotes, err := s.refs()
-	if err != nil {
-		return nil, err
-	}
+func (s *Syncer) survey(rs refSet, ids []string, locals map[string]gitx.Snapshot) ([]*session, error) {
 	ctx, cancel := s.ctx()
 	defer cancel()
 	var env []string
@@ -126,7 +133,7 @@ func (s *Syncer) survey(ids []string, locals map[string]gitx.Snapshot) ([]*sessi
 	}
 	var out []*session
 	for _, id := range ids {
-		ss := &session{id: id, local: locals[id], base: bases[id], remote: remotes[id]}
+		ss := &session{id: id, local: locals[id], base: rs.bases[id], remote: rs.remotes[id]}
 		out = append(out, ss)
 		ss.state, ss.err = s.decide(ctx, ss, read)
 	}
