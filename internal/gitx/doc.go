@@ -19,9 +19,9 @@
 //     environment, and degrades to an approximate in-process status (index,
 //     trees and merkletrie diffs) when no git binary exists.
 //   - Sync's plumbing (plumbing.go): its commits and refs are read and
-//     written through the git CLI (cat-file, hash-object, mktree,
-//     commit-tree, update-ref, fetch, push), which works in every object
-//     format git does and lets a partial clone fetch on demand.
+//     written through the git CLI (cat-file, fast-import, update-ref,
+//     fetch, push), which works in every object format git does and lets a
+//     partial clone fetch on demand.
 //
 // The only writes are sync's objects and the refs orc-state owns
 // (refs/orc/); the config, the index and the working tree are never

@@ -16,8 +16,8 @@ import (
 )
 
 // This file is the plumbing sync uses to read and write its own commits and
-// refs. Everything goes through the git CLI (cat-file, hash-object, mktree,
-// commit-tree, update-ref, for-each-ref, merge-base, fetch, push), so it
+// refs. Everything goes through the git CLI (cat-file, fast-import,
+// update-ref, for-each-ref, merge-base, fetch, push), so it
 // works in every object format git supports (SHA-1 and SHA-256) without a
 // branch per format, and in a partial clone git fetches a missing object on
 // demand. None of it may run while the state lock is held.
@@ -225,76 +225,61 @@ type Identity struct {
 	When        time.Time
 }
 
-// CommitSnapshot stores files as blobs and trees and a commit with the
-// given parents, and returns the commit's id. A file whose bytes equal the
-// same path in known reuses that blob instead of writing it again. The
-// index, the work tree, HEAD and the branches are never touched, and no
+// CommitSnapshot stores files as blobs, trees and a commit with the given
+// parents (none, or one) and returns the commit's id, all with one `git
+// fast-import` that updates no ref (its branch is reset before the end).
+// The same files, parents, message and identity always give the same id.
+// The index, the work tree, HEAD and the branches are never touched, and no
 // hook runs.
-func (l Layout) CommitSnapshot(ctx context.Context, files Snapshot, known Tree, parents []string, message string, who Identity) (string, error) {
-	ids := map[string]string{}
-	for _, p := range sortedPaths(files) {
-		if k, ok := known[p]; ok && bytes.Equal(k.Data, files[p]) {
-			ids[p] = k.ID
-			continue
-		}
-		out, err := l.RunWith(ctx, files[p], nil, "hash-object", "-w", "--stdin")
-		if err != nil {
-			return "", err
-		}
-		ids[p] = strings.TrimSpace(string(out))
+func (l Layout) CommitSnapshot(ctx context.Context, files Snapshot, parents []string, message string, who Identity) (string, error) {
+	if len(parents) > 1 {
+		return "", fmt.Errorf("a sync commit has at most one parent")
 	}
-	tree, err := l.writeTree(ctx, ids, "")
-	if err != nil {
-		return "", err
+	const branch = "refs/orc/fast-import" // never written: reset before the end
+	var in bytes.Buffer
+	paths := sortedPaths(files)
+	for i, p := range paths {
+		fmt.Fprintf(&in, "blob\nmark :%d\ndata %d\n", i+1, len(files[p]))
+		in.Write(files[p])
+		in.WriteString("\n")
 	}
-	args := []string{"commit-tree", "--no-gpg-sign", "-m", message}
+	date := fmt.Sprintf("%d +0000", who.When.Unix())
+	fmt.Fprintf(&in, "commit %s\nmark :%d\n", branch, len(paths)+1)
+	fmt.Fprintf(&in, "author %s <%s> %s\ncommitter %s <%s> %s\n", who.Name, who.Email, date, who.Name, who.Email, date)
+	fmt.Fprintf(&in, "data %d\n%s\n", len(message)+1, message)
 	for _, p := range parents {
-		args = append(args, "-p", p)
+		fmt.Fprintf(&in, "from %s\n", p)
 	}
-	date := fmt.Sprintf("@%d +0000", who.When.Unix())
-	env := []string{
-		"GIT_AUTHOR_NAME=" + who.Name, "GIT_AUTHOR_EMAIL=" + who.Email, "GIT_AUTHOR_DATE=" + date,
-		"GIT_COMMITTER_NAME=" + who.Name, "GIT_COMMITTER_EMAIL=" + who.Email, "GIT_COMMITTER_DATE=" + date,
+	in.WriteString("deleteall\n")
+	for i, p := range paths {
+		fmt.Fprintf(&in, "M 100644 :%d %s\n", i+1, quotePath(p))
 	}
-	out, err := l.RunWith(ctx, nil, env, append(args, tree)...)
+	fmt.Fprintf(&in, "\nget-mark :%d\nreset %s\n\ndone\n", len(paths)+1, branch)
+	out, err := l.RunWith(ctx, in.Bytes(), nil, "fast-import", "--quiet", "--done", "--date-format=raw")
 	if err != nil {
 		return "", err
 	}
 	return strings.TrimSpace(string(out)), nil
 }
 
-// writeTree writes the tree of the files under dir ("" for the root),
-// subtrees first, with one `git mktree` per tree.
-func (l Layout) writeTree(ctx context.Context, ids map[string]string, dir string) (string, error) {
-	prefix := ""
-	if dir != "" {
-		prefix = dir + "/"
-	}
-	var in bytes.Buffer
-	subdirs := map[string]bool{}
-	for _, p := range sortedPaths(ids) {
-		rel, ok := strings.CutPrefix(p, prefix)
-		if !ok {
-			continue
+// quotePath writes a path as a C-style quoted string, as fast-import reads
+// it: any byte may appear in a session file's name.
+func quotePath(p string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c < 0x20 || c == 0x7f:
+			fmt.Fprintf(&b, "\\%03o", c)
+		default:
+			b.WriteByte(c)
 		}
-		if name, _, nested := strings.Cut(rel, "/"); nested {
-			if !subdirs[name] {
-				subdirs[name] = true
-				sub, err := l.writeTree(ctx, ids, prefix+name)
-				if err != nil {
-					return "", err
-				}
-				fmt.Fprintf(&in, "040000 tree %s\t%s\x00", sub, name)
-			}
-			continue
-		}
-		fmt.Fprintf(&in, "100644 blob %s\t%s\x00", ids[p], rel)
 	}
-	out, err := l.RunWith(ctx, in.Bytes(), nil, "mktree", "-z")
-	if err != nil {
-		return "", err
-	}
-	return strings.TrimSpace(string(out)), nil
+	b.WriteByte('"')
+	return b.String()
 }
 
 func sortedPaths[V any](m map[string]V) []string {

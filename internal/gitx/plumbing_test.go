@@ -27,14 +27,15 @@ func TestCommitSnapshotRoundTrip(t *testing.T) {
 			ctx := context.Background()
 			dir, l := plumbingRepo(t, format)
 			files := Snapshot{
-				"entry.json":            []byte(`{"sessionId":"x"}`),
-				"files/journal.jsonl":   []byte("{}\n"),
-				"files/qa/report.json":  []byte("{\"ok\":true}\n"),
-				"files/qa/deep/a b.txt": []byte("spaces and\ttabs\n"),
-				"files/empty":           {},
+				"entry.json":                       []byte(`{"sessionId":"x"}`),
+				"files/journal.jsonl":              []byte("{}\n"),
+				"files/qa/report.json":             []byte("{\"ok\":true}\n"),
+				"files/qa/deep/a b.txt":            []byte("spaces and\ttabs\n"),
+				"files/\"quoted\" \\ é\ttab\nline": []byte("odd name\n"),
+				"files/empty":                      {},
 			}
 			who := Identity{Name: "orc-state", Email: "orc-state@localhost", When: time.Unix(1_700_000_000, 0)}
-			c1, err := l.CommitSnapshot(ctx, files, nil, nil, "one", who)
+			c1, err := l.CommitSnapshot(ctx, files, nil, "one", who)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -50,7 +51,7 @@ func TestCommitSnapshotRoundTrip(t *testing.T) {
 				t.Fatalf("git show: %q", got)
 			}
 			// Deterministic: the same content, parents and date give the same id.
-			again, err := l.CommitSnapshot(ctx, files, nil, nil, "one", who)
+			again, err := l.CommitSnapshot(ctx, files, nil, "one", who)
 			if err != nil || again != c1 {
 				t.Fatalf("second commit %s, %v; want %s", again, err, c1)
 			}
@@ -73,9 +74,9 @@ func TestCommitSnapshotRoundTrip(t *testing.T) {
 				}
 			}
 
-			// A child reusing known blobs; parents are read back.
+			// A child; its parent is read back.
 			files2 := Snapshot{"entry.json": files["entry.json"], "files/journal.jsonl": []byte("{}\n{}\n")}
-			c2, err := l.CommitSnapshot(ctx, files2, tree, []string{c1}, "two", who)
+			c2, err := l.CommitSnapshot(ctx, files2, []string{c1}, "two", who)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -213,7 +214,7 @@ func TestRejection(t *testing.T) {
 
 func mustSnapshot(t *testing.T, l Layout, files Snapshot, parents []string, who Identity) string {
 	t.Helper()
-	c, err := l.CommitSnapshot(context.Background(), files, nil, parents, "test", who)
+	c, err := l.CommitSnapshot(context.Background(), files, parents, "test", who)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -147,7 +147,7 @@ func TestExtensions(t *testing.T) {
 			if _, err := r.Status(context.Background()); err != nil {
 				t.Errorf("Status: %v", err)
 			}
-			snap, err := r.Layout().CommitSnapshot(context.Background(), Snapshot{"x": []byte("x")}, nil, nil, "snap",
+			snap, err := r.Layout().CommitSnapshot(context.Background(), Snapshot{"x": []byte("x")}, nil, "snap",
 				Identity{Name: "o", Email: "o@localhost", When: time.Unix(1_700_000_000, 0)})
 			if err != nil {
 				t.Fatalf("CommitSnapshot: %v", err)

@@ -219,16 +219,15 @@ func (s *Syncer) moveRefs(updates []gitx.RefUpdate) error {
 	return s.git.UpdateRefs(ctx, updates)
 }
 
-// newCommit records a snapshot as a commit on parent ("" for none),
-// reusing the blobs parentTree already has.
-func (s *Syncer) newCommit(ss *session, snap gitx.Snapshot, parent string, parentTree gitx.Tree, message string) (string, error) {
+// newCommit records a snapshot as a commit on parent ("" for none).
+func (s *Syncer) newCommit(ss *session, snap gitx.Snapshot, parent string, message string) (string, error) {
 	ctx, cancel := s.ctx()
 	defer cancel()
 	var parents []string
 	if parent != "" {
 		parents = []string{parent}
 	}
-	c, err := s.git.CommitSnapshot(ctx, snap, parentTree, parents, message, identity(snap))
+	c, err := s.git.CommitSnapshot(ctx, snap, parents, message, identity(snap))
 	if err != nil {
 		return "", fmt.Errorf("cannot record %s: %w", ss.id, err)
 	}
@@ -242,7 +241,7 @@ func (s *Syncer) localCommit(ss *session) (string, error) {
 	if ss.base != "" && ss.baseTree != nil && sameContent(ss.local, ss.baseTree) {
 		return ss.base, nil
 	}
-	return s.newCommit(ss, ss.local, ss.base, ss.baseTree, "orc-state sync: "+ss.id)
+	return s.newCommit(ss, ss.local, ss.base, "orc-state sync: "+ss.id)
 }
 
 func sortedIDs(sets ...map[string]string) []string {
