@@ -17,6 +17,9 @@ const (
 	// InvalidRemote is a remote commit pull would refuse to import (an
 	// invalid entry or file, an unsafe path).
 	InvalidRemote State = "invalid remote"
+	// InvalidName is a session whose id git refuses as a ref name: push
+	// refuses it.
+	InvalidName State = "invalid name"
 )
 
 // facts are what the state of one session is decided from.

@@ -39,8 +39,11 @@ func validateRemote(id string, tree gitx.Tree) (registry.Session, error) {
 	}
 	for name, b := range tree {
 		rel, ok := strings.CutPrefix(name, "files/")
+		if name == EntryFile {
+			continue
+		}
 		if !ok {
-			continue // entry.json, or a file a later version adds
+			return s, fmt.Errorf("the remote state of %s has %q, which this orc-state does not know (pushed by a newer version? upgrade orc-state)", id, name)
 		}
 		if !safeRel(rel) {
 			return s, fmt.Errorf("the remote state of %s has an unsafe path %q", id, name)

@@ -58,6 +58,8 @@ func (s *Syncer) planPush(ss *session, fixes *[]gitx.RefUpdate) (Result, string)
 	switch {
 	case ss.local == nil:
 		return Result{ss.id, Failed, "no such session here"}, ""
+	case ss.state == InvalidName:
+		return Result{ss.id, Refused, ss.err.Error()}, ""
 	case ss.err != nil:
 		return Result{ss.id, Failed, ss.err.Error()}, ""
 	case ss.state == InSync:

@@ -56,6 +56,22 @@ func Namespace(remote string) string {
 	return RemotesPrefix + remote + "/"
 }
 
+// refName reports why a sessionId cannot be a git ref name component
+// ("" when it can). SessionIds hold only [A-Za-z0-9._-] and never start
+// with a dot; git also refuses "..", a trailing dot and a trailing ".lock".
+// Such an id can only come from a --branch that names no git branch.
+func refName(id string) string {
+	switch {
+	case strings.Contains(id, ".."):
+		return "it holds \"..\""
+	case strings.HasSuffix(id, ".lock"):
+		return "it ends with \".lock\""
+	case strings.HasSuffix(id, "."):
+		return "it ends with a dot"
+	}
+	return ""
+}
+
 // fetchSpec maps the remote's session refs onto the tracking namespace.
 func fetchSpec(remote string) string { return "+" + SessionsPrefix + "*:" + Namespace(remote) + "*" }
 

@@ -77,6 +77,17 @@ func TestSafeRel(t *testing.T) {
 	}
 }
 
+func TestRefName(t *testing.T) {
+	for id, ok := range map[string]bool{
+		"feat-x": true, "a.b": true, "v1.2.3": true, "x.locks": true, "lock": true,
+		"x.lock": false, "a..b": false, "trailing.": false,
+	} {
+		if got := refName(id) == ""; got != ok {
+			t.Errorf("refName(%q) = %q; want ok=%v", id, refName(id), ok)
+		}
+	}
+}
+
 func TestNamespace(t *testing.T) {
 	for remote, want := range map[string]string{
 		"origin":              "refs/orc/remotes/origin/",

@@ -84,7 +84,7 @@ func Summary(verb, remote string, results []Result) error {
 	e := fault.New(code, "%d of %d session(s) not %s: %s", n, len(results), doneWord(verb), strings.Join(parts, ", "))
 	switch {
 	case counts[Refused] > 0 && verb == "push":
-		return e.WithHint("remove the credential from %s (orc-state repair --redact if the journal holds it), then push again", first[Refused])
+		return e.WithHint("fix what the refused line of %s names (a credential: remove it, with orc-state repair --redact if the journal holds it), then push again", first[Refused])
 	case counts[Refused] > 0:
 		return e.WithHint("the remote's state of %s is invalid; fix it on the machine that pushed it", first[Refused])
 	case counts[IsDiverged] > 0:

@@ -135,6 +135,10 @@ func (s *Syncer) survey(rs refSet, ids []string, locals map[string]gitx.Snapshot
 	for _, id := range ids {
 		ss := &session{id: id, local: locals[id], base: rs.bases[id], remote: rs.remotes[id]}
 		out = append(out, ss)
+		if why := refName(id); why != "" {
+			ss.state, ss.err = InvalidName, fmt.Errorf("%s cannot be a git ref name: %s; rename the session's branch to sync it", id, why)
+			continue
+		}
 		ss.state, ss.err = s.decide(ctx, ss, read)
 	}
 	return out, nil
