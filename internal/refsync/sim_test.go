@@ -61,21 +61,34 @@ func (s step) String() string {
 	case "change":
 		return fmt.Sprintf("m%d change %s #%d", s.Machine, s.Session, s.Verb)
 	case "resolve":
-		return fmt.Sprintf("m%d resolve %s --keep %s", s.Machine, s.Session, s.Keep)
+		return fmt.Sprintf("m%d resolve (its first diverged session, else %s) --keep %s", s.Machine, s.Session, s.Keep)
 	case "push1", "pull1":
 		return fmt.Sprintf("m%d %s %s", s.Machine, s.Kind[:4], s.Session)
 	}
 	return fmt.Sprintf("m%d %s", s.Machine, s.Kind)
 }
 
+// randomSteps draws n steps. As people work, each session has a machine
+// it is mostly changed on (its owner, which moves now and then); a change
+// elsewhere, the source of true divergences, is the exception.
 func randomSteps(seed int64, n int) []step {
 	r := rand.New(rand.NewSource(seed))
+	owner := map[string]int{}
+	for _, s := range simSessions {
+		owner[s] = r.Intn(3)
+	}
 	steps := make([]step, n)
 	for i := range steps {
 		st := step{Machine: r.Intn(3), Session: simSessions[r.Intn(len(simSessions))], Verb: r.Intn(1000)}
+		if r.Intn(100) < 5 {
+			owner[st.Session] = r.Intn(3)
+		}
 		switch p := r.Intn(100); {
 		case p < 32:
 			st.Kind = "change"
+			if r.Intn(100) < 75 {
+				st.Machine = owner[st.Session]
+			}
 		case p < 48:
 			st.Kind = "push"
 		case p < 54:
