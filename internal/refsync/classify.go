@@ -20,6 +20,9 @@ const (
 	// InvalidName is a session whose id git refuses as a ref name: push
 	// refuses it.
 	InvalidName State = "invalid name"
+	// InvalidLocal is a session push would publish but refuses: it holds a
+	// credential, or a file its verbs would refuse.
+	InvalidLocal State = "invalid local"
 )
 
 // facts are what the state of one session is decided from.

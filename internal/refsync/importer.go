@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/orc-state/orc-state/checkpoint"
@@ -23,36 +24,57 @@ import (
 // of this session), safe paths, and the files that have a schema. It
 // returns the entry to import.
 func validateRemote(id string, tree gitx.Tree) (registry.Session, error) {
+	return validate(id, tree.Snapshot(), "remote")
+}
+
+// validateLocal applies the same checks to what push would publish, so
+// that no machine publishes a state that every other would refuse (a torn
+// journal, a hand-broken ledger).
+func validateLocal(id string, snap gitx.Snapshot) error {
+	_, err := validate(id, snap, "local")
+	return err
+}
+
+func validate(id string, files gitx.Snapshot, side string) (registry.Session, error) {
 	var s registry.Session
-	raw, ok := tree[EntryFile]
+	raw, ok := files[EntryFile]
 	if !ok {
-		return s, fmt.Errorf("the remote state of %s has no %s", id, EntryFile)
+		return s, fmt.Errorf("the %s state of %s has no %s", side, id, EntryFile)
 	}
-	if err := strictjson.Decode(raw.Data, &s); err != nil {
-		return s, fmt.Errorf("the remote entry of %s is invalid: %v", id, err)
+	if err := strictjson.Decode(raw, &s); err != nil {
+		return s, fmt.Errorf("the %s entry of %s is invalid: %v", side, id, err)
 	}
 	if s.SessionID != id {
-		return s, fmt.Errorf("the remote entry of %s is the entry of %s", id, s.SessionID)
+		return s, fmt.Errorf("the %s entry of %s is the entry of %s", side, id, s.SessionID)
 	}
 	if err := s.Validate(); err != nil {
-		return s, fmt.Errorf("the remote entry of %s is invalid: %v", id, err)
+		return s, fmt.Errorf("the %s entry of %s is invalid: %v", side, id, err)
 	}
-	for name, b := range tree {
-		rel, ok := strings.CutPrefix(name, "files/")
+	for _, name := range sortedKeys(files) {
 		if name == EntryFile {
 			continue
 		}
+		rel, ok := strings.CutPrefix(name, "files/")
 		if !ok {
-			return s, fmt.Errorf("the remote state of %s has %q, which this orc-state does not know (pushed by a newer version? upgrade orc-state)", id, name)
+			return s, fmt.Errorf("the %s state of %s has %q, which this orc-state does not know (pushed by a newer version? upgrade orc-state)", side, id, name)
 		}
 		if !safeRel(rel) {
-			return s, fmt.Errorf("the remote state of %s has an unsafe path %q", id, name)
+			return s, fmt.Errorf("the %s state of %s has an unsafe path %q", side, id, name)
 		}
-		if err := validateFile(rel, b.Data); err != nil {
-			return s, fmt.Errorf("the remote %s of %s is invalid: %v", rel, id, err)
+		if err := validateFile(rel, files[name]); err != nil {
+			return s, fmt.Errorf("the %s %s of %s is invalid: %v", side, rel, id, err)
 		}
 	}
 	return s, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // safeRel accepts a slash-separated relative path whose every element is a

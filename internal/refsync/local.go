@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"time"
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
@@ -142,12 +141,7 @@ func identity(snap gitx.Snapshot) gitx.Identity {
 // credential names the first file of a snapshot holding credential-shaped
 // text (the patterns of internal/secrets), without the match.
 func credential(snap gitx.Snapshot) (string, bool) {
-	names := make([]string, 0, len(snap))
-	for p := range snap {
-		names = append(names, p)
-	}
-	sort.Strings(names)
-	for _, p := range names {
+	for _, p := range sortedKeys(snap) {
 		if kind, line, ok := secrets.Find(snap[p]); ok {
 			return fmt.Sprintf("%s line %d looks like a credential (%s)", p, line, kind), true
 		}

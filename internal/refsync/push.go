@@ -69,20 +69,32 @@ func (s *Syncer) planPush(ss *session, fixes *[]gitx.RefUpdate) (Result, string)
 		return Result{ss.id, UpToDate, short(ss.remote)}, ""
 	case ss.state == Behind:
 		return Result{ss.id, IsBehind, "remote " + short(ss.remote) + "; pull first"}, ""
+	case ss.state == Diverged:
+		return Result{ss.id, IsDiverged, s.divergence(ss)}, ""
 	}
-	// Ahead, not pushed or diverged: there is a local commit to send or to
-	// name. Nothing holding a credential is written, even locally.
-	if reason, bad := credential(ss.local); bad {
+	// Ahead or not pushed: there is a local commit to send, unless the
+	// content may not leave (nothing holding a credential is written, even
+	// locally) or would be refused by every other machine.
+	if reason := unpublishable(ss); reason != "" {
 		return Result{ss.id, Refused, reason + "; nothing of it was pushed"}, ""
 	}
 	c, err := s.localCommit(ss)
 	if err != nil {
 		return Result{ss.id, Failed, err.Error()}, ""
 	}
-	if ss.state == Diverged {
-		return Result{ss.id, IsDiverged, "local " + short(c) + ", remote " + short(ss.remote)}, ""
-	}
 	return Result{ss.id, Pushed, short(c)}, c
+}
+
+// unpublishable says why a session's local content may not be published:
+// it holds a credential, or a file its verbs would refuse ("" when it may).
+func unpublishable(ss *session) string {
+	if reason, bad := credential(ss.local); bad {
+		return reason
+	}
+	if err := validateLocal(ss.id, ss.local); err != nil {
+		return err.Error() + " (orc-state doctor says what to do)"
+	}
+	return ""
 }
 
 // send pushes the commits in one git push, each ref on its own, and

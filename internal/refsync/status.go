@@ -60,9 +60,14 @@ func (s *Syncer) Status(key string) ([]Row, error) {
 	var rows []Row
 	for _, ss := range sessions {
 		st := ss.state
-		if st == Behind || st == RemoteOnly {
+		switch st {
+		case Behind, RemoteOnly:
 			if _, err := validateRemote(ss.id, ss.remoteTree); err != nil {
 				st = InvalidRemote
+			}
+		case Ahead, NotPushed:
+			if unpublishable(ss) != "" {
+				st = InvalidLocal
 			}
 		}
 		rows = append(rows, Row{ss.id, string(st)})
