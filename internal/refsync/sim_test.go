@@ -203,6 +203,7 @@ type world struct {
 	t       *testing.T
 	root    string
 	bare    string
+	plan    string // the slice plan file
 	format  string
 	m       []*machine
 	version map[string]int            // the remote's version of each session (0: none)
@@ -255,6 +256,11 @@ func newWorld(t *testing.T, format string) (*world, error) {
 		return nil, err
 	}
 	if _, err := git(root, "-C", w.bare, "config", "receive.autogc", "false"); err != nil {
+		return nil, err
+	}
+	w.plan = filepath.Join(root, "plan.json")
+	plan := `{"slices": [{"id": 1, "title": "one"}, {"id": 2, "title": "two"}, {"id": 3, "title": "three", "dependsOn": [1]}]}`
+	if err := os.WriteFile(w.plan, []byte(plan), 0o644); err != nil {
 		return nil, err
 	}
 	remotes := [][]string{nil, {"--remote", "file://" + w.bare}, {"--remote", w.bare}}
@@ -357,8 +363,11 @@ func (w *world) change(m *machine, st step) error {
 	if !m.has[s] {
 		code, _, stderr = w.orc(m, "", "init", "--command", "flow", "--total-phases", "5", "--branch", s)
 	} else {
-		args, stdin := changeArgs(st)
+		args, stdin := changeArgs(st, w.plan, m.name)
 		code, _, stderr = w.orc(m, stdin, append(args, "--branch", s)...)
+		if code == 1 && args[1] == "claim" {
+			code = 0 // no slice ready to claim (or no ledger yet): no change
+		}
 	}
 	if code != 0 {
 		return fmt.Errorf("change exited %d: %s", code, stderr)
@@ -378,9 +387,15 @@ func (w *world) change(m *machine, st step) error {
 	return nil
 }
 
-func changeArgs(st step) ([]string, string) {
+// changeArgs is the change a step makes: one of ten mutating verbs,
+// slice claims (which travel like any change) among them.
+func changeArgs(st step, plan, agent string) ([]string, string) {
 	v := st.Verb
-	switch v % 8 {
+	switch v % 10 {
+	case 7:
+		return []string{"slice", "init", plan, "--force"}, ""
+	case 8:
+		return []string{"slice", "claim", "--agent", agent, "--lease", "2h"}, ""
 	case 0:
 		return []string{"phase", "set", strconv.Itoa(1 + v%5)}, ""
 	case 1:
