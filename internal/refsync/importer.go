@@ -65,6 +65,12 @@ func validate(id string, files gitx.Snapshot, side string) (registry.Session, er
 			return s, fmt.Errorf("the %s %s of %s is invalid: %v", side, rel, id, err)
 		}
 	}
+	// The anchor travels with the journal and must pin its tip.
+	if anchor, ok := files["files/"+journal.AnchorName]; ok {
+		if p := journal.CheckAnchor(anchor, journal.TailOf(files["files/"+journal.FileName])); p != nil {
+			return s, fmt.Errorf("the %s %s of %s is invalid: %s", side, journal.AnchorName, id, p.Message)
+		}
+	}
 	return s, nil
 }
 

@@ -38,7 +38,7 @@ func readLocal(d *state.Dir, reg *registry.Registry, id string) (gitx.Snapshot, 
 		if err != nil || de.IsDir() || !travels(de.Name()) || !de.Type().IsRegular() {
 			return err
 		}
-		data, err := os.ReadFile(p)
+		data, err := atomicfile.ReadFile(p)
 		if err != nil {
 			return err
 		}

@@ -249,7 +249,7 @@ func (tx *Tx) Append(id, name string, data []byte) {
 // AppendState stages an append to an append-only file given relative to
 // the state dir, outside any session (the sync log).
 func (tx *Tx) AppendState(rel string, data []byte) {
-	tx.appends = append(tx.appends, [2]string{filepath.Join(tx.dir.Path, rel), string(data)})
+	tx.appends = append(tx.appends, appendReq{filepath.Join(tx.dir.Path, rel), data})
 }
 
 // WriteState stages a file given relative to the state dir (outside any
