@@ -1,20 +1,14 @@
 package cli
 
+// What the sync verbs share: the --remote flag, the refsync.Syncer they
+// drive, and how its per-session results are printed.
+
 import (
 	"fmt"
 
 	"github.com/orc-state/orc-state/internal/refsync"
 	"github.com/orc-state/orc-state/internal/state"
 )
-
-// SyncCmd is `sync`: the verbs that move sessions between machines through
-// refs/orc/sessions/* (internal/refsync does the work).
-type SyncCmd struct {
-	Push    SyncPushCmd    `cmd:"" help:"Publish each session's changes on refs/orc/sessions/<id>; one line per session."`
-	Pull    SyncPullCmd    `cmd:"" help:"Import each remote session this machine is behind on; one line per session."`
-	Status  SyncStatusCmd  `cmd:"" help:"Per session: in sync, ahead, behind, diverged, not pushed, remote only; and the archives."`
-	Resolve SyncResolveCmd `cmd:"" help:"End a divergence by keeping one side; the other is archived under refs/orc/archive/."`
-}
 
 // RemoteFlag names the remote a sync verb talks to.
 type RemoteFlag struct {

@@ -1,39 +1,18 @@
 package cli
 
 import (
-	"io"
-
 	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/journal"
-	"github.com/orc-state/orc-state/internal/secrets"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
 
-// maxStdin bounds what a verb reads from stdin; more is refused, not cut.
-const maxStdin = 1 << 20
-
-// readStdin reads all of stdin up to maxStdin bytes.
-func (e *Env) readStdin() ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(e.Stdin, maxStdin+1))
-	if err != nil {
-		return nil, fault.Usagef("cannot read stdin: %v", err)
-	}
-	if len(data) > maxStdin {
-		return nil, fault.Usagef("stdin is over %d bytes", maxStdin)
-	}
-	return data, nil
-}
-
-// refuseSecrets refuses text that looks like a credential, without echoing it.
-func refuseSecrets(what string, text []byte) error {
-	if kind, line, ok := secrets.Find(text); ok {
-		return fault.Usagef("%s line %d looks like a credential (%s); it was not stored", what, line, kind).
-			WithHint("remove the secret and retry; reference it by name instead")
-	}
-	return nil
+// DigestWriteCmd is `digest write -`.
+type DigestWriteCmd struct {
+	BranchFlag
+	Source string `arg:"" optional:"" help:"Must be - (stdin)."`
 }
 
 // Run replaces the Resume digest with stdin.
