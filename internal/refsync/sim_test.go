@@ -19,7 +19,7 @@ package refsync_test
 //     remote has published, and each base is the one the model says.
 //
 // On a failure it prints the seed and a shrunk list of steps that still
-// fails. `go test` runs 3 seeds of 200 steps (2 of 60 with -short or
+// fails. `go test` runs 3 seeds of 100 steps (2 of 60 with -short or
 // -race); ORC_SIM_SEEDS=N and ORC_SIM_STEPS=M run more
 // (ORC_SIM_SEEDS=40 ORC_SIM_STEPS=600 go test ./internal/refsync -run
 // TestSimulation -timeout 60m). Odd seeds use SHA-1, even ones SHA-256.
@@ -112,7 +112,7 @@ func TestSimulation(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not found")
 	}
-	seeds, steps := []int64{1, 2, 3}, 200
+	seeds, steps := []int64{1, 2, 3}, 100
 	if testing.Short() || raceEnabled {
 		seeds, steps = []int64{1, 2}, 60
 	}
