@@ -2,7 +2,6 @@ package cli
 
 import (
 	"github.com/orc-state/orc-state/internal/fault"
-	"github.com/orc-state/orc-state/internal/refsync"
 )
 
 // SyncPushCmd is `sync push`.
@@ -23,11 +22,11 @@ func (c *SyncPushCmd) Run(e *Env) error {
 	}
 	var ids []string
 	if c.Key != "" {
-		id, ok := refsync.Select(reg, c.Key)
-		if !ok {
-			return notFound(c.Key)
+		ss, err := e.findKey(reg, c.Key) // the selector rules of every session verb
+		if err != nil {
+			return err
 		}
-		ids = []string{id}
+		ids = []string{ss.SessionID}
 	} else {
 		for _, ss := range reg.Sessions {
 			ids = append(ids, ss.SessionID)
