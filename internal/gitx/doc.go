@@ -27,9 +27,13 @@
 //     is computed in process and marked approximate (Status.Approximate).
 //     The root go-git package is never imported: it links every transport
 //     and costs milliseconds of start-up per process.
-//   - Sync's snapshots (CommitSnapshot, ReadSnapshot, SetRef, Refs): objects
-//     and refs under refs/orc/, through go-git's storage.
+//   - Sync's plumbing (plumbing.go): its commits and refs are read and
+//     written through the git CLI (cat-file, fast-import, update-ref,
+//     fetch, push) in the same place and environment (Layout.Run), which
+//     works in every object format git does and lets a partial clone fetch
+//     on demand.
 //
-// The only writes are those snapshots; the config, the index and the
-// working tree are never written.
+// The only writes are sync's objects and the refs orc-state owns
+// (refs/orc/); the config, the index and the working tree are never
+// written.
 package gitx

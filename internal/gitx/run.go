@@ -135,10 +135,28 @@ func (l Layout) Read(ctx context.Context, args ...string) ([]byte, error) {
 	return l.here().output(ctx, nil, args...)
 }
 
-// RunInput is Run with stdin (for plumbing such as hash-object --stdin,
-// mktree and update-ref --stdin).
-func (l Layout) RunInput(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
-	return l.here().run(ctx, false, stdin, args...)
+// RunWith is Run with stdin (nil for none) and extra environment entries
+// (KEY=value, added after the process environment).
+func (l Layout) RunWith(ctx context.Context, stdin []byte, env []string, args ...string) ([]byte, error) {
+	var in io.Reader
+	if stdin != nil {
+		in = bytes.NewReader(stdin)
+	}
+	return l.sync(env).run(ctx, false, in, args...)
+}
+
+// sync is the layout's place with extra environment entries: where sync's
+// git commands run (transport allowed).
+func (l Layout) sync(env []string) place {
+	p := l.here()
+	p.env = append(p.env, env...)
+	return p
+}
+
+// command is a git command of sync's in the layout's place with env
+// added, killed with its children when ctx ends.
+func (l Layout) command(ctx context.Context, env []string, args ...string) (*exec.Cmd, error) {
+	return l.sync(env).command(ctx, false, args...)
 }
 
 // currentBranchFromGit asks git for HEAD (refs that are not files).
