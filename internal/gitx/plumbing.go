@@ -403,7 +403,7 @@ func (l Layout) Push(ctx context.Context, remote string, updates []PushUpdate) (
 		if runErr == nil {
 			runErr = errors.New("no answer for any ref")
 		}
-		return nil, gitFailure("git push", l.Place, runErr, stderr.Bytes())
+		return nil, pushFailure(runErr, stderr.Bytes())
 	}
 	var out []PushResult
 	for _, u := range updates {
@@ -452,6 +452,16 @@ func rejection(summary string) string {
 	default:
 		return kind + ": " + reason
 	}
+}
+
+// pushFailure tells a push that failed as a whole by the first line of its
+// stderr: a pre-push hook's or the remote's own words come before git's
+// "error: failed to push some refs".
+func pushFailure(err error, stderr []byte) error {
+	if line := firstLine(string(stderr)); line != "" {
+		return &gitError{msg: "git push: " + line, err: err}
+	}
+	return fmt.Errorf("git push: %w", err)
 }
 
 func firstLine(s string) string {
