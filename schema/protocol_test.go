@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -136,4 +137,73 @@ func TestProtocolLayout(t *testing.T) {
 			t.Errorf("docs/protocol.md §2 does not link schema/%s from the row of the file it describes", s)
 		}
 	}
+}
+
+// TestProtocolReferencesResolve: every citation of the protocol in the
+// repository ("docs/protocol.md §N", a link to protocol.md#anchor) names a
+// section that exists, and nothing cites the old out-of-tree contract.
+func TestProtocolReferencesResolve(t *testing.T) {
+	doc := readProtocol(t)
+	sections := map[string]bool{} // "4"
+	anchors := map[string]bool{}  // "4-integrity-rules"
+	for _, m := range regexp.MustCompile(`(?m)^## (([0-9]+)\. .*)$`).FindAllStringSubmatch(doc, -1) {
+		sections[m[2]] = true
+		anchors[slug(m[1])] = true
+	}
+	cite := regexp.MustCompile(`protocol\.md[^§#\n]{0,40}(?:\n[#/ ]*)?§([0-9]+)`)
+	link := regexp.MustCompile(`protocol\.md#([A-Za-z0-9-]+)`)
+	old := regexp.MustCompile(`(?i)contract ?§|contract\.md`)
+	out, err := exec.Command("git", "-C", "..", "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
+	if err != nil {
+		t.Fatalf("git ls-files: %v", err)
+	}
+	checked := 0
+	for _, rel := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		switch filepath.Ext(rel) {
+		case ".go", ".md", ".txtar", ".json", ".txt":
+		default:
+			continue
+		}
+		if rel == "schema/protocol_test.go" {
+			continue // the patterns themselves
+		}
+		data, err := os.ReadFile(filepath.Join("..", rel))
+		if err != nil {
+			continue // deleted in the work tree
+		}
+		text := string(data)
+		lineOf := func(i int) int { return strings.Count(text[:i], "\n") + 1 }
+		for _, m := range cite.FindAllStringSubmatchIndex(text, -1) {
+			checked++
+			if n := text[m[2]:m[3]]; !sections[n] {
+				t.Errorf("%s:%d cites docs/protocol.md §%s, which has no such section", rel, lineOf(m[0]), n)
+			}
+		}
+		for _, m := range link.FindAllStringSubmatchIndex(text, -1) {
+			checked++
+			if a := text[m[2]:m[3]]; !anchors[a] {
+				t.Errorf("%s:%d links protocol.md#%s, which is no heading of docs/protocol.md", rel, lineOf(m[0]), a)
+			}
+		}
+		for _, m := range old.FindAllStringIndex(text, -1) {
+			t.Errorf("%s:%d cites the contract, which is not part of this repository; cite a section of docs/protocol.md instead", rel, lineOf(m[0]))
+		}
+	}
+	if checked < 100 {
+		t.Errorf("found only %d citations of docs/protocol.md; the pattern has stopped matching them", checked)
+	}
+}
+
+// slug is the anchor GitHub gives a Markdown heading.
+func slug(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(heading) {
+		switch {
+		case r == ' ':
+			b.WriteRune('-')
+		case r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
