@@ -14,6 +14,7 @@ import (
 	"github.com/orc-state/orc-state/internal/cli"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/lock"
+	"github.com/orc-state/orc-state/internal/refsync"
 	"github.com/orc-state/orc-state/internal/state"
 )
 
@@ -114,7 +115,7 @@ func TestProtocolLayout(t *testing.T) {
 	owned := []string{
 		state.RegistryFile, lock.FileName, state.ProofFile, state.IntentFile, state.RemovedFile,
 		state.CheckpointFile, state.LedgerFile, state.DecisionsFile, state.ProgressFile,
-		journal.FileName, journal.AnchorName, cli.LinkFile, "readiness.json",
+		journal.FileName, journal.AnchorName, cli.LinkFile, "readiness.json", refsync.LogFile,
 	}
 	for _, name := range owned {
 		if !strings.Contains(layout, name+"`") {
