@@ -405,7 +405,7 @@ func (c *matrix) runVerbs(r row) int {
 		return c.orc(r, "", args...)
 	}
 
-	// init: the state dir is where contract §2 puts it.
+	// init: the state dir is where docs/protocol.md §2 puts it.
 	n++
 	if res := mutate("init", "--command", "flow", "--total-phases", "3"); res.code != 0 {
 		t.Fatalf("init: exit %d: %s", res.code, res.stderr)

@@ -14,7 +14,7 @@ import (
 	"github.com/orc-state/orc-state/internal/gitx"
 )
 
-// Resolve finds the state dir, first that applies (contract §2):
+// Resolve finds the state dir, first that applies (docs/protocol.md §2):
 //
 //   - flagDir (--dir), relative to cwd when relative;
 //   - $ORC_STATE_DIR, which must be absolute (a variable outlives the

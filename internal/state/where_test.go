@@ -65,7 +65,7 @@ func tempDir(t *testing.T) string {
 	return d
 }
 
-// TestResolve covers the state-dir rules of contract §2: one state dir per
+// TestResolve covers the state-dir rules of docs/protocol.md §2: one state dir per
 // repository, found from every worktree and from the environment git
 // honours, and the refusals (exit 2).
 func TestResolve(t *testing.T) {
