@@ -13,6 +13,7 @@ import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/journal"
+	"github.com/orc-state/orc-state/internal/portable"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/strictjson"
 	"github.com/orc-state/orc-state/registry"
@@ -39,8 +40,8 @@ func checkArtifactName(name string) error {
 		return fault.Usagef("artifact name %q must be a clean relative path (no leading /, no .., no //)", name)
 	case strings.HasPrefix(name, "../") || name == "..":
 		return fault.Usagef("artifact name %q leaves files/", name)
-	case owned[name]:
-		return fault.Usagef("%s is written by its own verb, not by artifact put", name)
+	case ownedName(name) != "":
+		return fault.Usagef("%s is written by its own verb, not by artifact put", ownedName(name))
 	case !strings.HasSuffix(name, ".json"):
 		return fault.Usagef("artifact name %q must end in .json", name)
 	}
@@ -48,6 +49,42 @@ func checkArtifactName(name string) error {
 		if part == ".." || strings.HasPrefix(part, ".") {
 			return fault.Usagef("artifact name %q has a hidden or parent component", name)
 		}
+		if p := portable.Problem(part); p != "" {
+			return fault.Usagef("artifact name %q: %s", name, p).
+				WithHint("artifacts move between machines; use a name Linux, macOS and Windows can all store")
+		}
+	}
+	return nil
+}
+
+// ownedName returns the owned file that name is, also on macOS and
+// Windows, which ignore case ("Slices.json" is slices.json there), or "".
+func ownedName(name string) string {
+	for o := range owned {
+		if o == name || portable.Same(o, name) {
+			return o
+		}
+	}
+	return ""
+}
+
+// caseVariant refuses NAME when files/ holds a file or folder on its path
+// whose name differs only in case: macOS and Windows would read or replace
+// that one, Linux another, and a session must mean the same everywhere.
+func caseVariant(filesDir, name string) error {
+	var walked []string
+	for _, part := range strings.Split(name, "/") {
+		entries, err := os.ReadDir(filepath.Join(append([]string{filesDir}, walked...)...))
+		if err != nil {
+			return nil // the rest does not exist yet
+		}
+		for _, en := range entries {
+			if portable.Same(en.Name(), part) {
+				return fault.Usagef("artifact name %q differs only in case from the stored %s; macOS and Windows treat them as one", name, path.Join(append(walked, en.Name())...)).
+					WithHint("use the stored name's spelling")
+			}
+		}
+		walked = append(walked, part)
 	}
 	return nil
 }
@@ -131,6 +168,9 @@ func (c *ArtifactPutCmd) Run(e *Env) error {
 		if err := noSymlinks(tx.Dir().FilesDir(s.SessionID), c.Name); err != nil {
 			return err
 		}
+		if err := caseVariant(tx.Dir().FilesDir(s.SessionID), c.Name); err != nil {
+			return err
+		}
 		tx.Write(s.SessionID, c.Name, buf.Bytes())
 		tx.Touch(s.SessionID, map[string]string{"name": c.Name, "headSha": head, "sha256": journal.Sum(buf.Bytes())})
 		return nil
@@ -151,6 +191,9 @@ func (c *ArtifactCheckCmd) Run(e *Env) error {
 		return err
 	}
 	if err := noSymlinks(d.FilesDir(s.SessionID), c.Name); err != nil {
+		return err
+	}
+	if err := caseVariant(d.FilesDir(s.SessionID), c.Name); err != nil {
 		return err
 	}
 	data, err := d.ReadFile(s.SessionID, c.Name)

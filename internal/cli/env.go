@@ -83,10 +83,13 @@ func lookup(reg *registry.Registry, key string) *registry.Session {
 // lookupKeys are the sessionIds and gitBranches lookup may match for key:
 // a registry read for them alone answers lookup as the whole one would.
 func lookupKeys(key string) []string {
-	if k := registry.Sanitize(key); k != key {
-		return []string{key, k}
+	keys := []string{key}
+	for _, k := range registry.Keys(key) {
+		if k != key {
+			keys = append(keys, k)
+		}
 	}
-	return []string{key}
+	return keys
 }
 
 // notFound is the exit-1 error for a missing session.

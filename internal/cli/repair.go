@@ -160,6 +160,9 @@ func (c *RepairCmd) adopt(e *Env) error {
 		if err := s.Validate(); err != nil {
 			return fault.Usagef("cannot adopt %s: %v", name, err)
 		}
+		if err := keyTaken(tx, &s); err != nil {
+			return err
+		}
 		tx.Reg.Sessions = append(tx.Reg.Sessions, s)
 		tx.RegistryChanged()
 		tx.Replace(name) // the adopted entry is new; there is no earlier one to compare

@@ -17,6 +17,7 @@ import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/journal"
+	"github.com/orc-state/orc-state/internal/portable"
 	"github.com/orc-state/orc-state/internal/secrets"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/strictjson"
@@ -272,13 +273,20 @@ func (e *Env) importSession(d *state.Dir, id string, snap gitx.Snapshot, localJo
 	if s.SessionID != id {
 		return fault.Invalidf("the remote entry of %s is invalid: it is the entry of %s; nothing was imported", id, s.SessionID)
 	}
-	for name, data := range snap {
+	for _, name := range sortedKeys(snap) { // the first fault in name order, on every run
+		data := snap[name]
 		rel, ok := strings.CutPrefix(name, "files/")
 		if !ok {
 			continue
 		}
 		if strings.Contains(rel, "..") || strings.HasPrefix(rel, "/") {
 			return fault.Invalidf("the remote state of %s has an unsafe path %q", id, name)
+		}
+		for _, part := range strings.Split(rel, "/") {
+			if p := portable.Problem(part); p != "" {
+				return fault.Usagef("the remote state of %s has a file %s: %s; nothing was imported", id, name, p).
+					WithHint("remove or rename that artifact on the machine that pushed it, push again, then pull")
+			}
 		}
 		if err := validateFile(rel, data); err != nil {
 			return fault.Invalidf("the remote %s of %s is invalid: %v; nothing was imported", rel, id, err)
@@ -295,6 +303,8 @@ func (e *Env) importSession(d *state.Dir, id string, snap gitx.Snapshot, localJo
 		tx.Replace(id)
 		if cur := findExact(tx.Reg, id); cur != nil {
 			*cur = s
+		} else if err := keyTaken(tx, &s); err != nil {
+			return err
 		} else {
 			tx.Reg.Sessions = append(tx.Reg.Sessions, s)
 		}
