@@ -356,7 +356,7 @@ func printable(s string) string {
 
 // readInputFile reads a user's input file, at most maxStdin bytes (a file
 // that never ends, like /dev/zero, is refused, not read until memory runs
-// out).
+// out), as fromWindows leaves it.
 func readInputFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -370,5 +370,5 @@ func readInputFile(path string) ([]byte, error) {
 	if len(data) > maxStdin {
 		return nil, fault.Usagef("%s is over %d bytes", path, maxStdin)
 	}
-	return data, nil
+	return fromWindows(path, data)
 }
