@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/orc-state/orc-state/internal/hexid"
 )
 
 // digestBullets are the five bullets every digest starts with, in order.
@@ -208,7 +210,7 @@ func parseSuite(v string) (Digest, error) {
 		return Digest{}, refuse("suite verdict %q is not a single word", clip(verdict, 40))
 	}
 	sha, tail, _ := strings.Cut(rest, " ")
-	if !isHex(sha) || len(sha) < 7 || len(sha) > 40 {
+	if !hexid.Valid(sha, 7, 40) {
 		return Digest{}, refuse("suite sha %q is not 7-40 hex characters", clip(sha, 50))
 	}
 	if tail != "" && !(strings.HasPrefix(tail, "(") && strings.HasSuffix(tail, ")")) {
@@ -227,14 +229,4 @@ func isWord(s string) bool {
 		}
 	}
 	return s != ""
-}
-
-func isHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
 }

@@ -16,7 +16,7 @@
 // history is present only once a value has been superseded, oldest first.
 // Parse is strict: duplicate keys, unknown fields, a missing schema or
 // decisions object, schema above 1, a bad key, value, provenance or time
-// make an *InvalidError (exit 3).
+// make an *InvalidError (Newer set for a newer schema).
 //
 // Keys are 1 to 128 bytes of [A-Za-z0-9._-]. Values are 1 to 4096 bytes of
 // valid UTF-8 on one line: no control character other than tab. Times are
@@ -107,7 +107,7 @@ func Parse(data []byte) (*File, error) {
 	if probe.Schema != nil && *probe.Schema > Schema {
 		return nil, &InvalidError{
 			Fault: fmt.Sprintf("schema %d is newer than this orc-state understands (%d)", *probe.Schema, Schema),
-			Next:  "upgrade orc-state",
+			Newer: true,
 		}
 	}
 	var f File
@@ -127,7 +127,7 @@ func Parse(data []byte) (*File, error) {
 }
 
 func invalid(format string, args ...any) *InvalidError {
-	return &InvalidError{Fault: fmt.Sprintf(format, args...), Next: "run orc-state doctor"}
+	return &InvalidError{Fault: fmt.Sprintf(format, args...)}
 }
 
 // Validate checks the schema and every decision.

@@ -86,32 +86,35 @@ func TestParseRefuses(t *testing.T) {
 		return `{"schema":1,"decisions":{"k":{` + fields + `}}}`
 	}
 	ok := `"value":"v","provenance":"flag","settledAt":"` + t1 + `"`
-	tests := []struct{ name, in, want, hint string }{
-		{"not json", `{"schema":1,`, "unexpected end", "run orc-state doctor"},
-		{"array", `[]`, "the top level is not a JSON object", "run orc-state doctor"},
-		{"duplicate key", `{"schema":1,"decisions":{"k":{` + ok + `},"k":{` + ok + `}}}`, `duplicate key "k"`, "run orc-state doctor"},
-		{"duplicate field", entry(ok + `,"value":"w"`), `duplicate key "value"`, "run orc-state doctor"},
-		{"unknown top field", `{"schema":1,"decisions":{},"extra":1}`, `unknown field "extra"`, "run orc-state doctor"},
-		{"unknown entry field", entry(ok + `,"note":"x"`), `unknown field "note"`, "run orc-state doctor"},
-		{"schema newer", `{"schema":2,"decisions":{}}`, "schema 2 is newer", "upgrade orc-state"},
-		{"schema zero", `{"schema":0,"decisions":{}}`, "schema is 0; expected 1", "run orc-state doctor"},
-		{"no schema", `{"decisions":{}}`, "no schema field", "run orc-state doctor"},
-		{"no decisions", `{"schema":1}`, "no decisions object", "run orc-state doctor"},
-		{"null decisions", `{"schema":1,"decisions":null}`, "null where an object is expected", "run orc-state doctor"},
-		{"number value", entry(`"value":3,"provenance":"flag","settledAt":"` + t1 + `"`), "expected string", "run orc-state doctor"},
-		{"empty value", entry(`"value":"","provenance":"flag","settledAt":"` + t1 + `"`), "k: value is empty", "run orc-state doctor"},
-		{"multi-line value", entry(`"value":"a\nb","provenance":"flag","settledAt":"` + t1 + `"`), "control character", "run orc-state doctor"},
-		{"bad provenance", entry(`"value":"v","provenance":"guess","settledAt":"` + t1 + `"`), `provenance "guess" is not one of flag, asked, policy, inferred`, "run orc-state doctor"},
-		{"missing provenance", entry(`"value":"v","settledAt":"` + t1 + `"`), `provenance "" is not one of`, "run orc-state doctor"},
-		{"local time", entry(`"value":"v","provenance":"flag","settledAt":"2026-01-02T15:04:05+01:00"`), "is not a UTC time", "run orc-state doctor"},
-		{"date only", entry(`"value":"v","provenance":"flag","settledAt":"2026-01-02"`), "is not a UTC time", "run orc-state doctor"},
-		{"fractional seconds", entry(`"value":"v","provenance":"flag","settledAt":"2026-01-02T15:04:05.5Z"`), "is not a UTC time", "run orc-state doctor"},
-		{"bad key", `{"schema":1,"decisions":{"a b":{` + ok + `}}}`, `key "a b" is not`, "run orc-state doctor"},
-		{"empty key", `{"schema":1,"decisions":{"":{` + ok + `}}}`, `key "" is not`, "run orc-state doctor"},
-		{"long key", `{"schema":1,"decisions":{"` + strings.Repeat("k", 129) + `":{` + ok + `}}}`, "is not 1 to 128", "run orc-state doctor"},
-		{"bad history time", entry(ok + `,"history":[{"value":"w","provenance":"flag","settledAt":"` + t1 + `","supersededAt":"soon"}]`), `k: history[0]: supersededAt "soon"`, "run orc-state doctor"},
-		{"bad history value", entry(ok + `,"history":[{"value":"","provenance":"flag","settledAt":"` + t1 + `","supersededAt":"` + t2 + `"}]`), "k: history[0]: value is empty", "run orc-state doctor"},
-		{"legacy shape", `{"schema":1,"decisions":{},"autopilotLevel":{"value":"auto"}}`, `unknown field "autopilotLevel"`, "run orc-state doctor"},
+	tests := []struct {
+		name, in, want string
+		newer          bool
+	}{
+		{"not json", `{"schema":1,`, "unexpected end", false},
+		{"array", `[]`, "the top level is not a JSON object", false},
+		{"duplicate key", `{"schema":1,"decisions":{"k":{` + ok + `},"k":{` + ok + `}}}`, `duplicate key "k"`, false},
+		{"duplicate field", entry(ok + `,"value":"w"`), `duplicate key "value"`, false},
+		{"unknown top field", `{"schema":1,"decisions":{},"extra":1}`, `unknown field "extra"`, false},
+		{"unknown entry field", entry(ok + `,"note":"x"`), `unknown field "note"`, false},
+		{"schema newer", `{"schema":2,"decisions":{}}`, "schema 2 is newer", true},
+		{"schema zero", `{"schema":0,"decisions":{}}`, "schema is 0; expected 1", false},
+		{"no schema", `{"decisions":{}}`, "no schema field", false},
+		{"no decisions", `{"schema":1}`, "no decisions object", false},
+		{"null decisions", `{"schema":1,"decisions":null}`, "null where an object is expected", false},
+		{"number value", entry(`"value":3,"provenance":"flag","settledAt":"` + t1 + `"`), "expected string", false},
+		{"empty value", entry(`"value":"","provenance":"flag","settledAt":"` + t1 + `"`), "k: value is empty", false},
+		{"multi-line value", entry(`"value":"a\nb","provenance":"flag","settledAt":"` + t1 + `"`), "control character", false},
+		{"bad provenance", entry(`"value":"v","provenance":"guess","settledAt":"` + t1 + `"`), `provenance "guess" is not one of flag, asked, policy, inferred`, false},
+		{"missing provenance", entry(`"value":"v","settledAt":"` + t1 + `"`), `provenance "" is not one of`, false},
+		{"local time", entry(`"value":"v","provenance":"flag","settledAt":"2026-01-02T15:04:05+01:00"`), "is not a UTC time", false},
+		{"date only", entry(`"value":"v","provenance":"flag","settledAt":"2026-01-02"`), "is not a UTC time", false},
+		{"fractional seconds", entry(`"value":"v","provenance":"flag","settledAt":"2026-01-02T15:04:05.5Z"`), "is not a UTC time", false},
+		{"bad key", `{"schema":1,"decisions":{"a b":{` + ok + `}}}`, `key "a b" is not`, false},
+		{"empty key", `{"schema":1,"decisions":{"":{` + ok + `}}}`, `key "" is not`, false},
+		{"long key", `{"schema":1,"decisions":{"` + strings.Repeat("k", 129) + `":{` + ok + `}}}`, "is not 1 to 128", false},
+		{"bad history time", entry(ok + `,"history":[{"value":"w","provenance":"flag","settledAt":"` + t1 + `","supersededAt":"soon"}]`), `k: history[0]: supersededAt "soon"`, false},
+		{"bad history value", entry(ok + `,"history":[{"value":"","provenance":"flag","settledAt":"` + t1 + `","supersededAt":"` + t2 + `"}]`), "k: history[0]: value is empty", false},
+		{"legacy shape", `{"schema":1,"decisions":{},"autopilotLevel":{"value":"auto"}}`, `unknown field "autopilotLevel"`, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -120,8 +123,8 @@ func TestParseRefuses(t *testing.T) {
 			if !errors.As(err, &ie) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Parse = %v, want *InvalidError containing %q", err, tt.want)
 			}
-			if ie.ExitCode() != 3 || ie.Hint() != tt.hint || strings.ContainsAny(err.Error(), "\n") {
-				t.Fatalf("exit %d hint %q msg %q", ie.ExitCode(), ie.Hint(), err)
+			if ie.Newer != tt.newer || strings.ContainsAny(err.Error(), "\n") {
+				t.Fatalf("newer %v msg %q", ie.Newer, err)
 			}
 		})
 	}
@@ -148,8 +151,8 @@ func TestSet(t *testing.T) {
 	// A different value without supersede loses the compare-and-set.
 	_, err := f.Set("prMode", "single", "asked", false, t2)
 	var se *SettledError
-	if !errors.As(err, &se) || se.ExitCode() != 1 || se.Value != "stack" || se.Provenance != "flag" ||
-		err.Error() != "'prMode' already settled (stack); pass --supersede to change it" {
+	if !errors.As(err, &se) || se.Key != "prMode" || se.Value != "stack" || se.Provenance != "flag" ||
+		err.Error() != "'prMode' already settled (stack)" {
 		t.Fatalf("settled: %v", err)
 	}
 	if !bytes.Equal(before, f.Marshal()) {
@@ -192,7 +195,7 @@ func TestSetRefusesInput(t *testing.T) {
 			f := mustParse(t, sample)
 			_, err := f.Set(tt.key, tt.value, tt.prov, true, tt.now)
 			var ie *InputError
-			if !errors.As(err, &ie) || ie.ExitCode() != 2 || !strings.Contains(err.Error(), tt.want) {
+			if !errors.As(err, &ie) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Set = %v, want *InputError %q", err, tt.want)
 			}
 			if string(f.Marshal()) != sample {

@@ -71,8 +71,8 @@ func FuzzParse(f *testing.F) {
 		r, err := Parse(data)
 		if err != nil {
 			var ie *InvalidError
-			if !errors.As(err, &ie) || ie.ExitCode() != 3 || ie.Hint() == "" {
-				t.Fatalf("Parse error %v (%T) is not an exit-3 InvalidError with a hint", err, err)
+			if !errors.As(err, &ie) || ie.Problem < Damaged || ie.Problem > Collision {
+				t.Fatalf("Parse error %v (%T) is not an InvalidError of a known kind", err, err)
 			}
 			if r != nil {
 				t.Fatal("Parse returned a registry with an error")
@@ -122,8 +122,8 @@ func FuzzMigrate(f *testing.F) {
 		m, err := Migrate(data)
 		if err != nil {
 			var ie *InvalidError
-			if !errors.As(err, &ie) || ie.ExitCode() != 3 || ie.Hint() == "" {
-				t.Fatalf("Migrate error %v (%T) is not an exit-3 InvalidError with a hint", err, err)
+			if !errors.As(err, &ie) || ie.Problem < Damaged || ie.Problem > Collision {
+				t.Fatalf("Migrate error %v (%T) is not an InvalidError of a known kind", err, err)
 			}
 			if m != nil {
 				t.Fatal("Migrate returned a result with an error")

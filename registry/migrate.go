@@ -60,11 +60,11 @@ func Migrate(data []byte) (*Migration, error) {
 	// Duplicate keys and invalid UTF-8 would be resolved silently below
 	// (the last key wins, bad bytes become U+FFFD): refuse them instead.
 	if err := strictjson.Check(data); err != nil {
-		return nil, &InvalidError{Fault: err.Error(), Next: "fix orc.json by hand (or restore a backup), then run orc-state migrate"}
+		return nil, &InvalidError{Fault: err.Error(), Problem: Garbled}
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
-		return nil, &InvalidError{Fault: "not a JSON object: " + err.Error(), Next: "restore orc.json from a backup, or remove it"}
+		return nil, &InvalidError{Fault: "not a JSON object: " + err.Error(), Problem: NotObject}
 	}
 	m := &Migration{
 		Registry:   &Registry{Schema: Schema, Sessions: []Session{}},
@@ -87,18 +87,18 @@ func Migrate(data []byte) (*Migration, error) {
 	}
 	var entries []json.RawMessage
 	if v, ok := top["sessions"]; ok && json.Unmarshal(v, &entries) != nil {
-		return nil, &InvalidError{Fault: "sessions is not a list of objects", Next: "fix orc.json by hand, then run orc-state migrate"}
+		return nil, &InvalidError{Fault: "sessions is not a list of objects", Problem: BadSessions}
 	}
 	var order []string
 	groups := map[string][]*draft{}
 	for i, raw := range entries {
 		var e map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &e); err != nil {
-			return nil, &InvalidError{Fault: "sessions is not a list of objects", Next: "fix orc.json by hand, then run orc-state migrate"}
+			return nil, &InvalidError{Fault: "sessions is not a list of objects", Problem: BadSessions}
 		}
 		d, err := newDraft(raw, e)
 		if err != nil {
-			return nil, &InvalidError{Fault: fmt.Sprintf("session %d: %v", i+1, err), Next: "fix that entry by hand, then run orc-state migrate"}
+			return nil, &InvalidError{Fault: fmt.Sprintf("session %d: %v", i+1, err), Problem: BadEntry}
 		}
 		id := d.s.SessionID
 		if groups[id] == nil {
@@ -112,7 +112,7 @@ func Migrate(data []byte) (*Migration, error) {
 		}
 	}
 	if err := m.Registry.Validate(); err != nil {
-		return nil, &InvalidError{Fault: "after migration: " + err.Error(), Next: "fix that entry by hand, then run orc-state migrate"}
+		return nil, &InvalidError{Fault: "after migration: " + err.Error(), Problem: BadEntry}
 	}
 	return m, nil
 }
@@ -126,8 +126,8 @@ func refuseNewer(data []byte) error {
 		return nil
 	}
 	return &InvalidError{
-		Fault: fmt.Sprintf("schema %g is newer than this orc-state understands (%d)", schema, Schema),
-		Next:  "upgrade orc-state",
+		Fault:   fmt.Sprintf("schema %g is newer than this orc-state understands (%d)", schema, Schema),
+		Problem: Newer,
 	}
 }
 
@@ -140,8 +140,8 @@ func (m *Migration) add(group []*draft) error {
 	for _, d := range group[1:] {
 		if d.s.GitBranch != group[0].s.GitBranch {
 			return &InvalidError{
-				Fault: fmt.Sprintf("branches %q and %q both map to session %q", group[0].s.GitBranch, d.s.GitBranch, d.s.SessionID),
-				Next:  "remove or rename one entry by hand, then run orc-state migrate",
+				Fault:   fmt.Sprintf("branches %q and %q both map to session %q", group[0].s.GitBranch, d.s.GitBranch, d.s.SessionID),
+				Problem: Collision,
 			}
 		}
 		if d.s.UpdatedAt > win.s.UpdatedAt {

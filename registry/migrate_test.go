@@ -840,35 +840,35 @@ func TestMigrateRefuses(t *testing.T) {
 	slash["branch"], slash["gitBranch"] = "a-b", "a/b"
 
 	tests := []struct {
-		name  string
-		in    []byte
-		hint  string
-		fault string
+		name    string
+		in      []byte
+		problem Problem
+		fault   string
 	}{
-		{"schema 2", []byte(`{"schema":2,"sessions":[]}`), hintUpgrade, "schema 2"},
-		{"schema 2 with legacy entries", []byte(`{"schema":2,"sessions":[{"session_id":"x","current_phase":1}]}`), hintUpgrade, ""},
-		{"schema 3 with unknown keys", []byte(`{"schema":3,"sessions":[],"shards":[1]}`), hintUpgrade, ""},
-		{"two branches on one sessionId", legacyDoc(t, slash, collide), "", `"a/b" and "a-b"`},
-		{"two branches on one sessionId, reversed", legacyDoc(t, collide, slash), "", `"a-b" and "a/b"`},
-		{"entry without a branch", legacyWith(t, del("branch"), del("gitBranch")), "", "no gitBranch or branch"},
-		{"entry with empty branches", legacyWith(t, set("branch", ""), set("gitBranch", "")), "", "no gitBranch or branch"},
-		{"entry with non-string branches", legacyWith(t, set("branch", 5), set("gitBranch", nil)), "", "no gitBranch or branch"},
-		{"traversal branch (B12)", legacyWith(t, set("branch", ".."), set("gitBranch", "..")), "", "traversal"},
-		{"leading-dot branch", legacyWith(t, set("gitBranch", "../x")), "", "dot"},
-		{"reserved branch (B12)", legacyWith(t, set("branch", "knowledge"), set("gitBranch", "knowledge")), "", "reserved"},
-		{"branch over 200 bytes", legacyWith(t, set("gitBranch", strings.Repeat("b", 201))), "", "201 bytes"},
-		{"null entry", []byte(`{"sessions":[null]}`), "", "no gitBranch or branch"},
-		{"status outside the enum", legacyWith(t, set("status", "active")), "", "status"},
-		{"multi-line label", legacyWith(t, set("phaseLabel", "a\nb")), "", "phaseLabel"},
-		{"description over 120 characters", legacyWith(t, set("description", strings.Repeat("d", 121))), "", "description"},
-		{"PR without url", legacyWith(t, set("linkedPRs", []any{map[string]any{"repo": "a"}})), "", "url"},
-		{"scope outside the enum", legacyWith(t, set("scope", "repo")), "", "scope"},
-		{"not JSON", []byte(`{"sessions":`), "", ""},
-		{"empty input", []byte(``), "", ""},
-		{"array", []byte(`[]`), "", "not a JSON object"},
-		{"string", []byte(`"x"`), "", "not a JSON object"},
-		{"sessions is an object", []byte(`{"sessions":{}}`), "", "sessions"},
-		{"sessions holds numbers", []byte(`{"sessions":[1]}`), "", "sessions"},
+		{"schema 2", []byte(`{"schema":2,"sessions":[]}`), Newer, "schema 2"},
+		{"schema 2 with legacy entries", []byte(`{"schema":2,"sessions":[{"session_id":"x","current_phase":1}]}`), Newer, ""},
+		{"schema 3 with unknown keys", []byte(`{"schema":3,"sessions":[],"shards":[1]}`), Newer, ""},
+		{"two branches on one sessionId", legacyDoc(t, slash, collide), Collision, `"a/b" and "a-b"`},
+		{"two branches on one sessionId, reversed", legacyDoc(t, collide, slash), Collision, `"a-b" and "a/b"`},
+		{"entry without a branch", legacyWith(t, del("branch"), del("gitBranch")), BadEntry, "no gitBranch or branch"},
+		{"entry with empty branches", legacyWith(t, set("branch", ""), set("gitBranch", "")), BadEntry, "no gitBranch or branch"},
+		{"entry with non-string branches", legacyWith(t, set("branch", 5), set("gitBranch", nil)), BadEntry, "no gitBranch or branch"},
+		{"traversal branch (B12)", legacyWith(t, set("branch", ".."), set("gitBranch", "..")), BadEntry, "traversal"},
+		{"leading-dot branch", legacyWith(t, set("gitBranch", "../x")), BadEntry, "dot"},
+		{"reserved branch (B12)", legacyWith(t, set("branch", "knowledge"), set("gitBranch", "knowledge")), BadEntry, "reserved"},
+		{"branch over 200 bytes", legacyWith(t, set("gitBranch", strings.Repeat("b", 201))), BadEntry, "201 bytes"},
+		{"null entry", []byte(`{"sessions":[null]}`), BadEntry, "no gitBranch or branch"},
+		{"status outside the enum", legacyWith(t, set("status", "active")), BadEntry, "status"},
+		{"multi-line label", legacyWith(t, set("phaseLabel", "a\nb")), BadEntry, "phaseLabel"},
+		{"description over 120 characters", legacyWith(t, set("description", strings.Repeat("d", 121))), BadEntry, "description"},
+		{"PR without url", legacyWith(t, set("linkedPRs", []any{map[string]any{"repo": "a"}})), BadEntry, "url"},
+		{"scope outside the enum", legacyWith(t, set("scope", "repo")), BadEntry, "scope"},
+		{"not JSON", []byte(`{"sessions":`), Garbled, ""},
+		{"empty input", []byte(``), Garbled, ""},
+		{"array", []byte(`[]`), NotObject, "not a JSON object"},
+		{"string", []byte(`"x"`), NotObject, "not a JSON object"},
+		{"sessions is an object", []byte(`{"sessions":{}}`), BadSessions, "sessions"},
+		{"sessions holds numbers", []byte(`{"sessions":[1]}`), BadSessions, "sessions"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -879,11 +879,11 @@ func TestMigrateRefuses(t *testing.T) {
 			if m != nil {
 				t.Errorf("a refused migration returned %+v", m)
 			}
-			ie := wantInvalid(t, err, tt.hint)
+			ie := wantInvalid(t, err, tt.problem)
 			if tt.fault != "" && !strings.Contains(ie.Error(), tt.fault) {
 				t.Errorf("message %q does not mention %q", ie.Error(), tt.fault)
 			}
-			if tt.hint == "" && ie.Hint() == hintDoctor {
+			if tt.problem == anyProblem && ie.Problem == Damaged {
 				t.Errorf("a refused migration sends the user back to doctor: %v", err)
 			}
 		})
@@ -908,7 +908,7 @@ func TestMigrateRefusesNewerSchemaEvenIfMalformed(t *testing.T) {
 			if err == nil {
 				t.Fatalf("Migrate downgraded a schema-2 registry to %s", mustMarshal(t, m.Registry))
 			}
-			wantInvalid(t, err, hintUpgrade)
+			wantInvalid(t, err, Newer)
 		})
 	}
 }
@@ -1007,7 +1007,7 @@ func TestMigrateDuplicateJSONKeys(t *testing.T) {
 	in := []byte(`{"sessions":[{"gitBranch":"feat/x","command":"flow","status":"paused","status":"completed","description":"first","description":"second","phase":1,"totalPhases":2,"startedAt":"2026-01-02T15:04:05Z","updatedAt":"2026-01-02T15:04:05Z"}]}`)
 	m, err := Migrate(in)
 	if err != nil {
-		wantInvalid(t, err, "")
+		wantInvalid(t, err, anyProblem)
 		return // refusing is fine
 	}
 	if l := lost(t, in, m); len(l) > 0 {
@@ -1146,7 +1146,7 @@ func TestMigrateRefusesMalformedLegacy(t *testing.T) {
 			t.Errorf("Migrate(%q) succeeded: %s", in, mustMarshal(t, m.Registry))
 			continue
 		}
-		if ie := wantInvalid(t, err, ""); ie.Hint() == hintDoctor {
+		if ie := wantInvalid(t, err, anyProblem); ie.Problem == Damaged {
 			t.Errorf("refused with the doctor hint: %v", err)
 		}
 	}

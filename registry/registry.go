@@ -37,6 +37,13 @@ const MaxDescription = 120
 // Statuses is the closed enum of session states.
 var Statuses = []string{"in_progress", "paused", "completed", "abandoned"}
 
+// Verdicts is the closed enum of gate verdicts.
+var Verdicts = []string{"approved", "changes_requested"}
+
+// ScopeWorkspace is the scope of a session spanning repositories (the
+// default scope, a single repository, is empty).
+const ScopeWorkspace = "workspace"
+
 // JiraKey is the shape of a Jira issue key. It compiles on first use:
 // every process pays for what runs at start-up, and most never ask.
 var JiraKey = lazyPattern{compile: sync.OnceValue(func() *regexp.Regexp {
@@ -145,19 +152,30 @@ func IsTime(v string) bool {
 // Now returns the current time in TimeLayout.
 func Now() string { return clock.Stamp().UTC().Format(TimeLayout) }
 
-// InvalidError is a registry that cannot be trusted: exit 3.
+// InvalidError is a registry that cannot be trusted. Its Problem says
+// what kind of fault it is, which decides what can be done about it.
 type InvalidError struct {
-	Fault string // what is wrong, one line
-	Next  string // the command to run next
+	Fault   string // what is wrong, one line
+	Problem Problem
 }
 
 func (e *InvalidError) Error() string { return "orc.json is invalid: " + e.Fault }
 
-// Hint names the next command.
-func (e *InvalidError) Hint() string { return e.Next }
+// Problem is the kind of an InvalidError.
+type Problem int
 
-// ExitCode is 3: invalid state on disk.
-func (e *InvalidError) ExitCode() int { return 3 }
+// The kinds of unusable registry. Parse finds the first three; the others
+// are what stops Migrate.
+const (
+	Damaged     Problem = iota // fails the strict parse or validation
+	Legacy                     // the original's vocabulary (legacy fields, no schema): Migrate converts it
+	Newer                      // a schema newer than this build understands
+	Garbled                    // duplicate names or invalid UTF-8 anywhere in the file
+	NotObject                  // not a JSON object
+	BadSessions                // sessions is not a list of objects
+	BadEntry                   // one entry cannot be converted, or is invalid once converted
+	Collision                  // two branches map to one sessionId
+)
 
 // Parse reads orc.json strictly and validates it.
 func Parse(data []byte) (*Registry, error) {
@@ -167,29 +185,29 @@ func Parse(data []byte) (*Registry, error) {
 			return nil, newerSchema(n)
 		}
 		if f := strictjson.UnknownField(err); f != "" && isLegacy(f) {
-			return nil, &InvalidError{Fault: fmt.Sprintf("legacy field %q", f), Next: "run orc-state migrate"}
+			return nil, &InvalidError{Fault: fmt.Sprintf("legacy field %q", f), Problem: Legacy}
 		}
 		if f := legacyField(data); f != "" {
-			return nil, &InvalidError{Fault: fmt.Sprintf("legacy field %q (%v)", f, err), Next: "run orc-state migrate"}
+			return nil, &InvalidError{Fault: fmt.Sprintf("legacy field %q (%v)", f, err), Problem: Legacy}
 		}
-		return nil, &InvalidError{Fault: err.Error(), Next: "run orc-state doctor"}
+		return nil, &InvalidError{Fault: err.Error(), Problem: Damaged}
 	}
 	if r.Schema > Schema {
 		return nil, newerSchema(r.Schema)
 	}
 	if r.Schema == 0 && !hasSchema(data) {
-		return nil, &InvalidError{Fault: "no schema field", Next: "run orc-state migrate"}
+		return nil, &InvalidError{Fault: "no schema field", Problem: Legacy}
 	}
 	if err := r.Validate(); err != nil {
-		return nil, &InvalidError{Fault: err.Error(), Next: "run orc-state doctor"}
+		return nil, &InvalidError{Fault: err.Error(), Problem: Damaged}
 	}
 	return &r, nil
 }
 
 func newerSchema(n int) error {
 	return &InvalidError{
-		Fault: fmt.Sprintf("schema %d is newer than this orc-state understands (%d)", n, Schema),
-		Next:  "upgrade orc-state",
+		Fault:   fmt.Sprintf("schema %d is newer than this orc-state understands (%d)", n, Schema),
+		Problem: Newer,
 	}
 }
 
@@ -421,7 +439,7 @@ func (s *Session) Validate() error {
 	if n := utf8.RuneCountInString(s.Description); n > MaxDescription {
 		return fmt.Errorf("description is %d characters; the limit is %d", n, MaxDescription)
 	}
-	if !oneOf(s.Status, Statuses) {
+	if !slices.Contains(Statuses, s.Status) {
 		return fmt.Errorf("status %q is not one of %s", s.Status, strings.Join(Statuses, ", "))
 	}
 	if s.TotalPhases < 1 {
@@ -448,7 +466,7 @@ func (s *Session) Validate() error {
 			return fmt.Errorf("%s %q is not a UTC time like 2026-01-02T15:04:05Z", f.name, f.v)
 		}
 	}
-	if s.Scope != "" && s.Scope != "workspace" {
+	if s.Scope != "" && s.Scope != ScopeWorkspace {
 		return fmt.Errorf("scope %q is not workspace", s.Scope)
 	}
 	for _, r := range s.Repos {
@@ -458,7 +476,7 @@ func (s *Session) Validate() error {
 	}
 	if s.Gate != nil {
 		for _, v := range s.Gate.Verdicts {
-			if v.Verdict != "approved" && v.Verdict != "changes_requested" {
+			if !slices.Contains(Verdicts, v.Verdict) {
 				return fmt.Errorf("gate verdict %q is not approved or changes_requested", v.Verdict)
 			}
 		}
@@ -478,13 +496,4 @@ func SingleLine(name, v string) error {
 		}
 	}
 	return nil
-}
-
-func oneOf(v string, set []string) bool {
-	for _, s := range set {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

@@ -11,11 +11,8 @@ import (
 	"testing"
 )
 
-const (
-	hintDoctor  = "run orc-state doctor"
-	hintMigrate = "run orc-state migrate"
-	hintUpgrade = "upgrade orc-state"
-)
+// anyProblem makes wantInvalid accept any Problem.
+const anyProblem Problem = -1
 
 // entry returns a valid schema-1 entry as a generic map that a test case
 // mutates before encoding it.
@@ -77,9 +74,9 @@ func keyed(id, raw string) func(map[string]any) {
 	}
 }
 
-// wantInvalid asserts that err is an *InvalidError with exit code 3, a
-// one-line message, and (unless hint is "") the given hint.
-func wantInvalid(t *testing.T, err error, hint string) *InvalidError {
+// wantInvalid asserts that err is an *InvalidError with a known Problem
+// (the one given, unless anyProblem) and a one-line message.
+func wantInvalid(t *testing.T, err error, problem Problem) *InvalidError {
 	t.Helper()
 	if err == nil {
 		t.Fatal("got no error, want an *InvalidError")
@@ -88,14 +85,11 @@ func wantInvalid(t *testing.T, err error, hint string) *InvalidError {
 	if !errors.As(err, &ie) {
 		t.Fatalf("error %q is a %T, want *InvalidError", err, err)
 	}
-	if ie.ExitCode() != 3 {
-		t.Errorf("ExitCode() = %d, want 3", ie.ExitCode())
+	if problem != anyProblem && ie.Problem != problem {
+		t.Errorf("Problem = %d, want %d (error: %v)", ie.Problem, problem, err)
 	}
-	if hint != "" && ie.Hint() != hint {
-		t.Errorf("Hint() = %q, want %q (error: %v)", ie.Hint(), hint, err)
-	}
-	if ie.Hint() == "" {
-		t.Errorf("Hint() is empty (error: %v)", err)
+	if ie.Problem < Damaged || ie.Problem > Collision {
+		t.Errorf("Problem %d is not a known kind (error: %v)", ie.Problem, err)
 	}
 	if strings.ContainsAny(ie.Error(), "\r\n") {
 		t.Errorf("error is not one line: %q", ie.Error())
@@ -256,59 +250,59 @@ func TestParseRefuses(t *testing.T) {
 	pr := func(repo, url string) map[string]any { return map[string]any{"repo": repo, "url": url} }
 
 	tests := []struct {
-		name  string
-		data  []byte
-		hint  string // "" accepts any non-empty hint
-		fault string // a substring of the message
+		name    string
+		data    []byte
+		problem Problem // anyProblem accepts any
+		fault   string  // a substring of the message
 	}{
 		// Shape of the file.
-		{"empty file", []byte(""), hintDoctor, ""},
-		{"null", []byte("null"), "", ""},
-		{"array", []byte("[]"), hintDoctor, ""},
-		{"string", []byte(`"orc"`), hintDoctor, ""},
-		{"number", []byte(`1`), hintDoctor, ""},
-		{"byte order mark", append([]byte("\xef\xbb\xbf"), valid...), hintDoctor, ""},
-		{"invalid UTF-8", []byte(strings.Replace(valid, `"description":""`, "\"description\":\"caf\xe9\"", 1)), hintDoctor, "UTF-8"},
-		{"trailing garbage", []byte(valid + "x"), hintDoctor, ""},
-		{"null sessions", []byte(`{"schema":1,"sessions":null}`), hintDoctor, "null where a list is expected"},
-		{"null description", []byte(strings.Replace(valid, `"description":""`, `"description":null`, 1)), hintDoctor, "null where a string is expected"},
-		{"two documents", []byte(valid + valid), hintDoctor, ""},
-		{"truncated", []byte(valid[:len(valid)/2]), hintDoctor, ""},
-		{"deep nesting", []byte(`{"schema":1,"sessions":[],"x":` + deep + `}`), hintDoctor, "nested deeper"},
-		{"duplicate top-level key", []byte(`{"schema":1,"sessions":[],"sessions":[]}`), hintDoctor, `duplicate key "sessions"`},
-		{"duplicate schema key", []byte(`{"schema":1,"schema":1,"sessions":[]}`), hintDoctor, "duplicate key"},
-		{"duplicate key in a session", []byte(strings.Replace(valid, `"command":"flow"`, `"command":"flow","command":"debug"`, 1)), hintDoctor, `duplicate key "command"`},
+		{"empty file", []byte(""), Damaged, ""},
+		{"null", []byte("null"), anyProblem, ""},
+		{"array", []byte("[]"), Damaged, ""},
+		{"string", []byte(`"orc"`), Damaged, ""},
+		{"number", []byte(`1`), Damaged, ""},
+		{"byte order mark", append([]byte("\xef\xbb\xbf"), valid...), Damaged, ""},
+		{"invalid UTF-8", []byte(strings.Replace(valid, `"description":""`, "\"description\":\"caf\xe9\"", 1)), Damaged, "UTF-8"},
+		{"trailing garbage", []byte(valid + "x"), Damaged, ""},
+		{"null sessions", []byte(`{"schema":1,"sessions":null}`), Damaged, "null where a list is expected"},
+		{"null description", []byte(strings.Replace(valid, `"description":""`, `"description":null`, 1)), Damaged, "null where a string is expected"},
+		{"two documents", []byte(valid + valid), Damaged, ""},
+		{"truncated", []byte(valid[:len(valid)/2]), Damaged, ""},
+		{"deep nesting", []byte(`{"schema":1,"sessions":[],"x":` + deep + `}`), Damaged, "nested deeper"},
+		{"duplicate top-level key", []byte(`{"schema":1,"sessions":[],"sessions":[]}`), Damaged, `duplicate key "sessions"`},
+		{"duplicate schema key", []byte(`{"schema":1,"schema":1,"sessions":[]}`), Damaged, "duplicate key"},
+		{"duplicate key in a session", []byte(strings.Replace(valid, `"command":"flow"`, `"command":"flow","command":"debug"`, 1)), Damaged, `duplicate key "command"`},
 
 		// Schema versions.
-		{"no schema", []byte(`{"sessions":[]}`), hintMigrate, "schema"},
-		{"empty object", []byte(`{}`), hintMigrate, "schema"},
-		{"schema 2", []byte(`{"schema":2,"sessions":[]}`), hintUpgrade, "schema 2"},
-		{"schema 99 with unknown fields", []byte(`{"schema":99,"sessions":[{"whatever":true}],"newThing":1}`), hintUpgrade, ""},
-		{"schema 2 with legacy fields", []byte(`{"schema":2,"sessions":[{"session_id":"x"}]}`), hintUpgrade, ""},
-		{"schema 0", []byte(`{"schema":0,"sessions":[]}`), "", "schema"},
-		{"schema as a string", []byte(`{"schema":"1","sessions":[]}`), hintDoctor, ""},
-		{"schema 1.5", []byte(`{"schema":1.5,"sessions":[]}`), hintDoctor, ""},
+		{"no schema", []byte(`{"sessions":[]}`), Legacy, "schema"},
+		{"empty object", []byte(`{}`), Legacy, "schema"},
+		{"schema 2", []byte(`{"schema":2,"sessions":[]}`), Newer, "schema 2"},
+		{"schema 99 with unknown fields", []byte(`{"schema":99,"sessions":[{"whatever":true}],"newThing":1}`), Newer, ""},
+		{"schema 2 with legacy fields", []byte(`{"schema":2,"sessions":[{"session_id":"x"}]}`), Newer, ""},
+		{"schema 0", []byte(`{"schema":0,"sessions":[]}`), anyProblem, "schema"},
+		{"schema as a string", []byte(`{"schema":"1","sessions":[]}`), Damaged, ""},
+		{"schema 1.5", []byte(`{"schema":1.5,"sessions":[]}`), Damaged, ""},
 
 		// Undeclared and legacy fields.
-		{"unknown session field", withEntry(t, set("foo", 1)), hintDoctor, `"foo"`},
-		{"unknown top-level field", []byte(`{"schema":1,"sessions":[],"foo":1}`), hintDoctor, `"foo"`},
-		{"unknown PR field", withEntry(t, set("linkedPRs", []any{map[string]any{"repo": "a", "url": "u", "title": "x"}})), hintDoctor, `"title"`},
-		{"unknown perRepoState field", withEntry(t, set("perRepoState", map[string]any{"web": map[string]any{"repoPath": "p", "branch": "b", "pr_url": "u"}})), hintDoctor, `"pr_url"`},
-		{"unknown gate field", withEntry(t, set("gate", map[string]any{"verdicts": []any{}, "retries": map[string]any{}, "budget": 2})), hintDoctor, `"budget"`},
-		{"legacy planPath", withEntry(t, set("planPath", "p.md")), hintDoctor, `"planPath"`},
-		{"legacy session_id", withEntry(t, set("session_id", "feat-x")), hintMigrate, `"session_id"`},
-		{"legacy current_phase", withEntry(t, set("current_phase", 2)), hintMigrate, `"current_phase"`},
-		{"legacy total_phases", withEntry(t, set("total_phases", 3)), hintMigrate, `"total_phases"`},
-		{"legacy created_at", withEntry(t, set("created_at", "2026-01-02T15:04:05Z")), hintMigrate, `"created_at"`},
-		{"legacy updated_at", withEntry(t, set("updated_at", "2026-01-02T15:04:05Z")), hintMigrate, `"updated_at"`},
-		{"legacy branchSanitized", withEntry(t, set("branchSanitized", "feat-x")), hintMigrate, `"branchSanitized"`},
-		{"legacy schemaVersion in a session", withEntry(t, set("schemaVersion", 2)), hintMigrate, `"schemaVersion"`},
-		{"legacy schemaVersion at the top", []byte(`{"schema":1,"schemaVersion":2,"sessions":[]}`), hintMigrate, `"schemaVersion"`},
-		{"legacy entry without schema", []byte(`{"sessions":[{"branch":"x","current_phase":2}]}`), hintMigrate, ""},
+		{"unknown session field", withEntry(t, set("foo", 1)), Damaged, `"foo"`},
+		{"unknown top-level field", []byte(`{"schema":1,"sessions":[],"foo":1}`), Damaged, `"foo"`},
+		{"unknown PR field", withEntry(t, set("linkedPRs", []any{map[string]any{"repo": "a", "url": "u", "title": "x"}})), Damaged, `"title"`},
+		{"unknown perRepoState field", withEntry(t, set("perRepoState", map[string]any{"web": map[string]any{"repoPath": "p", "branch": "b", "pr_url": "u"}})), Damaged, `"pr_url"`},
+		{"unknown gate field", withEntry(t, set("gate", map[string]any{"verdicts": []any{}, "retries": map[string]any{}, "budget": 2})), Damaged, `"budget"`},
+		{"legacy planPath", withEntry(t, set("planPath", "p.md")), Damaged, `"planPath"`},
+		{"legacy session_id", withEntry(t, set("session_id", "feat-x")), Legacy, `"session_id"`},
+		{"legacy current_phase", withEntry(t, set("current_phase", 2)), Legacy, `"current_phase"`},
+		{"legacy total_phases", withEntry(t, set("total_phases", 3)), Legacy, `"total_phases"`},
+		{"legacy created_at", withEntry(t, set("created_at", "2026-01-02T15:04:05Z")), Legacy, `"created_at"`},
+		{"legacy updated_at", withEntry(t, set("updated_at", "2026-01-02T15:04:05Z")), Legacy, `"updated_at"`},
+		{"legacy branchSanitized", withEntry(t, set("branchSanitized", "feat-x")), Legacy, `"branchSanitized"`},
+		{"legacy schemaVersion in a session", withEntry(t, set("schemaVersion", 2)), Legacy, `"schemaVersion"`},
+		{"legacy schemaVersion at the top", []byte(`{"schema":1,"schemaVersion":2,"sessions":[]}`), Legacy, `"schemaVersion"`},
+		{"legacy entry without schema", []byte(`{"sessions":[{"branch":"x","current_phase":2}]}`), Legacy, ""},
 
 		// Keys and branches.
-		{"duplicate sessionId", twoSame, hintDoctor, `duplicate sessionId "feat-x"`},
-		{"two raw branches on one sessionId", twoSameKey, hintDoctor, `duplicate sessionId "feat-x"`},
+		{"duplicate sessionId", twoSame, Damaged, `duplicate sessionId "feat-x"`},
+		{"two raw branches on one sessionId", twoSameKey, Damaged, `duplicate sessionId "feat-x"`},
 		{"one branch under both key rules", mustJSON(t, map[string]any{"schema": 1, "sessions": []any{func() map[string]any {
 			e := entry()
 			keyed("con", "con")(e)
@@ -317,88 +311,88 @@ func TestParseRefuses(t *testing.T) {
 			e := entry()
 			keyed("con-", "con")(e)
 			return e
-		}()}}), hintDoctor, `duplicate gitBranch "con"`},
-		{"device name mapped elsewhere", withEntry(t, keyed("con-x", "con")), hintDoctor, "gitBranch"},
-		{"portable key of another branch", withEntry(t, keyed("con-", "con-.")), hintDoctor, "gitBranch"},
-		{"branch differs from sessionId", withEntry(t, set("branch", "feat-y")), hintDoctor, "branch"},
-		{"gitBranch maps elsewhere", withEntry(t, set("gitBranch", "feat/y")), hintDoctor, "gitBranch"},
-		{"gitBranch empty", withEntry(t, set("gitBranch", "")), hintDoctor, "gitBranch"},
-		{"gitBranch missing", withEntry(t, del("gitBranch")), hintDoctor, "gitBranch"},
-		{"sessionId empty", withEntry(t, keyed("", "")), hintDoctor, "empty"},
-		{"sessionId dot dot", withEntry(t, keyed("..", "..")), hintDoctor, "traversal"},
-		{"sessionId hidden", withEntry(t, keyed(".hidden", ".hidden")), hintDoctor, "dot"},
-		{"sessionId reserved", withEntry(t, keyed("knowledge", "knowledge")), hintDoctor, "reserved"},
-		{"sessionId with a slash", withEntry(t, keyed("feat/x", "feat/x")), hintDoctor, "outside"},
-		{"sessionId of 201 bytes", withEntry(t, keyed(strings.Repeat("k", 201), strings.Repeat("k", 201))), hintDoctor, "201 bytes"},
+		}()}}), Damaged, `duplicate gitBranch "con"`},
+		{"device name mapped elsewhere", withEntry(t, keyed("con-x", "con")), Damaged, "gitBranch"},
+		{"portable key of another branch", withEntry(t, keyed("con-", "con-.")), Damaged, "gitBranch"},
+		{"branch differs from sessionId", withEntry(t, set("branch", "feat-y")), Damaged, "branch"},
+		{"gitBranch maps elsewhere", withEntry(t, set("gitBranch", "feat/y")), Damaged, "gitBranch"},
+		{"gitBranch empty", withEntry(t, set("gitBranch", "")), Damaged, "gitBranch"},
+		{"gitBranch missing", withEntry(t, del("gitBranch")), Damaged, "gitBranch"},
+		{"sessionId empty", withEntry(t, keyed("", "")), Damaged, "empty"},
+		{"sessionId dot dot", withEntry(t, keyed("..", "..")), Damaged, "traversal"},
+		{"sessionId hidden", withEntry(t, keyed(".hidden", ".hidden")), Damaged, "dot"},
+		{"sessionId reserved", withEntry(t, keyed("knowledge", "knowledge")), Damaged, "reserved"},
+		{"sessionId with a slash", withEntry(t, keyed("feat/x", "feat/x")), Damaged, "outside"},
+		{"sessionId of 201 bytes", withEntry(t, keyed(strings.Repeat("k", 201), strings.Repeat("k", 201))), Damaged, "201 bytes"},
 
 		// Enums and ranges.
-		{"status done", withEntry(t, set("status", "done")), hintDoctor, "status"},
-		{"status upper case", withEntry(t, set("status", "IN_PROGRESS")), hintDoctor, "status"},
-		{"status empty", withEntry(t, set("status", "")), hintDoctor, "status"},
-		{"status missing", withEntry(t, del("status")), hintDoctor, "status"},
-		{"status number", withEntry(t, set("status", 1)), hintDoctor, "status"},
-		{"phase above totalPhases", withEntry(t, set("phase", 4)), hintDoctor, "outside 1..3"},
-		{"phase 0", withEntry(t, set("phase", 0)), hintDoctor, "phase"},
-		{"phase -1", withEntry(t, set("phase", -1)), hintDoctor, "phase"},
-		{"phase 5abc", withEntry(t, set("phase", "5abc")), hintDoctor, "phase"},
-		{"phase as a digit string", withEntry(t, set("phase", "2")), hintDoctor, "phase"},
-		{"phase 2.5", withEntry(t, set("phase", 2.5)), hintDoctor, "phase"},
-		{"phase Done", withEntry(t, set("phase", "Done")), hintDoctor, "phase"},
-		{"phase null", withEntry(t, set("phase", nil)), hintDoctor, "phase"},
-		{"phase missing", withEntry(t, del("phase")), hintDoctor, "phase"},
-		{"totalPhases 0", withEntry(t, set("totalPhases", 0)), hintDoctor, "totalPhases"},
-		{"totalPhases 0 with phase done", withEntry(t, func(e map[string]any) { e["phase"], e["totalPhases"] = "done", 0 }), hintDoctor, "totalPhases"},
-		{"totalPhases negative", withEntry(t, set("totalPhases", -3)), hintDoctor, "totalPhases"},
-		{"totalPhases string", withEntry(t, set("totalPhases", "3")), hintDoctor, "totalPhases"},
-		{"totalPhases fraction", withEntry(t, set("totalPhases", 3.5)), hintDoctor, "totalPhases"},
-		{"scope repo", withEntry(t, set("scope", "repo")), hintDoctor, "scope"},
-		{"scope workspace-member", withEntry(t, set("scope", "workspace-member")), hintDoctor, "scope"},
-		{"repos with an empty name", withEntry(t, set("repos", []any{"web", ""})), hintDoctor, "repos"},
-		{"repos as objects", withEntry(t, set("repos", []any{map[string]any{"name": "web"}})), hintDoctor, ""},
-		{"gate verdict outside the enum", withEntry(t, set("gate", map[string]any{"verdicts": []any{map[string]any{"phase": 1, "verdict": "rejected", "at": "2026-01-02T15:04:05Z"}}})), hintDoctor, "rejected"},
+		{"status done", withEntry(t, set("status", "done")), Damaged, "status"},
+		{"status upper case", withEntry(t, set("status", "IN_PROGRESS")), Damaged, "status"},
+		{"status empty", withEntry(t, set("status", "")), Damaged, "status"},
+		{"status missing", withEntry(t, del("status")), Damaged, "status"},
+		{"status number", withEntry(t, set("status", 1)), Damaged, "status"},
+		{"phase above totalPhases", withEntry(t, set("phase", 4)), Damaged, "outside 1..3"},
+		{"phase 0", withEntry(t, set("phase", 0)), Damaged, "phase"},
+		{"phase -1", withEntry(t, set("phase", -1)), Damaged, "phase"},
+		{"phase 5abc", withEntry(t, set("phase", "5abc")), Damaged, "phase"},
+		{"phase as a digit string", withEntry(t, set("phase", "2")), Damaged, "phase"},
+		{"phase 2.5", withEntry(t, set("phase", 2.5)), Damaged, "phase"},
+		{"phase Done", withEntry(t, set("phase", "Done")), Damaged, "phase"},
+		{"phase null", withEntry(t, set("phase", nil)), Damaged, "phase"},
+		{"phase missing", withEntry(t, del("phase")), Damaged, "phase"},
+		{"totalPhases 0", withEntry(t, set("totalPhases", 0)), Damaged, "totalPhases"},
+		{"totalPhases 0 with phase done", withEntry(t, func(e map[string]any) { e["phase"], e["totalPhases"] = "done", 0 }), Damaged, "totalPhases"},
+		{"totalPhases negative", withEntry(t, set("totalPhases", -3)), Damaged, "totalPhases"},
+		{"totalPhases string", withEntry(t, set("totalPhases", "3")), Damaged, "totalPhases"},
+		{"totalPhases fraction", withEntry(t, set("totalPhases", 3.5)), Damaged, "totalPhases"},
+		{"scope repo", withEntry(t, set("scope", "repo")), Damaged, "scope"},
+		{"scope workspace-member", withEntry(t, set("scope", "workspace-member")), Damaged, "scope"},
+		{"repos with an empty name", withEntry(t, set("repos", []any{"web", ""})), Damaged, "repos"},
+		{"repos as objects", withEntry(t, set("repos", []any{map[string]any{"name": "web"}})), Damaged, ""},
+		{"gate verdict outside the enum", withEntry(t, set("gate", map[string]any{"verdicts": []any{map[string]any{"phase": 1, "verdict": "rejected", "at": "2026-01-02T15:04:05Z"}}})), Damaged, "rejected"},
 
 		// Text fields.
-		{"command empty", withEntry(t, set("command", "")), hintDoctor, "command"},
-		{"command missing", withEntry(t, del("command")), hintDoctor, "command"},
-		{"description of 121 characters", withEntry(t, set("description", strings.Repeat("d", 121))), hintDoctor, "121 characters"},
-		{"description of 121 two-byte characters", withEntry(t, set("description", strings.Repeat("é", 121))), hintDoctor, "121 characters"},
-		{"newline in phaseLabel (B8)", withEntry(t, set("phaseLabel", "impl\n---\nstatus: completed")), hintDoctor, "phaseLabel"},
-		{"carriage return in phaseLabel", withEntry(t, set("phaseLabel", "impl\rx")), hintDoctor, "phaseLabel"},
-		{"newline in command", withEntry(t, set("command", "flow\nstatus: completed")), hintDoctor, "command"},
-		{"tab in command", withEntry(t, set("command", "flow\tx")), hintDoctor, "command"},
-		{"newline in description", withEntry(t, set("description", "a\nb")), hintDoctor, "description"},
-		{"NEL in description", withEntry(t, set("description", "a\u0085b")), hintDoctor, "description"},
-		{"newline in planFile", withEntry(t, set("planFile", "a\nb")), hintDoctor, "planFile"},
-		{"newline in scope", withEntry(t, set("scope", "workspace\n")), hintDoctor, "scope"},
-		{"NUL in command", withEntry(t, set("command", "flow\x00")), hintDoctor, "command"},
-		{"escaped lone surrogate maps elsewhere", []byte(strings.Replace(valid, `"gitBranch":"feat/x"`, `"gitBranch":"feat/\ud800"`, 1)), hintDoctor, "gitBranch"},
+		{"command empty", withEntry(t, set("command", "")), Damaged, "command"},
+		{"command missing", withEntry(t, del("command")), Damaged, "command"},
+		{"description of 121 characters", withEntry(t, set("description", strings.Repeat("d", 121))), Damaged, "121 characters"},
+		{"description of 121 two-byte characters", withEntry(t, set("description", strings.Repeat("é", 121))), Damaged, "121 characters"},
+		{"newline in phaseLabel (B8)", withEntry(t, set("phaseLabel", "impl\n---\nstatus: completed")), Damaged, "phaseLabel"},
+		{"carriage return in phaseLabel", withEntry(t, set("phaseLabel", "impl\rx")), Damaged, "phaseLabel"},
+		{"newline in command", withEntry(t, set("command", "flow\nstatus: completed")), Damaged, "command"},
+		{"tab in command", withEntry(t, set("command", "flow\tx")), Damaged, "command"},
+		{"newline in description", withEntry(t, set("description", "a\nb")), Damaged, "description"},
+		{"NEL in description", withEntry(t, set("description", "a\u0085b")), Damaged, "description"},
+		{"newline in planFile", withEntry(t, set("planFile", "a\nb")), Damaged, "planFile"},
+		{"newline in scope", withEntry(t, set("scope", "workspace\n")), Damaged, "scope"},
+		{"NUL in command", withEntry(t, set("command", "flow\x00")), Damaged, "command"},
+		{"escaped lone surrogate maps elsewhere", []byte(strings.Replace(valid, `"gitBranch":"feat/x"`, `"gitBranch":"feat/\ud800"`, 1)), Damaged, "gitBranch"},
 
 		// Jira.
-		{"jira lower case", withEntry(t, set("jiraTicket", "abc-1")), hintDoctor, "jiraTicket"},
-		{"jira without number", withEntry(t, set("jiraTicket", "ABC-")), hintDoctor, "jiraTicket"},
-		{"jira without dash", withEntry(t, set("jiraTicket", "ABC")), hintDoctor, "jiraTicket"},
-		{"jira leading digit", withEntry(t, set("jiraTicket", "1ABC-1")), hintDoctor, "jiraTicket"},
-		{"jira trailing newline", withEntry(t, set("jiraTicket", "ABC-1\n")), hintDoctor, "jiraTicket"},
-		{"jira empty string", withEntry(t, set("jiraTicket", "")), hintDoctor, "jiraTicket"},
-		{"jira URL", withEntry(t, set("jiraTicket", "https://jira/browse/ABC-1")), hintDoctor, "jiraTicket"},
+		{"jira lower case", withEntry(t, set("jiraTicket", "abc-1")), Damaged, "jiraTicket"},
+		{"jira without number", withEntry(t, set("jiraTicket", "ABC-")), Damaged, "jiraTicket"},
+		{"jira without dash", withEntry(t, set("jiraTicket", "ABC")), Damaged, "jiraTicket"},
+		{"jira leading digit", withEntry(t, set("jiraTicket", "1ABC-1")), Damaged, "jiraTicket"},
+		{"jira trailing newline", withEntry(t, set("jiraTicket", "ABC-1\n")), Damaged, "jiraTicket"},
+		{"jira empty string", withEntry(t, set("jiraTicket", "")), Damaged, "jiraTicket"},
+		{"jira URL", withEntry(t, set("jiraTicket", "https://jira/browse/ABC-1")), Damaged, "jiraTicket"},
 
 		// Linked PRs.
-		{"duplicate PR URL", withEntry(t, set("linkedPRs", []any{pr("a/b", "https://x/1"), pr("a/c", "https://x/1")})), hintDoctor, "linked twice"},
-		{"PR without url", withEntry(t, set("linkedPRs", []any{pr("a/b", "")})), hintDoctor, "url"},
-		{"PR without repo", withEntry(t, set("linkedPRs", []any{pr("", "https://x/1")})), hintDoctor, "repo"},
-		{"PR number as a string", withEntry(t, set("linkedPRs", []any{map[string]any{"repo": "a", "url": "u", "number": "12"}})), hintDoctor, "number"},
-		{"linkedPRs as an object", withEntry(t, set("linkedPRs", map[string]any{})), hintDoctor, "linkedPRs"},
+		{"duplicate PR URL", withEntry(t, set("linkedPRs", []any{pr("a/b", "https://x/1"), pr("a/c", "https://x/1")})), Damaged, "linked twice"},
+		{"PR without url", withEntry(t, set("linkedPRs", []any{pr("a/b", "")})), Damaged, "url"},
+		{"PR without repo", withEntry(t, set("linkedPRs", []any{pr("", "https://x/1")})), Damaged, "repo"},
+		{"PR number as a string", withEntry(t, set("linkedPRs", []any{map[string]any{"repo": "a", "url": "u", "number": "12"}})), Damaged, "number"},
+		{"linkedPRs as an object", withEntry(t, set("linkedPRs", map[string]any{})), Damaged, "linkedPRs"},
 
 		// Times.
-		{"updatedAt with a space", withEntry(t, set("updatedAt", "2026-01-02 15:04:05")), hintDoctor, "updatedAt"},
-		{"updatedAt with an offset", withEntry(t, set("updatedAt", "2026-01-02T15:04:05+00:00")), hintDoctor, "updatedAt"},
-		{"updatedAt without seconds", withEntry(t, set("updatedAt", "2026-01-02T15:04Z")), hintDoctor, "updatedAt"},
-		{"updatedAt impossible date", withEntry(t, set("updatedAt", "2026-02-30T00:00:00Z")), hintDoctor, "updatedAt"},
-		{"updatedAt date only", withEntry(t, set("updatedAt", "2026-01-02")), hintDoctor, "updatedAt"},
-		{"updatedAt empty", withEntry(t, set("updatedAt", "")), hintDoctor, "updatedAt"},
-		{"updatedAt epoch number", withEntry(t, set("updatedAt", 1767366245)), hintDoctor, "updatedAt"},
-		{"startedAt missing", withEntry(t, del("startedAt")), hintDoctor, "startedAt"},
-		{"startedAt lower-case z", withEntry(t, set("startedAt", "2026-01-02T15:04:05z")), hintDoctor, "startedAt"},
+		{"updatedAt with a space", withEntry(t, set("updatedAt", "2026-01-02 15:04:05")), Damaged, "updatedAt"},
+		{"updatedAt with an offset", withEntry(t, set("updatedAt", "2026-01-02T15:04:05+00:00")), Damaged, "updatedAt"},
+		{"updatedAt without seconds", withEntry(t, set("updatedAt", "2026-01-02T15:04Z")), Damaged, "updatedAt"},
+		{"updatedAt impossible date", withEntry(t, set("updatedAt", "2026-02-30T00:00:00Z")), Damaged, "updatedAt"},
+		{"updatedAt date only", withEntry(t, set("updatedAt", "2026-01-02")), Damaged, "updatedAt"},
+		{"updatedAt empty", withEntry(t, set("updatedAt", "")), Damaged, "updatedAt"},
+		{"updatedAt epoch number", withEntry(t, set("updatedAt", 1767366245)), Damaged, "updatedAt"},
+		{"startedAt missing", withEntry(t, del("startedAt")), Damaged, "startedAt"},
+		{"startedAt lower-case z", withEntry(t, set("startedAt", "2026-01-02T15:04:05z")), Damaged, "startedAt"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -409,7 +403,7 @@ func TestParseRefuses(t *testing.T) {
 			if r != nil {
 				t.Errorf("Parse returned a registry alongside error %v", err)
 			}
-			ie := wantInvalid(t, err, tt.hint)
+			ie := wantInvalid(t, err, tt.problem)
 			if !strings.HasPrefix(ie.Error(), "orc.json is invalid: ") {
 				t.Errorf("message %q does not name orc.json", ie.Error())
 			}
@@ -440,7 +434,7 @@ func TestParseRefusesCaseVariantKeys(t *testing.T) {
 			if err == nil {
 				t.Fatalf("Parse accepted %s as %+v", tt.data, r)
 			}
-			wantInvalid(t, err, hintDoctor)
+			wantInvalid(t, err, Damaged)
 		})
 	}
 }
@@ -457,7 +451,7 @@ func TestParseRefusesFractionalSeconds(t *testing.T) {
 				if err == nil {
 					t.Fatalf("Parse accepted %s %q", field, v)
 				}
-				wantInvalid(t, err, hintDoctor)
+				wantInvalid(t, err, Damaged)
 			})
 		}
 	}

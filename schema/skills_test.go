@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -392,8 +391,8 @@ var hookMatchers = map[string][]string{
 const maxHookTimeout = 60
 
 // TestHooksJSON checks hooks/hooks.json when the plugin has one: every
-// handler runs "orc-state hook <event>" (a real subcommand) as a command
-// with an explicit timeout in seconds.
+// handler runs the plugin's launcher with "hook <event>" (a real
+// subcommand) as a command with an explicit timeout in seconds.
 func TestHooksJSON(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(root, "hooks", "hooks.json"))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -474,15 +473,13 @@ func TestHooksJSON(t *testing.T) {
 				case *h.Timeout <= 0 || *h.Timeout > maxHookTimeout:
 					t.Errorf("%s: timeout %v is not 1..%d seconds", where, *h.Timeout, maxHookTimeout)
 				}
-				argv := h.Args
-				if argv == nil {
-					argv = strings.Fields(h.Command)[1:] // shell form
-					h.Command = strings.Fields(h.Command)[0]
-				}
-				if path.Base(h.Command) != "orc-state" || len(argv) != 2 || argv[0] != "hook" {
-					t.Errorf("%s: runs %q %q; want orc-state hook <event>", where, h.Command, argv)
+				// The plugin's launcher, through sh so that a lost execute
+				// bit cannot break it; it finds or builds the binary.
+				if h.Command != "sh" || len(h.Args) != 3 || h.Args[0] != "${CLAUDE_PLUGIN_ROOT}/bin/orc-state" || h.Args[1] != "hook" {
+					t.Errorf("%s: runs %q %q; want sh ${CLAUDE_PLUGIN_ROOT}/bin/orc-state hook <event>", where, h.Command, h.Args)
 					continue
 				}
+				argv := h.Args[1:]
 				if code, _ := help(argv); code != 0 {
 					t.Errorf("%s: orc-state %s is not a command of this orc-state", where, strings.Join(argv, " "))
 				}

@@ -62,13 +62,13 @@ type ClaimResult struct {
 func CheckAgent(agent string) error {
 	switch {
 	case agent == "":
-		return &UsageError{Fault: "the agent id is empty", Next: "pass --agent NAME, or set ORC_ACTOR"}
+		return &UsageError{Fault: "the agent id is empty", Field: "Agent", Missing: true}
 	case !utf8.ValidString(agent):
-		return &UsageError{Fault: "the agent id is not valid UTF-8", Next: "pass --agent NAME"}
+		return &UsageError{Fault: "the agent id is not valid UTF-8", Field: "Agent"}
 	case strings.IndexFunc(agent, unicode.IsControl) >= 0:
-		return &UsageError{Fault: "the agent id contains a control character; it must be one line", Next: "pass --agent NAME"}
+		return &UsageError{Fault: "the agent id contains a control character; it must be one line", Field: "Agent"}
 	case len(agent) > MaxAgent:
-		return &UsageError{Fault: fmt.Sprintf("the agent id is %d bytes; the limit is %d", len(agent), MaxAgent), Next: "pass a shorter --agent NAME"}
+		return &UsageError{Fault: fmt.Sprintf("the agent id is %d bytes; the limit is %d", len(agent), MaxAgent), Field: "Agent", Limit: true}
 	}
 	return nil
 }
@@ -76,8 +76,7 @@ func CheckAgent(agent string) error {
 // CheckLease refuses a lease outside MinLease..MaxLease.
 func CheckLease(lease time.Duration) error {
 	if lease < MinLease || lease > MaxLease {
-		return &UsageError{Fault: fmt.Sprintf("lease %s is outside %s..%s", lease, MinLease, MaxLease),
-			Next: "pass --lease like 30m (renew a long task with orc-state slice renew)"}
+		return &UsageError{Fault: fmt.Sprintf("lease %s is outside %s..%s", lease, MinLease, MaxLease), Field: "Lease"}
 	}
 	return nil
 }
@@ -237,7 +236,7 @@ func (l *Ledger) nothingReady(agent string, now time.Time) *NothingReadyError {
 	return n
 }
 
-// NothingReadyError is a Claim with no ready slice: exit 1. The message
+// NothingReadyError is a Claim with no ready slice. The message
 // says whether everything is done, or which slices are claimed (by whom,
 // until when), blocked by dependencies, or waiting (green, escalated).
 type NothingReadyError struct {
@@ -313,26 +312,7 @@ func listed(items []string) string {
 	return strings.Join(items, ", ")
 }
 
-// Hint says when to retry.
-func (e *NothingReadyError) Hint() string {
-	switch e.Reason() {
-	case "done":
-		return ""
-	case "claimed":
-		if t := e.Next(); !t.IsZero() {
-			return "retry after " + t.Format(TimeLayout) + ", when the first lease held by another agent ends"
-		}
-		return "finish or release your own claim (orc-state slice set, orc-state slice release)"
-	case "blocked":
-		return "retry when the slices they depend on are committed or skipped"
-	}
-	return "green slices wait for their commit, escalated ones for a human (orc-state slice list)"
-}
-
-// ExitCode is 1: nothing found.
-func (e *NothingReadyError) ExitCode() int { return 1 }
-
-// ClaimedError is a slice another agent claims: exit 1. It names the
+// ClaimedError is a slice another agent claims. It names the
 // holder and when the lease ends (or ended).
 type ClaimedError struct {
 	ID, By, Verb string
@@ -351,34 +331,12 @@ func (e *ClaimedError) Error() string {
 	return fmt.Sprintf("slice %s is claimed by %s until %s", e.ID, e.By, e.Until.Format(TimeLayout))
 }
 
-// Hint names the ways forward for the refused verb.
-func (e *ClaimedError) Hint() string {
-	switch {
-	case e.Verb == "set":
-		return "leave it to its holder, or pass --force to act anyway (journaled)"
-	case e.Verb == "renew" && e.Expired:
-		return "take it with orc-state slice claim"
-	case e.Verb == "renew":
-		return "it is not yours to renew; check --agent and $ORC_ACTOR"
-	}
-	return "only its holder releases it; pass --force to remove another agent's claim (journaled)"
-}
-
-// ExitCode is 1: the slice belongs to another agent.
-func (e *ClaimedError) ExitCode() int { return 1 }
-
-// NotClaimedError is a renew of a slice nobody claims: exit 1.
+// NotClaimedError is a renew of a slice nobody claims.
 type NotClaimedError struct{ ID, Status string }
 
 func (e *NotClaimedError) Error() string {
 	return fmt.Sprintf("slice %s (%s) is not claimed; there is no lease to renew", e.ID, e.Status)
 }
-
-// Hint names the verb that takes a slice.
-func (e *NotClaimedError) Hint() string { return "take a ready slice with orc-state slice claim" }
-
-// ExitCode is 1: not found.
-func (e *NotClaimedError) ExitCode() int { return 1 }
 
 // A ClaimProblem is a claim verify reports: Code is claim.closed (a
 // committed, skipped or escalated slice still claimed, which no verb

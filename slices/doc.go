@@ -28,12 +28,12 @@
 // 2-space indent and writes every other value byte-for-byte. Unknown fields,
 // top-level or per slice, therefore survive any number of Set calls.
 //
-// Validation (a fault is an *InvalidError; exit 3 from Parse, 2 from
-// ParseInput, which slice init uses for the user's file):
+// Validation (a fault is an *InvalidError, with Input set from ParseInput,
+// which slice init uses for the user's file):
 //   - the input is one JSON object, valid UTF-8, without duplicate keys at
-//     any depth; schema, if present and not null, is 1 (above 1: "upgrade
-//     orc-state"); planPath and planSha256 are strings; slices is an array
-//     of objects;
+//     any depth; schema, if present and not null, is 1 (above 1: an
+//     InvalidError with Newer set); planPath and planSha256 are strings;
+//     slices is an array of objects;
 //   - id is required: an integer literal or a non-empty one-line string,
 //     compared as a string (1 and "1" are the same id, so both at once are a
 //     duplicate); ids are unique;

@@ -5,13 +5,12 @@ import (
 	"strings"
 )
 
-// InvalidError is a ledger that fails validation. Read from .orc/ (Parse)
-// it is invalid state, exit 3; given by the user to slice init (ParseInput)
-// it is refused input, exit 2.
+// InvalidError is a ledger that fails validation, read from the state dir
+// (Parse) or given by the user to slice init (ParseInput, Input set).
 type InvalidError struct {
 	Fault string // what is wrong, one line
-	Next  string // the command or action to take next
 	Input bool   // the bytes came from the user, not from the state dir
+	Newer bool   // the schema is newer than this build understands
 }
 
 func (e *InvalidError) Error() string {
@@ -21,29 +20,12 @@ func (e *InvalidError) Error() string {
 	return "slices.json is invalid: " + e.Fault
 }
 
-// Hint names the next step.
-func (e *InvalidError) Hint() string { return e.Next }
-
-// ExitCode is 2 for refused input, 3 for invalid state on disk.
-func (e *InvalidError) ExitCode() int {
-	if e.Input {
-		return 2
-	}
-	return 3
-}
-
-// NotFoundError is an id no slice has: exit 1.
+// NotFoundError is an id no slice has.
 type NotFoundError struct{ ID string }
 
 func (e *NotFoundError) Error() string { return fmt.Sprintf("no slice with id %q", e.ID) }
 
-// Hint names the listing verb.
-func (e *NotFoundError) Hint() string { return "run orc-state slice list" }
-
-// ExitCode is 1: not found.
-func (e *NotFoundError) ExitCode() int { return 1 }
-
-// EdgeError is a transition the machine does not allow: exit 2.
+// EdgeError is a transition the machine does not allow.
 type EdgeError struct {
 	From, To string
 	Allowed  []string // the legal targets from From, in table order
@@ -56,28 +38,14 @@ func (e *EdgeError) Error() string {
 	return fmt.Sprintf("illegal transition %s → %s; from %s: %s", e.From, e.To, e.From, strings.Join(e.Allowed, ", "))
 }
 
-// Hint explains --force for terminal statuses.
-func (e *EdgeError) Hint() string {
-	if Terminal[e.From] {
-		return "pass --force to leave a terminal status (the move is journaled)"
-	}
-	return ""
-}
-
-// ExitCode is 2: refused input.
-func (e *EdgeError) ExitCode() int { return 2 }
-
-// UsageError is an Update the ledger refuses before looking at any slice
-// (bad status, commit, note or count; a missing --commit or --note): exit 2.
+// UsageError is input the ledger refuses before looking at any slice: an
+// Update's bad status, commit, count or note, a commit or note the target
+// status requires and the Update lacks, or a claim's bad agent or lease.
 type UsageError struct {
-	Fault string
-	Next  string
+	Fault   string
+	Field   string // the field at fault: Status, Commit, ActualLoc, Note, Agent or Lease
+	Missing bool   // the target status requires Field and it is empty
+	Limit   bool   // Field is over its size limit
 }
 
 func (e *UsageError) Error() string { return e.Fault }
-
-// Hint names the flag or value to use.
-func (e *UsageError) Hint() string { return e.Next }
-
-// ExitCode is 2: refused input.
-func (e *UsageError) ExitCode() int { return 2 }

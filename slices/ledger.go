@@ -23,56 +23,49 @@ type entry struct {
 	view Slice
 }
 
-// Parse reads a ledger from the state dir. A fault is an *InvalidError with
-// exit code 3.
+// Parse reads a ledger from the state dir. A fault is an *InvalidError.
 func Parse(data []byte) (*Ledger, error) { return parse(data, false) }
 
 // ParseInput reads a plan given to slice init. A fault is an *InvalidError
-// with exit code 2.
+// with Input set.
 func ParseInput(data []byte) (*Ledger, error) { return parse(data, true) }
 
 func parse(data []byte, input bool) (*Ledger, error) {
-	fail := func(next, format string, args ...any) error {
-		if next == "" {
-			next = "run orc-state doctor"
-			if input {
-				next = "fix the plan file and run orc-state slice init again"
-			}
-		}
-		return &InvalidError{Fault: fmt.Sprintf(format, args...), Next: next, Input: input}
+	fail := func(newer bool, format string, args ...any) error {
+		return &InvalidError{Fault: fmt.Sprintf(format, args...), Input: input, Newer: newer}
 	}
 	if err := strictjson.Check(data); err != nil {
-		return nil, fail("", "%s", err)
+		return nil, fail(false, "%s", err)
 	}
 	top, ok := splitObject(data)
 	if !ok {
-		return nil, fail("", "the top level is not a JSON object")
+		return nil, fail(false, "the top level is not a JSON object")
 	}
 	if v := top.get("schema"); v != nil && string(v) != "null" {
 		n, err := strconv.Atoi(string(v))
 		switch {
 		case err != nil || !integerLit.Match(v):
-			return nil, fail("", "schema must be an integer, got %s", clip(v))
+			return nil, fail(false, "schema must be an integer, got %s", clip(v))
 		case n > Schema:
-			return nil, fail("upgrade orc-state", "schema %d is newer than this orc-state understands (%d)", n, Schema)
+			return nil, fail(true, "schema %d is newer than this orc-state understands (%d)", n, Schema)
 		case n != Schema:
-			return nil, fail("", "schema is %d; expected %d", n, Schema)
+			return nil, fail(false, "schema is %d; expected %d", n, Schema)
 		}
 	}
 	for _, k := range []string{"planPath", "planSha256"} {
 		if v := top.get(k); v != nil && string(v) != "null" {
 			if _, err := str(v, k); err != nil {
-				return nil, fail("", "%s", err)
+				return nil, fail(false, "%s", err)
 			}
 		}
 	}
 	raw := top.get("slices")
 	if raw == nil {
-		return nil, fail("", "no slices array")
+		return nil, fail(false, "no slices array")
 	}
 	elems, ok := splitArray(raw)
 	if !ok {
-		return nil, fail("", "slices must be an array, got %s", clip(raw))
+		return nil, fail(false, "slices must be an array, got %s", clip(raw))
 	}
 	l := &Ledger{top: top, slices: make([]entry, 0, len(elems))}
 	seen := make(map[string]bool, len(elems))
@@ -80,24 +73,24 @@ func parse(data []byte, input bool) (*Ledger, error) {
 	for i, e := range elems {
 		obj, ok := splitObject(e)
 		if !ok {
-			return nil, fail("", "slices[%d] is not an object", i)
+			return nil, fail(false, "slices[%d] is not an object", i)
 		}
 		s, err := decodeSlice(obj)
 		if err != nil {
 			if s.ID == "" {
-				return nil, fail("", "slices[%d]: %s", i, err)
+				return nil, fail(false, "slices[%d]: %s", i, err)
 			}
-			return nil, fail("", "slice %s: %s", s.ID, err)
+			return nil, fail(false, "slice %s: %s", s.ID, err)
 		}
 		if seen[s.ID] {
-			return nil, fail("", "duplicate slice id %s", s.ID)
+			return nil, fail(false, "duplicate slice id %s", s.ID)
 		}
 		seen[s.ID] = true
 		l.slices = append(l.slices, entry{obj: obj, view: s})
 		views = append(views, s)
 	}
 	if faults := graphFaults(views); len(faults) > 0 {
-		return nil, fail("", "slice %s: %s", faults[0].slice, faults[0].detail)
+		return nil, fail(false, "slice %s: %s", faults[0].slice, faults[0].detail)
 	}
 	return l, nil
 }

@@ -201,18 +201,14 @@ func TestParseRefuses(t *testing.T) {
 			if !errors.As(err, &ie) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Parse = %v, want *InvalidError containing %q", err, tt.want)
 			}
-			if ie.ExitCode() != 3 || ie.Input || !strings.HasPrefix(err.Error(), "slices.json is invalid: ") {
-				t.Fatalf("disk error %q: exit %d, input %v", err, ie.ExitCode(), ie.Input)
+			if ie.Input || !strings.HasPrefix(err.Error(), "slices.json is invalid: ") {
+				t.Fatalf("disk error %q: input %v", err, ie.Input)
 			}
-			wantHint := "run orc-state doctor"
-			if strings.Contains(tt.want, "newer") {
-				wantHint = "upgrade orc-state"
-			}
-			if ie.Hint() != wantHint {
-				t.Fatalf("Hint = %q, want %q", ie.Hint(), wantHint)
+			if newer := strings.Contains(tt.want, "newer"); ie.Newer != newer {
+				t.Fatalf("Newer = %v, want %v", ie.Newer, newer)
 			}
 			_, err = ParseInput([]byte(tt.in))
-			if !errors.As(err, &ie) || ie.ExitCode() != 2 || !ie.Input || !strings.HasPrefix(err.Error(), "slice plan is invalid: ") {
+			if !errors.As(err, &ie) || !ie.Input || !strings.HasPrefix(err.Error(), "slice plan is invalid: ") {
 				t.Fatalf("ParseInput = %v", err)
 			}
 			if strings.ContainsAny(err.Error(), "\n\r") {

@@ -7,6 +7,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/orc-state/orc-state/internal/hexid"
 )
 
 // DefaultMaxRetries is the retry budget per slice when the decision
@@ -134,28 +136,28 @@ func (l *Ledger) Set(id string, u Update) (Result, error) {
 // check refuses an Update before any slice is looked at.
 func (u Update) check() error {
 	if !isStatus(u.Status) {
-		return &UsageError{Fault: fmt.Sprintf("status %q is not one of %s", u.Status, strings.Join(Statuses, ", "))}
+		return &UsageError{Fault: fmt.Sprintf("status %q is not one of %s", u.Status, strings.Join(Statuses, ", ")), Field: "Status"}
 	}
-	if u.Commit != "" && !isHexCommit(u.Commit) {
-		return &UsageError{Fault: fmt.Sprintf("commit %q is not 7 to 40 hex digits", u.Commit), Next: "pass a commit sha"}
+	if u.Commit != "" && !hexid.Valid(u.Commit, 7, 40) {
+		return &UsageError{Fault: fmt.Sprintf("commit %q is not 7 to 40 hex digits", u.Commit), Field: "Commit"}
 	}
 	if u.ActualLoc != nil && *u.ActualLoc < 0 {
-		return &UsageError{Fault: fmt.Sprintf("actual LOC %d is negative", *u.ActualLoc)}
+		return &UsageError{Fault: fmt.Sprintf("actual LOC %d is negative", *u.ActualLoc), Field: "ActualLoc"}
 	}
 	if !utf8.ValidString(u.Note) {
-		return &UsageError{Fault: "note is not valid UTF-8"}
+		return &UsageError{Fault: "note is not valid UTF-8", Field: "Note"}
 	}
 	if strings.IndexFunc(u.Note, unicode.IsControl) >= 0 {
-		return &UsageError{Fault: "note contains a control character; it must be one line"}
+		return &UsageError{Fault: "note contains a control character; it must be one line", Field: "Note"}
 	}
 	if len(u.Note) > MaxNote {
-		return &UsageError{Fault: fmt.Sprintf("note is %d bytes; the limit is %d", len(u.Note), MaxNote)}
+		return &UsageError{Fault: fmt.Sprintf("note is %d bytes; the limit is %d", len(u.Note), MaxNote), Field: "Note", Limit: true}
 	}
 	switch flag := Requires[u.Status]; {
 	case flag == "--commit" && u.Commit == "":
-		return &UsageError{Fault: u.Status + " requires --commit", Next: "pass --commit SHA"}
+		return &UsageError{Fault: u.Status + " requires --commit", Field: "Commit", Missing: true}
 	case flag == "--note" && u.Note == "":
-		return &UsageError{Fault: u.Status + " requires --note", Next: "pass --note saying why"}
+		return &UsageError{Fault: u.Status + " requires --note", Field: "Note", Missing: true}
 	}
 	return nil
 }

@@ -11,32 +11,33 @@ func intp(n int) *int { return &n }
 
 func TestSetRefusesBadUpdates(t *testing.T) {
 	tests := []struct {
-		name string
-		id   string
-		u    Update
-		want string
-		hint string
+		name    string
+		id      string
+		u       Update
+		want    string
+		field   string // UsageError.Field
+		missing bool
 	}{
-		{"unknown status", "1", Update{Status: "done"}, `status "done" is not one of pending, red, green, committed, escalated, skipped`, ""},
-		{"committed without commit", "1", Update{Status: "committed"}, "committed requires --commit", "pass --commit SHA"},
-		{"skipped without note", "1", Update{Status: "skipped"}, "skipped requires --note", "pass --note saying why"},
-		{"escalated without note", "1", Update{Status: "escalated"}, "escalated requires --note", "pass --note saying why"},
-		{"bad commit", "1", Update{Status: "committed", Commit: "xyz1234"}, `commit "xyz1234" is not 7 to 40 hex digits`, "pass a commit sha"},
-		{"long commit", "1", Update{Status: "committed", Commit: strings.Repeat("a", 41)}, "not 7 to 40 hex digits", "pass a commit sha"},
-		{"negative loc", "1", Update{Status: "red", ActualLoc: intp(-1)}, "actual LOC -1 is negative", ""},
-		{"note with newline", "1", Update{Status: "red", Note: "a\nb"}, "note contains a control character", ""},
-		{"note with tab", "1", Update{Status: "red", Note: "a\tb"}, "note contains a control character", ""},
-		{"note not utf8", "1", Update{Status: "red", Note: "\xff"}, "note is not valid UTF-8", ""},
-		{"note too long", "1", Update{Status: "red", Note: strings.Repeat("n", MaxNote+1)}, "note is 4097 bytes", ""},
-		{"input checked before the id", "99", Update{Status: "committed"}, "committed requires --commit", "pass --commit SHA"},
+		{"unknown status", "1", Update{Status: "done"}, `status "done" is not one of pending, red, green, committed, escalated, skipped`, "Status", false},
+		{"committed without commit", "1", Update{Status: "committed"}, "committed requires --commit", "Commit", true},
+		{"skipped without note", "1", Update{Status: "skipped"}, "skipped requires --note", "Note", true},
+		{"escalated without note", "1", Update{Status: "escalated"}, "escalated requires --note", "Note", true},
+		{"bad commit", "1", Update{Status: "committed", Commit: "xyz1234"}, `commit "xyz1234" is not 7 to 40 hex digits`, "Commit", false},
+		{"long commit", "1", Update{Status: "committed", Commit: strings.Repeat("a", 41)}, "not 7 to 40 hex digits", "Commit", false},
+		{"negative loc", "1", Update{Status: "red", ActualLoc: intp(-1)}, "actual LOC -1 is negative", "ActualLoc", false},
+		{"note with newline", "1", Update{Status: "red", Note: "a\nb"}, "note contains a control character", "Note", false},
+		{"note with tab", "1", Update{Status: "red", Note: "a\tb"}, "note contains a control character", "Note", false},
+		{"note not utf8", "1", Update{Status: "red", Note: "\xff"}, "note is not valid UTF-8", "Note", false},
+		{"note too long", "1", Update{Status: "red", Note: strings.Repeat("n", MaxNote+1)}, "note is 4097 bytes", "Note", false},
+		{"input checked before the id", "99", Update{Status: "committed"}, "committed requires --commit", "Commit", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			l := mustParse(t, canonical)
 			_, err := l.Set(tt.id, tt.u)
 			var ue *UsageError
-			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.want) || ue.ExitCode() != 2 || ue.Hint() != tt.hint {
-				t.Fatalf("Set = %v (hint %q), want *UsageError %q (hint %q)", err, ue.Hint(), tt.want, tt.hint)
+			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.want) || ue.Field != tt.field || ue.Missing != tt.missing {
+				t.Fatalf("Set = %v (%+v), want *UsageError %q (field %s, missing %v)", err, ue, tt.want, tt.field, tt.missing)
 			}
 			if string(l.Marshal()) != canonical {
 				t.Fatal("a refused Set changed the ledger")
@@ -49,7 +50,7 @@ func TestSetUnknownID(t *testing.T) {
 	l := mustParse(t, canonical)
 	_, err := l.Set("9", Update{Status: "red"})
 	var nf *NotFoundError
-	if !errors.As(err, &nf) || nf.ExitCode() != 1 || err.Error() != `no slice with id "9"` || nf.Hint() == "" {
+	if !errors.As(err, &nf) || nf.ID != "9" || err.Error() != `no slice with id "9"` {
 		t.Fatalf("err = %v", err)
 	}
 }

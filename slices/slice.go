@@ -10,6 +10,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/orc-state/orc-state/internal/hexid"
 )
 
 // Slice is the typed view of one slice: the fields this package validates.
@@ -65,7 +67,7 @@ func decodeSlice(o object) (Slice, error) {
 				err = fmt.Errorf("status %q is not one of %s", s.Status, strings.Join(Statuses, ", "))
 			}
 		case "commit":
-			if s.Commit, err = str(v, m.key); err == nil && !isHexCommit(s.Commit) {
+			if s.Commit, err = str(v, m.key); err == nil && !hexid.Valid(s.Commit, 7, 40) {
 				err = fmt.Errorf("commit %q is not 7 to 40 hex digits", s.Commit)
 			}
 		case "commitVerified":
@@ -195,18 +197,4 @@ func clip(v json.RawMessage) string {
 		s = s[:n] + "..."
 	}
 	return s
-}
-
-// isHexCommit reports whether s is 7 to 40 hex digits.
-func isHexCommit(s string) bool {
-	if len(s) < 7 || len(s) > 40 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-			return false
-		}
-	}
-	return true
 }

@@ -1,9 +1,8 @@
 package cli
 
+// What artifact put and artifact check share: the NAME rules and HEAD.
+
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -15,8 +14,6 @@ import (
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/portable"
 	"github.com/orc-state/orc-state/internal/state"
-	"github.com/orc-state/orc-state/internal/strictjson"
-	"github.com/orc-state/orc-state/registry"
 )
 
 // maxArtifactName bounds an artifact path, in bytes.
@@ -127,97 +124,6 @@ func (e *Env) headSHA() (string, error) {
 		return "", fault.Usagef("HEAD has no commits yet; commit first, artifacts are stamped with HEAD")
 	}
 	return h.SHA, nil
-}
-
-// Run stores a JSON object from stdin as files/NAME, stamped with HEAD.
-func (c *ArtifactPutCmd) Run(e *Env) error {
-	if c.Source != "-" {
-		return fault.Usagef("the artifact is read from stdin only").WithHint("orc-state artifact put %s - < file.json", c.Name)
-	}
-	if err := checkArtifactName(c.Name); err != nil {
-		return err
-	}
-	data, err := e.readStdin()
-	if err != nil {
-		return err
-	}
-	var obj map[string]json.RawMessage
-	if err := strictjson.Check(data); err != nil {
-		return fault.Usagef("stdin is not valid JSON: %v", err)
-	}
-	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
-		return fault.Usagef("stdin must be a JSON object")
-	}
-	if err := checkText("the artifact", data); err != nil {
-		return err
-	}
-	head, err := e.headSHA()
-	if err != nil {
-		return err
-	}
-	obj["headSha"], _ = json.Marshal(head)
-	obj["generatedAt"], _ = json.Marshal(registry.Now())
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(obj); err != nil {
-		return err
-	}
-	return e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
-		if err := noSymlinks(tx.Dir().FilesDir(s.SessionID), c.Name); err != nil {
-			return err
-		}
-		if err := caseVariant(tx.Dir().FilesDir(s.SessionID), c.Name); err != nil {
-			return err
-		}
-		tx.Write(s.SessionID, c.Name, buf.Bytes())
-		tx.Touch(s.SessionID, map[string]string{"name": c.Name, "headSha": head, "sha256": journal.Sum(buf.Bytes())})
-		return nil
-	})
-}
-
-// Run exits 0 when the artifact's stamp equals HEAD, 1 when stale or missing.
-func (c *ArtifactCheckCmd) Run(e *Env) error {
-	if err := checkArtifactName(c.Name); err != nil {
-		return err
-	}
-	d, _, s, err := e.Session(c.Branch)
-	if err != nil {
-		return err
-	}
-	head, err := e.headSHA()
-	if err != nil {
-		return err
-	}
-	if err := noSymlinks(d.FilesDir(s.SessionID), c.Name); err != nil {
-		return err
-	}
-	if err := caseVariant(d.FilesDir(s.SessionID), c.Name); err != nil {
-		return err
-	}
-	data, err := d.ReadFile(s.SessionID, c.Name)
-	if err != nil {
-		return err
-	}
-	if data == nil {
-		fmt.Fprintf(e.Stdout, "missing\t-\t%s\n", head)
-		return fault.NotFoundf("artifact %s does not exist", c.Name).WithHint("produce it, then orc-state artifact put %s -", c.Name)
-	}
-	var stamp struct {
-		HeadSha string `json:"headSha"`
-	}
-	if json.Unmarshal(data, &stamp) != nil || stamp.HeadSha == "" {
-		fmt.Fprintf(e.Stdout, "stale\t-\t%s\n", head)
-		return fault.NotFoundf("artifact %s carries no headSha stamp", c.Name).WithHint("regenerate it, then orc-state artifact put %s -", c.Name)
-	}
-	if stamp.HeadSha != head {
-		fmt.Fprintf(e.Stdout, "stale\t%s\t%s\n", stamp.HeadSha, head)
-		return fault.NotFoundf("artifact %s was generated at %s; HEAD is %s", c.Name, short(stamp.HeadSha), short(head)).
-			WithHint("regenerate it at HEAD, then orc-state artifact put %s -", c.Name)
-	}
-	fmt.Fprintf(e.Stdout, "fresh\t%s\t%s\n", stamp.HeadSha, head)
-	return nil
 }
 
 func short(sha string) string {

@@ -13,6 +13,19 @@ import (
 	"github.com/orc-state/orc-state/registry"
 )
 
+// CleanupCmd is `cleanup`.
+type CleanupCmd struct {
+	Keys         []string `arg:"" optional:"" name:"session" help:"Sessions to remove (branch or sessionId)."`
+	DryRun       bool     `name:"dry-run" help:"Print the plan; change nothing."`
+	AllCompleted bool     `name:"all-completed" help:"Select completed and abandoned sessions."`
+	Gone         bool     `help:"Select sessions whose branch no longer exists."`
+	Merged       bool     `help:"Select sessions whose branch is merged into --into (default: origin's HEAD, else main, else master)."`
+	Into         string   `help:"The branch --merged compares with." placeholder:"BRANCH"`
+	OlderThan    string   `name:"older-than" help:"Only sessions not updated for this long (720h, 30d)." placeholder:"DUR"`
+	Force        bool     `help:"Also remove in_progress and paused sessions."`
+	JSON         bool     `name:"json" help:"The plan as JSON."`
+}
+
 // planRow is one line of a cleanup plan.
 type planRow struct {
 	Session string `json:"sessionId"`
@@ -39,11 +52,7 @@ func (c *CleanupCmd) Run(e *Env) error {
 			return fault.Usagef("--older-than %q: %v", c.OlderThan, err).WithHint("use a duration like 720h or 30d")
 		}
 	}
-	d, err := e.Dir()
-	if err != nil {
-		return err
-	}
-	reg, _, err := d.ReadRegistry()
+	d, reg, err := e.readRegistry()
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
-// Package cli is orc-state's command line: the kong grammar (grammar.go),
-// one file per verb, and Main, the one place where errors become exit codes
-// and the one-line messages of contract §18.
+// Package cli is orc-state's command line: the list of verbs (verbs.go),
+// the global flags (globals.go), one file per verb holding its flags and
+// Run (phase_set.go is "phase set"), and Main, the one place where errors
+// become exit codes and the one-line messages of contract §18.
 package cli
 
 import (
@@ -26,17 +27,20 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	if len(args) == 1 && args[0] == "help" {
 		args = []string{"--help"} // the original's spelling
 	}
+	if completionRequest() {
+		return complete(stdout, stderr) // the shell asks for candidates (completion.go)
+	}
 	if isLine(args) {
 		runLine(args, stdout) // the statusline path: lenient, silent, fast
-		return 0
+		return fault.OK
 	}
 	if len(args) == 2 && args[0] == "hook" && args[1] == "post-tool-use" {
 		runPostToolUse(stdin, stdout) // after every tool call: no parser to build
-		return 0
+		return fault.OK
 	}
 	if len(args) >= 1 && args[0] == "statusline" && !wantsHelp(args) {
 		runStatusline(args[1:], stdin, stdout) // rendered on every turn: no parser to build
-		return 0
+		return fault.OK
 	}
 	for i, a := range args {
 		if !utf8.ValidString(a) {
@@ -44,22 +48,16 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			return fault.Usage
 		}
 	}
-	for _, name := range []string{"ORC_STATE_DIR", "ORC_LOCK_TIMEOUT"} {
+	for _, name := range globalTags("env") {
 		if v, ok := os.LookupEnv(name); ok && v == "" {
 			os.Unsetenv(name) // set but empty means unset, as in the original
 		}
 	}
 	model := grammarFor(args)
-	parser, err := kong.New(model,
-		kong.Name("orc-state"),
-		kong.Description("The single writer of a repository's .orc/ workflow state."),
-		kong.Writers(stdout, stderr),
-		kong.Exit(func(c int) { panic(exitPanic{c}) }),
-		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: false}),
-	)
+	parser, err := newParser(model, stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "orc-state: internal error: %v\n", err)
-		return 70
+		return fault.Software
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -86,12 +84,24 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return fault.Usage
 	}
 	verb := verbName(kctx.Command())
-	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, G: globals(model), Verb: verb}
+	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, G: globalsOf(model), Verb: verb}
 	if err := kctx.Run(env); err != nil {
-		report(stderr, verb, err)
-		return fault.Code(err)
+		return report(stderr, verb, err)
 	}
-	return 0
+	return fault.OK
+}
+
+// newParser is kong set up for orc-state over model, a grammar from
+// grammarFor; kong's exit requests panic with exitPanic.
+func newParser(model any, stdout, stderr io.Writer) (*kong.Kong, error) {
+	return kong.New(model,
+		kong.Name("orc-state"),
+		kong.Description("The single writer of a repository's .orc/ workflow state."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(c int) { panic(exitPanic{c}) }),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: false}),
+		enums,
+	)
 }
 
 var placeholder = lazyRegexp(`\s*<[^>]*>`)
@@ -101,13 +111,14 @@ func verbName(cmd string) string {
 	return strings.TrimSpace(placeholder().ReplaceAllString(cmd, ""))
 }
 
-// report prints err as one line, plus its hint.
-func report(w io.Writer, verb string, err error) {
-	msg := strings.ReplaceAll(err.Error(), "\n", " ")
-	fmt.Fprintf(w, "orc-state %s: %s\n", verb, msg)
-	if h := fault.HintOf(err); h != "" {
-		fmt.Fprintf(w, "hint: %s\n", h)
+// report prints err as one line, plus its hint, and returns its exit code.
+func report(w io.Writer, verb string, err error) int {
+	code, msg, hint := fault.Explain(err)
+	fmt.Fprintf(w, "orc-state %s: %s\n", verb, strings.ReplaceAll(msg, "\n", " "))
+	if hint != "" {
+		fmt.Fprintf(w, "hint: %s\n", hint)
 	}
+	return code
 }
 
 // warn prints a non-fatal one-line warning on stderr.
@@ -133,7 +144,7 @@ func isLine(args []string) bool {
 			return false // kong prints line's help
 		case line:
 			// after the verb every other argument is ignored
-		case a == "--dir" || a == "--lock-timeout":
+		case takesGlobalValue(a):
 			i++
 		case strings.HasPrefix(a, "-"):
 		case a == "line":
@@ -153,8 +164,6 @@ func cwd() string {
 	}
 	return d
 }
-
-var errNoSession = errors.New("no session")
 
 // lazyRegexp compiles a pattern on first use, so that start-up (which every
 // hook and statusline render pays) compiles nothing it does not need.

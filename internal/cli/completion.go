@@ -2,53 +2,80 @@ package cli
 
 import (
 	"fmt"
-	"reflect"
-	"sort"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
+
+	"github.com/willabides/kongplete"
 )
 
-// Run prints a bash completion script for the verbs and sub-verbs, made
-// from the grammar itself (so it never lists a verb that does not exist).
+// Shell completion works the way kongplete (over posener/complete) does:
+// the shell runs orc-state itself with the command line in $COMP_LINE, and
+// orc-state answers from its kong grammar (verbs, sub-verbs, flags, enum
+// values), so completion can never offer a verb that does not exist. The
+// scripts below only register orc-state as its own completer; nothing is
+// computed unless $COMP_LINE asks.
+
+// CompletionCmd is `completion`.
+type CompletionCmd struct {
+	Shell string `arg:"" optional:"" enum:"bash,zsh,fish" default:"bash" help:"The shell: bash (the default), zsh or fish."`
+}
+
+// completionScripts register orc-state as the completer of orc-state.
+var completionScripts = map[string]string{
+	"bash": `# orc-state completion for bash: add this line to ~/.bashrc
+#   eval "$(orc-state completion bash)"
+complete -o default -o bashdefault -C orc-state orc-state
+`,
+	"zsh": `# orc-state completion for zsh: add this line to ~/.zshrc, after compinit
+#   eval "$(orc-state completion zsh)"
+autoload -U +X bashcompinit && bashcompinit
+complete -o default -C orc-state orc-state
+`,
+	"fish": `# orc-state completion for fish: save this as ~/.config/fish/completions/orc-state.fish
+#   orc-state completion fish > ~/.config/fish/completions/orc-state.fish
+function __orc_state_complete
+    set -lx COMP_LINE (commandline -cp)
+    test -z (commandline -ct)
+    and set COMP_LINE "$COMP_LINE "
+    orc-state
+end
+complete -f -c orc-state -a "(__orc_state_complete)"
+`,
+}
+
+// Run prints the completion script of the shell.
 func (c *CompletionCmd) Run(e *Env) error {
-	verbs, subs := verbTree()
-	var b strings.Builder
-	b.WriteString("# orc-state bash completion: eval \"$(orc-state completion)\"\n")
-	b.WriteString("_orc_state() {\n  local cur=${COMP_WORDS[COMP_CWORD]} words\n")
-	b.WriteString("  if [ \"$COMP_CWORD\" -eq 1 ]; then words=\"" + strings.Join(verbs, " ") + "\"\n")
-	b.WriteString("  else case ${COMP_WORDS[1]} in\n")
-	for _, v := range verbs {
-		if len(subs[v]) > 0 {
-			fmt.Fprintf(&b, "    %s) [ \"$COMP_CWORD\" -eq 2 ] && words=\"%s\" ;;\n", v, strings.Join(subs[v], " "))
-		}
-	}
-	b.WriteString("  esac; fi\n  COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n}\ncomplete -F _orc_state orc-state\n")
-	_, err := fmt.Fprint(e.Stdout, b.String())
+	_, err := io.WriteString(e.Stdout, completionScripts[c.Shell])
 	return err
 }
 
-// verbTree lists the verbs of Grammar and the sub-verbs of each.
-func verbTree() ([]string, map[string][]string) {
-	var verbs []string
-	subs := map[string][]string{}
-	t := reflect.TypeFor[Grammar]()
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		if _, ok := f.Tag.Lookup("cmd"); !ok {
-			continue
-		}
-		name := cmdName(f)
-		verbs = append(verbs, name)
-		for j := 0; j < f.Type.NumField(); j++ {
-			if sf := f.Type.Field(j); hasTag(sf, "cmd") {
-				subs[name] = append(subs[name], cmdName(sf))
-			}
-		}
-	}
-	sort.Strings(verbs)
-	return verbs, subs
+// completionRequest reports whether the shell asked orc-state to complete
+// a command line: $COMP_LINE is set and names orc-state.
+func completionRequest() bool {
+	line := os.Getenv("COMP_LINE")
+	first, _, _ := strings.Cut(strings.TrimLeft(line, " \t"), " ")
+	return first != "" && strings.TrimSuffix(filepath.Base(first), ".exe") == "orc-state"
 }
 
-func hasTag(f reflect.StructField, key string) bool {
-	_, ok := f.Tag.Lookup(key)
-	return ok
+// complete prints the candidates for $COMP_LINE (up to $COMP_POINT), one
+// per line, from the whole grammar, and returns the exit code.
+func complete(stdout, stderr io.Writer) (code int) {
+	parser, err := newParser(grammar(""), stdout, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "orc-state: internal error: %v\n", err)
+		return 70
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			ep, ok := r.(exitPanic)
+			if !ok {
+				panic(r)
+			}
+			code = ep.code
+		}
+	}()
+	kongplete.Complete(parser, kongplete.WithExitFunc(func(c int) { panic(exitPanic{c}) }))
+	return 0
 }

@@ -19,6 +19,11 @@ import (
 	"github.com/orc-state/orc-state/registry"
 )
 
+// DoctorCmd is `doctor`.
+type DoctorCmd struct {
+	JSON bool `name:"json" help:"Findings as JSON."`
+}
+
 // perRepo are the names under .orc/ that belong to the repository, not to
 // a session; sweeps and doctor leave them alone.
 var perRepo = map[string]bool{
@@ -117,11 +122,12 @@ func doctor(d *state.Dir) []doctorFinding {
 		code, next := "registry.invalid", "orc-state migrate (merges duplicates, records unknown keys in the journal), or fix orc.json by hand"
 		var ie *registry.InvalidError
 		if errors.As(err, &ie) {
-			switch {
-			case strings.Contains(ie.Fault, "legacy field") || strings.Contains(ie.Fault, "no schema"):
-				code, next = "registry.legacy", ie.Next
-			case ie.Next == "upgrade orc-state":
-				code, next = "registry.newer-schema", ie.Next
+			_, _, hint := fault.Explain(ie)
+			switch ie.Problem {
+			case registry.Legacy:
+				code, next = "registry.legacy", hint
+			case registry.Newer:
+				code, next = "registry.newer-schema", hint
 			}
 		}
 		add("", code, next, "%v", err)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -16,7 +17,7 @@ import (
 type Env struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
-	G              *Grammar
+	G              *Globals
 	Verb           string
 	actor          string // set by hooks: hook:<event>
 	dir            *state.Dir
@@ -95,6 +96,16 @@ func lookupKeys(key string) []string {
 // notFound is the exit-1 error for a missing session.
 func notFound(key string) error {
 	return fault.NotFoundf("no session for %q", key).WithHint("run orc-state sessions to list them, or orc-state init to register one")
+}
+
+// readRegistry resolves the state dir and reads the registry (no lock).
+func (e *Env) readRegistry() (*state.Dir, *registry.Registry, error) {
+	d, err := e.Dir()
+	if err != nil {
+		return nil, nil, err
+	}
+	reg, _, err := d.ReadRegistry()
+	return d, reg, err
 }
 
 // Session reads the registry (no lock) and returns the session for the
@@ -183,3 +194,41 @@ func (e *Env) update(d *state.Dir, opts state.Options, fn func(tx *state.Tx) err
 // ctxBackground is the context of a verb: orc-state verbs are short and
 // bound their waits themselves (lock timeout, git timeouts).
 func ctxBackground() context.Context { return context.Background() }
+
+// BranchFlag selects the session a verb acts on.
+type BranchFlag struct {
+	Branch string `help:"Branch (raw or sanitized) whose session to use; default: the current branch." placeholder:"B"`
+}
+
+func printJSON(e *Env, v any, indent string) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", indent)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := e.Stdout.Write(buf.Bytes())
+	return err
+}
+
+// onSession runs fn in a transaction on the session for the explicit key
+// (or the current branch), without touching the registry entry.
+func (e *Env) onSession(explicit string, fn func(tx *state.Tx, s *registry.Session) error) error {
+	key, err := e.Branch(explicit)
+	if err != nil {
+		return err
+	}
+	d, err := e.Dir()
+	if err != nil {
+		return err
+	}
+	// Only the entries lookup can match: tx.Reg may be partial.
+	return e.update(d, state.Options{Keys: lookupKeys(key)}, func(tx *state.Tx) error {
+		s := lookup(tx.Reg, key)
+		if s == nil {
+			return notFound(key)
+		}
+		return fn(tx, s)
+	})
+}

@@ -1,5 +1,8 @@
 package cli
 
+// What the hook verbs share: reading the hook's stdin JSON and finding
+// the live session.
+
 import (
 	"bytes"
 	"encoding/json"
@@ -10,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/orc-state/orc-state/checkpoint"
+	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -88,8 +91,7 @@ func (e *Env) problem(err error) error {
 func (e *Env) liveSession() (*state.Dir, *registry.Registry, *registry.Session, error) {
 	d, reg, s, err := e.Session("")
 	if err != nil {
-		var nf interface{ ExitCode() int }
-		if errors.As(err, &nf) && nf.ExitCode() == 1 {
+		if fault.Code(err) == fault.NotFound {
 			return nil, nil, nil, nil // no session, or detached: nothing to do
 		}
 		return nil, nil, nil, err
@@ -98,89 +100,6 @@ func (e *Env) liveSession() (*state.Dir, *registry.Registry, *registry.Session, 
 		return nil, nil, nil, nil
 	}
 	return d, reg, s, nil
-}
-
-// Run writes the Auto-checkpoint of the current branch's session before
-// compaction. Subagents are skipped. It prints nothing and exits 0.
-func (c *HookPreCompactCmd) Run(e *Env) error {
-	p, err := e.payload()
-	if err != nil {
-		return e.problem(err)
-	}
-	if p.AgentID != "" {
-		return nil
-	}
-	e.actor = "hook:PreCompact"
-	d, _, s, err := e.liveSession()
-	if err != nil || s == nil {
-		if err != nil {
-			return e.problem(err)
-		}
-		return nil
-	}
-	trigger := p.Trigger
-	if trigger == "" || registry.SingleLine("trigger", trigger) != nil || len(trigger) > 64 {
-		trigger = "auto"
-	}
-	if err := e.writeAuto(s.SessionID, observe(d, s.GitBranch, 0), trigger); err != nil {
-		return e.problem(err)
-	}
-	return nil
-}
-
-// sessionStartOutput is the hook's JSON answer.
-type sessionStartOutput struct {
-	HookSpecificOutput struct {
-		HookEventName     string `json:"hookEventName"`
-		AdditionalContext string `json:"additionalContext"`
-		SessionTitle      string `json:"sessionTitle,omitempty"`
-	} `json:"hookSpecificOutput"`
-}
-
-// maxContext is the host's cap on injected context, in characters.
-const maxContext = 10000
-
-// Run injects the resume packet after compaction or on resume, a one-line
-// banner on startup or clear, and nothing when there is no live session.
-func (c *HookSessionStartCmd) Run(e *Env) error {
-	p, err := e.payload()
-	if err != nil {
-		return e.problem(err)
-	}
-	if p.AgentID != "" {
-		return nil
-	}
-	e.actor = "hook:SessionStart"
-	d, reg, s, err := e.liveSession()
-	if err != nil || s == nil {
-		if err != nil {
-			return e.problem(err)
-		}
-		return nil
-	}
-	if path := os.Getenv("CLAUDE_ENV_FILE"); path != "" {
-		if err := writeEnvFile(path, orcExports(d, s, cwd())); err != nil {
-			e.problem(err)
-		}
-	}
-	var out sessionStartOutput
-	out.HookSpecificOutput.HookEventName = "SessionStart"
-	if titleIsOurs(p) {
-		out.HookSpecificOutput.SessionTitle = clip(fmt.Sprintf("%s%s %s [%s]", titlePrefix, s.Command, s.GitBranch, s.Phase), 120)
-	}
-	switch p.Source {
-	case "compact", "resume", "fork":
-		intro := fmt.Sprintf("orc-state: the workflow session %s (%s) is %s on this branch. "+
-			"The packet below was read from .orc/ and cross-checked against git just now; findings are listed, not repaired.\n\n",
-			s.SessionID, s.Command, s.Status)
-		agent, _ := e.agent("") // whose claim the packet shows first
-		out.HookSpecificOutput.AdditionalContext = intro + renderPacket(buildPacket(d, reg, s, agent), maxContext-len(intro)-100)
-	default:
-		out.HookSpecificOutput.AdditionalContext = fmt.Sprintf(
-			"orc-state: session %s (%s, phase %s/%d %s, %s) is registered for this branch; `orc-state resume` prints its resume packet.",
-			s.SessionID, s.Command, s.Phase, s.TotalPhases, registry.Deref(s.PhaseLabel), s.Status)
-	}
-	return printJSON(e, out, "")
 }
 
 // titlePrefix starts every session title orc-state sets.
@@ -205,57 +124,4 @@ func titleIsOurs(p hookPayload) bool {
 		return t == "" || strings.HasPrefix(t, titlePrefix)
 	}
 	return false // a title of a shape we do not know: leave it
-}
-
-// Run refreshes the Auto-checkpoint at the end of a turn, only when HEAD
-// or the dirty set changed since the last one. It prints nothing.
-func (c *HookStopCmd) Run(e *Env) error {
-	p, err := e.payload()
-	if err != nil {
-		return e.problem(err)
-	}
-	if p.AgentID != "" {
-		return nil
-	}
-	e.actor = "hook:Stop"
-	d, _, s, err := e.liveSession()
-	if err != nil || s == nil {
-		if err != nil {
-			return e.problem(err)
-		}
-		return nil
-	}
-	g := observe(d, s.GitBranch, 0)
-	if !gitChangedSinceAuto(d, s, g) {
-		return nil
-	}
-	if err := e.writeAuto(s.SessionID, g, "stop"); err != nil {
-		return e.problem(err)
-	}
-	return nil
-}
-
-// gitChangedSinceAuto compares the HEAD and Dirty lines the last
-// Auto-checkpoint recorded with what git says now.
-func gitChangedSinceAuto(d *state.Dir, s *registry.Session, g reality) bool {
-	data, _ := d.ReadFile(s.SessionID, state.CheckpointFile)
-	if data == nil {
-		return true
-	}
-	old, n := checkpoint.Section(checkpoint.Parse(data).Body, checkpoint.AutoHeading)
-	if n == 0 {
-		return true
-	}
-	now := checkpoint.RenderAuto(autoFromGit(g))
-	return gitLines(old) != gitLines(now)
-}
-
-func gitLines(section []byte) string {
-	var keep []string
-	for _, l := range strings.Split(string(section), "\n") {
-		if strings.HasPrefix(l, "- HEAD:") || strings.HasPrefix(l, "- Dirty:") {
-			keep = append(keep, l)
-		}
-	}
-	return strings.Join(keep, "\n")
 }

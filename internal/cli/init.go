@@ -11,6 +11,18 @@ import (
 	"github.com/orc-state/orc-state/registry"
 )
 
+// InitCmd is `init`.
+type InitCmd struct {
+	BranchFlag  `json:"-"`
+	Command     string   `required:"" help:"The owning slash command (flow, plan, debug, ...)." json:"command"`
+	TotalPhases int      `required:"" name:"total-phases" help:"Number of phases (≥ 1)." json:"totalPhases"`
+	Description *string  `help:"Description, at most 120 characters." json:"description,omitempty"`
+	Jira        *string  `help:"Jira key (e.g. ABC-123)." placeholder:"KEY" json:"jira,omitempty"`
+	Scope       *string  `enum:"${scope_workspace}," default:"" help:"Scope: ${scope_workspace} for a session spanning repositories." json:"scope,omitempty"`
+	Repos       []string `sep:"," help:"Member repositories (with --scope workspace)." json:"repos,omitempty"`
+	PlanFile    *string  `name:"plan-file" help:"Plan file the session follows." placeholder:"P" json:"planFile,omitempty"`
+}
+
 // Run registers the session, or updates only the flags passed.
 func (c *InitCmd) Run(e *Env) error {
 	branch, err := e.Branch(c.Branch)
@@ -72,7 +84,7 @@ func (c *InitCmd) check() error {
 	if c.TotalPhases < 1 {
 		return fault.Usagef("--total-phases %d is below 1", c.TotalPhases)
 	}
-	for name, v := range map[string]string{"--command": c.Command, "--description": deref(c.Description), "--plan-file": deref(c.PlanFile)} {
+	for name, v := range map[string]string{"--command": c.Command, "--description": registry.Deref(c.Description), "--plan-file": registry.Deref(c.PlanFile)} {
 		if err := registry.SingleLine(name, v); err != nil {
 			return fault.Usagef("%v", err)
 		}
@@ -91,7 +103,7 @@ func (c *InitCmd) check() error {
 			return fault.Usagef("--repos has an empty name")
 		}
 	}
-	if len(c.Repos) > 0 && deref(c.Scope) != "workspace" {
+	if len(c.Repos) > 0 && registry.Deref(c.Scope) != registry.ScopeWorkspace {
 		return fault.Usagef("--repos needs --scope workspace")
 	}
 	return nil
@@ -172,11 +184,4 @@ func (e *Env) reread(id string) *registry.Session {
 		return nil
 	}
 	return reg.Find(id)
-}
-
-func deref(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
 }

@@ -9,29 +9,53 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/statusline"
 )
 
-// Run writes the statusLine entry into a Claude settings file. Every other
-// key is kept, in its order and bytes; running it again changes nothing.
+// InstallCmd is `install`.
+type InstallCmd struct {
+	Project bool `xor:"scope" help:"Write .claude/settings.json of this repository, with a command that names no path of this machine."`
+	User    bool `xor:"scope" help:"Write ~/.claude/settings.json (the default)."`
+	DryRun  bool `name:"dry-run" help:"Show the change; write nothing."`
+	Force   bool `help:"Replace a statusLine that is not orc-state's."`
+	// The statusline's options, written into its command (a statusline in
+	// settings gets no plugin userConfig).
+	Style          string `help:"Statusline style: full (narrows with the terminal) or compact (always one line)." enum:"full,compact" default:"full"`
+	ContextReserve int    `name:"context-reserve" help:"Percent of the context window the statusline keeps back (0-99)." default:"0" placeholder:"N"`
+	Off            bool   `help:"Statusline prints nothing (it still records the context level for hook post-tool-use)."`
+}
+
+// Run writes the statusLine entry into a Claude settings file: for the user
+// this binary's absolute path, for a repository (--project) a command with
+// no path of this machine (projectStatusLine). Every other key is kept, in
+// its order and bytes; running it again changes nothing.
 func (c *InstallCmd) Run(e *Env) error {
 	path, err := c.settingsPath(e)
 	if err != nil {
 		return err
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		return fault.Wrap(fault.Invalid, err, "cannot find the orc-state binary")
-	}
-	exe, _ = filepath.Abs(exe)
-	command, err := c.statuslineCommand(exe)
+	verb, err := c.statuslineVerb()
 	if err != nil {
 		return err
 	}
-	want, _ := json.Marshal(map[string]any{"type": "command", "command": command, "padding": 0})
+	command := projectStatusLine(verb)
+	if !c.Project {
+		exe, err := os.Executable()
+		if err != nil {
+			return fault.Wrap(fault.Invalid, err, "cannot find the orc-state binary")
+		}
+		exe, _ = filepath.Abs(exe)
+		command = shellQuote(exe) + " " + verb
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // the command's && stays readable
+	enc.Encode(map[string]any{"type": "command", "command": command, "padding": 0})
+	want := bytes.TrimSpace(buf.Bytes())
 	old, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fault.Usagef("cannot read %s: %v", path, err)
@@ -65,10 +89,10 @@ func (c *InstallCmd) Run(e *Env) error {
 	return nil
 }
 
-// statuslineCommand is the statusLine command: the binary, the verb, and
+// statuslineVerb is the statusLine command after the binary: the verb and
 // the options that differ from the defaults.
-func (c *InstallCmd) statuslineCommand(exe string) (string, error) {
-	command := exe + " statusline"
+func (c *InstallCmd) statuslineVerb() (string, error) {
+	command := "statusline"
 	if c.Style != "" && c.Style != "full" {
 		command += " --style " + c.Style
 	}
@@ -82,6 +106,25 @@ func (c *InstallCmd) statuslineCommand(exe string) (string, error) {
 		command += " --off"
 	}
 	return command, nil
+}
+
+// projectStatusLine is the statusLine command of a repository's committed
+// settings, which must work on every machine that checks the file out, so
+// it names no path of this one: the orc-state on PATH, else the one the
+// plugin's launcher built into its data dir (Claude Code runs the command
+// with sh; when neither exists the line stays empty).
+func projectStatusLine(verb string) string {
+	return `for b in "$(command -v orc-state)" "${CLAUDE_CONFIG_DIR:-$HOME/.claude}"/plugins/data/orc-state-*/bin/orc-state; do [ -x "$b" ] && exec "$b" ` + verb + `; done`
+}
+
+// shellQuote quotes a path for sh when it holds anything but safe characters.
+func shellQuote(s string) string {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:@%,", r)) {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	return s
 }
 
 func (c *InstallCmd) settingsPath(e *Env) (string, error) {

@@ -16,6 +16,12 @@ import (
 	"github.com/orc-state/orc-state/slices"
 )
 
+// LineCmd is `line` (dispatched by runLine with a lenient parser; declared
+// here for --help).
+type LineCmd struct {
+	BranchFlag
+}
+
 // lineOut is `line`'s JSON, in the original's field order.
 type lineOut struct {
 	Command     string `json:"command"`

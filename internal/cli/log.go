@@ -7,6 +7,13 @@ import (
 	"github.com/orc-state/orc-state/internal/journal"
 )
 
+// LogCmd is `log`.
+type LogCmd struct {
+	BranchFlag
+	Key  string `arg:"" optional:"" help:"Branch or sessionId."`
+	JSON bool   `name:"json" help:"Print the journal lines as JSON."`
+}
+
 // Run prints the session's journal.
 func (c *LogCmd) Run(e *Env) error {
 	key := c.Key

@@ -10,6 +10,9 @@ import (
 	"github.com/orc-state/orc-state/registry"
 )
 
+// MigrateCmd is `migrate`.
+type MigrateCmd struct{}
+
 // Run upgrades a legacy registry to schema 1. Every key it cannot map is
 // listed on stderr and kept, with its value, in the session's journal.
 func (c *MigrateCmd) Run(e *Env) error {

@@ -15,6 +15,14 @@ import (
 	"github.com/orc-state/orc-state/registry"
 )
 
+// RepairCmd is `repair`.
+type RepairCmd struct {
+	BranchFlag
+	Temp         bool   `help:"Remove temp files left by interrupted writes." xor:"fix"`
+	Adopt        string `help:"Register an orphan folder from its checkpoint frontmatter." placeholder:"NAME" xor:"fix"`
+	RemoveOrphan string `name:"remove-orphan" help:"Remove an orphan folder (tombstone in removed.jsonl)." placeholder:"NAME" xor:"fix"`
+}
+
 // Run applies the fixes doctor names, each journaled, and invents no data:
 // the mirror is regenerated from the registry; an orphan is adopted only
 // from its own valid checkpoint frontmatter.
@@ -39,15 +47,7 @@ func (c *RepairCmd) Run(e *Env) error {
 	if completed {
 		return nil
 	}
-	key, err := e.Branch(c.Branch)
-	if err != nil {
-		return err
-	}
-	return e.Update(func(tx *state.Tx) error {
-		s := lookup(tx.Reg, key)
-		if s == nil {
-			return notFound(key)
-		}
+	return e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
 		findings, err := verify.Session(tx.Dir(), tx.Reg, s)
 		if err != nil {
 			return err

@@ -16,6 +16,14 @@ import (
 	"github.com/orc-state/orc-state/slices"
 )
 
+// ResumeCmd is `resume`.
+type ResumeCmd struct {
+	BranchFlag
+	Key      string `arg:"" optional:"" help:"Branch or sessionId (default: the current branch's session)."`
+	JSON     bool   `name:"json" help:"The packet as JSON."`
+	MaxBytes int    `name:"max-bytes" default:"4096" help:"Upper bound of the packet, in bytes."`
+}
+
 // DefaultResumeBytes bounds the resume packet.
 const DefaultResumeBytes = 4096
 
@@ -58,11 +66,7 @@ func (c *ResumeCmd) Run(e *Env) error {
 	if key == "" {
 		key = c.Branch
 	}
-	d, err := e.Dir()
-	if err != nil {
-		return err
-	}
-	reg, _, err := d.ReadRegistry()
+	d, reg, err := e.readRegistry()
 	if err != nil {
 		return err
 	}

@@ -33,11 +33,8 @@ type SliceClaimCmd struct {
 // Run takes the first ready slice for the agent, under the lock, and
 // prints its id; exit 1 when nothing is ready, saying why.
 func (c *SliceClaimCmd) Run(e *Env) error {
-	agent, err := e.agent(c.Agent)
+	agent, err := e.agentWithLease(c.AgentFlag, c.LeaseFlag)
 	if err != nil {
-		return err
-	}
-	if err := slices.CheckLease(c.Lease); err != nil {
 		return err
 	}
 	now := clock.Now()
@@ -107,4 +104,14 @@ func (e *Env) agent(flag string) (string, error) {
 		return "", err
 	}
 	return a, nil
+}
+
+// agentWithLease resolves the agent and checks the lease, which claim and
+// renew both need before they take the lock.
+func (e *Env) agentWithLease(a AgentFlag, l LeaseFlag) (string, error) {
+	agent, err := e.agent(a.Agent)
+	if err != nil {
+		return "", err
+	}
+	return agent, slices.CheckLease(l.Lease)
 }

@@ -18,11 +18,8 @@ type SliceRenewCmd struct {
 // Run sets the end of the agent's claim on the slice to the lease from
 // now; exit 1 when the slice is unknown, unclaimed or another agent's.
 func (c *SliceRenewCmd) Run(e *Env) error {
-	agent, err := e.agent(c.Agent)
+	agent, err := e.agentWithLease(c.AgentFlag, c.LeaseFlag)
 	if err != nil {
-		return err
-	}
-	if err := slices.CheckLease(c.Lease); err != nil {
 		return err
 	}
 	now := clock.Now()

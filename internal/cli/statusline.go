@@ -21,6 +21,14 @@ import (
 	"github.com/orc-state/orc-state/registry"
 )
 
+// StatuslineCmd is `statusline`. Main dispatches it before the parser and
+// reads these flags leniently (statuslineArgs); they are here for --help.
+type StatuslineCmd struct {
+	Style          string `help:"full (the default; narrows with the terminal) or compact (always one line)." placeholder:"STYLE"`
+	ContextReserve int    `name:"context-reserve" help:"Percent of the context window kept back (e.g. the auto-compact buffer); the figure shown is the share of the rest." placeholder:"N"`
+	Off            bool   `help:"Print nothing (the context level is still recorded for hook post-tool-use)."`
+}
+
 // statuslineStdinTimeout bounds the wait for stdin: some hosts never close
 // it, and a statusline that waits is a statusline that never shows.
 const statuslineStdinTimeout = 250 * time.Millisecond

@@ -7,6 +7,13 @@ import (
 	"github.com/orc-state/orc-state/internal/verify"
 )
 
+// VerifyCmd is `verify`.
+type VerifyCmd struct {
+	BranchFlag
+	Key  string `arg:"" optional:"" help:"Branch or sessionId."`
+	JSON bool   `name:"json" help:"Findings as JSON."`
+}
+
 // Run checks one session and lists each problem.
 func (c *VerifyCmd) Run(e *Env) error {
 	key := c.Key

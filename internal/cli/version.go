@@ -2,21 +2,16 @@ package cli
 
 import (
 	"fmt"
-	"runtime/debug"
+
+	"github.com/orc-state/orc-state/internal/version"
 )
 
-// Version is set at build time with -ldflags "-X .../internal/cli.Version=v1.2.3".
-var Version = ""
+// VersionCmd is `version`.
+type VersionCmd struct{}
 
-// Run prints the version.
+// Run prints one line: the release, then the module version, VCS revision
+// and Go version the build info carries (see version.Describe).
 func (c *VersionCmd) Run(e *Env) error {
-	v := Version
-	if v == "" {
-		v = "devel"
-		if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-			v = bi.Main.Version
-		}
-	}
-	_, err := fmt.Fprintf(e.Stdout, "orc-state %s\n", v)
+	_, err := fmt.Fprintln(e.Stdout, version.Line())
 	return err
 }

@@ -1,14 +1,13 @@
 package cli
 
+// What the workspace verbs and the readers of member repositories share:
+// the link file a workspace writes into each member.
+
 import (
 	"encoding/json"
-	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 
-	"github.com/orc-state/orc-state/internal/fault"
-	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -25,108 +24,6 @@ type workspaceLink struct {
 	WorkspaceName string `json:"workspaceName"`
 	SessionID     string `json:"sessionId"`
 	Branch        string `json:"branch"`
-}
-
-// Run updates one member repository's entry in perRepoState.
-func (c *RepoSetCmd) Run(e *Env) error {
-	for name, v := range map[string]string{"NAME": c.Name, "--path": c.Path, "--branch": c.RepoBranch, "--worktree": c.Worktree, "--pr": c.PR} {
-		if err := registry.SingleLine(name, v); err != nil {
-			return fault.Usagef("%v", err)
-		}
-	}
-	if c.PR != "" {
-		if u, err := url.Parse(c.PR); err != nil || u.Scheme == "" || u.Host == "" {
-			return fault.Usagef("--pr %q is not an absolute URL", c.PR)
-		}
-	}
-	if c.Slice != nil && *c.Slice < 0 {
-		return fault.Usagef("--slice %d is negative", *c.Slice)
-	}
-	path := c.Path
-	if path != "" {
-		abs, err := filepath.Abs(path)
-		if err != nil {
-			return fault.Usagef("--path %q: %v", path, err)
-		}
-		path = abs
-	}
-	return e.Mutate(c.Session, c, func(_ *state.Tx, s *registry.Session) error {
-		if s.Scope != "workspace" {
-			return fault.Usagef("session %s is not a workspace session", s.SessionID).WithHint("orc-state init --scope workspace --repos a,b")
-		}
-		if !contains(s.Repos, c.Name) {
-			return fault.Usagef("%q is not a member repository of %s (repos: %v)", c.Name, s.SessionID, s.Repos).
-				WithHint("add it with orc-state init --scope workspace --repos ...")
-		}
-		if s.PerRepoState == nil {
-			s.PerRepoState = map[string]registry.RepoState{}
-		}
-		rs := s.PerRepoState[c.Name]
-		if path != "" {
-			rs.RepoPath = path
-		}
-		if c.RepoBranch != "" {
-			rs.Branch = c.RepoBranch
-		}
-		if c.Worktree != "" {
-			rs.Worktree = c.Worktree
-		}
-		if c.Slice != nil {
-			rs.CurrentSlice = c.Slice
-		}
-		if c.PR != "" {
-			rs.PRURL = registry.Str(c.PR)
-		}
-		s.PerRepoState[c.Name] = rs
-		return nil
-	})
-}
-
-// Run writes the back-pointer into each member repository that has a path.
-func (c *WorkspaceLinkCmd) Run(e *Env) error {
-	d, _, s, err := e.Session(c.Session)
-	if err != nil {
-		return err
-	}
-	if s.Scope != "workspace" {
-		return fault.Usagef("session %s is not a workspace session", s.SessionID)
-	}
-	root := filepath.Dir(d.Path)
-	linked := 0
-	for _, name := range s.Repos {
-		rs, ok := s.PerRepoState[name]
-		if !ok || rs.RepoPath == "" {
-			e.warn("%s has no path; set it with orc-state repo set %s --path P", name, name)
-			continue
-		}
-		l, err := gitx.Discover(rs.RepoPath)
-		if err != nil {
-			return fault.Usagef("%s: %s is not a git repository", name, rs.RepoPath)
-		}
-		branch := rs.Branch
-		if branch == "" {
-			branch = s.GitBranch
-		}
-		link, _ := json.MarshalIndent(workspaceLink{Scope: "workspace-member", WorkspaceRoot: root,
-			WorkspaceName: filepath.Base(root), SessionID: s.SessionID, Branch: branch}, "", "  ")
-		member := &state.Dir{Path: filepath.Join(l.MainRoot(), ".orc"), Git: &l}
-		err = e.update(member, state.Options{}, func(tx *state.Tx) error {
-			tx.WriteState(filepath.Join(s.SessionID, LinkFile), append(link, '\n'))
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		linked++
-		fmt.Fprintf(e.Stdout, "linked %s: %s\n", name, filepath.Join(member.Path, s.SessionID, LinkFile))
-	}
-	if linked == 0 {
-		return fault.NotFoundf("no member repository has a path").WithHint("orc-state repo set NAME --path P")
-	}
-	return e.onSession(s.SessionID, func(tx *state.Tx, s *registry.Session) error {
-		tx.Touch(s.SessionID, map[string]int{"linked": linked})
-		return nil
-	})
 }
 
 // linkedSession follows a workspace-link.json in this repository's state
@@ -156,15 +53,6 @@ func linkedSession(d *state.Dir, key string) (*state.Dir, *registry.Registry, *r
 		}
 	}
 	return nil, nil, nil, false
-}
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // isLinkFolder reports whether a folder of the state dir holds a workspace

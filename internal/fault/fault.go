@@ -1,15 +1,15 @@
-// Package fault is orc-state's error vocabulary: every error that reaches the
-// user carries the exit code of contract §18 and, where one helps, a hint that
-// names the next command. The CLI prints it as
+// Package fault is orc-state's error vocabulary: the exit codes of contract
+// §18, the Error that carries one with a hint, and Explain, the one place
+// any error becomes what the user sees: exit code, message and a hint that
+// names the next step. The format packages (registry, slices, decisions)
+// and the lock return typed errors that say what is wrong and know no exit
+// code or command; Explain maps them. The CLI prints the result as
 //
 //	orc-state <verb>: <message>
 //	hint: <hint>
 package fault
 
-import (
-	"errors"
-	"fmt"
-)
+import "fmt"
 
 // Exit codes (contract §18). The table only grows.
 const (
@@ -22,6 +22,7 @@ const (
 	// Interrupted: a change was partly written after its commit point and
 	// is recorded; orc-state repair completes it (package state).
 	Interrupted = 6
+	Software    = 70 // orc-state's own bug (its grammar refused by the parser)
 )
 
 // Error is an error with an exit code and an optional hint.
@@ -36,9 +37,6 @@ func (e *Error) Error() string { return e.Msg }
 
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
-
-// ExitCode implements kong.ExitCoder.
-func (e *Error) ExitCode() int { return e.Code }
 
 // New returns an error with code and a formatted message.
 func New(code int, format string, args ...any) *Error {
@@ -64,29 +62,3 @@ func NotFoundf(format string, args ...any) *Error { return New(NotFound, format,
 
 // Invalidf is invalid state on disk (exit 3).
 func Invalidf(format string, args ...any) *Error { return New(Invalid, format, args...) }
-
-// Code returns the exit code carried by err: its ExitCode() if it has one,
-// else 1 for any other error, 0 for nil.
-func Code(err error) int {
-	if err == nil {
-		return OK
-	}
-	var c interface{ ExitCode() int }
-	if errors.As(err, &c) {
-		return c.ExitCode()
-	}
-	return NotFound
-}
-
-// HintOf returns the hint carried by err, if any.
-func HintOf(err error) string {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Hint
-	}
-	var h interface{ Hint() string }
-	if errors.As(err, &h) {
-		return h.Hint()
-	}
-	return ""
-}

@@ -10,6 +10,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/orc-state/orc-state/internal/hexid"
 )
 
 // Head describes HEAD of the opened worktree.
@@ -78,7 +79,7 @@ func (r *Repo) Log(n int) ([]Commit, error) {
 // claim is a prefix and must match exactly one commit; trees, blobs and tags
 // never match. Anything else gives ("", false).
 func (r *Repo) ResolveCommit(claim string) (full string, ok bool) {
-	if len(claim) < 7 || len(claim) > 40 || !isHex(claim) {
+	if !hexid.Valid(claim, 7, 40) {
 		return "", false
 	}
 	claim = strings.ToLower(claim)
@@ -130,7 +131,7 @@ func (r *Repo) BranchExists(name string) bool {
 // are peeled to their commit. Revision syntax such as "HEAD~1" or
 // "x^{tree}" is not supported (orc-state passes claims and branch names).
 func (r *Repo) resolveCommitish(s string) (plumbing.Hash, error) {
-	if len(s) >= 7 && len(s) <= 40 && isHex(s) {
+	if hexid.Valid(s, 7, 40) {
 		if full, ok := r.ResolveCommit(s); ok {
 			return plumbing.NewHash(full), nil
 		}

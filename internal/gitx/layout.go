@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/orc-state/orc-state/internal/hexid"
 )
 
 // ErrNotRepo is returned by Discover and Open when no .git is found between the
@@ -148,20 +150,10 @@ func parseHEAD(b []byte) (branch string, detached bool, err error) {
 		}
 		return "", false, fmt.Errorf("HEAD is a symbolic ref outside refs/heads: %q", ref)
 	}
-	if (len(s) == 40 || len(s) == 64) && isHex(s) {
+	if (len(s) == 40 || len(s) == 64) && hexid.Valid(s, 40, 64) {
 		return "", true, nil
 	}
 	return "", false, fmt.Errorf("HEAD has unexpected content %q", truncate(s, 80))
-}
-
-func isHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
 }
 
 func truncate(s string, n int) string {

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/orc-state/orc-state/internal/hexid"
 )
 
 // BranchSHA reads refs/heads/<branch> by hand (loose ref, then
@@ -18,7 +20,7 @@ func (l Layout) BranchSHA(branch string) (sha string, ok bool) {
 	ref := "refs/heads/" + branch
 	if b, err := os.ReadFile(filepath.Join(l.CommonDir, filepath.FromSlash(ref))); err == nil {
 		s := strings.TrimSpace(string(b))
-		return s, len(s) == 40 && isHex(s)
+		return s, hexid.Valid(s, 40, 40)
 	}
 	f, err := os.Open(filepath.Join(l.CommonDir, "packed-refs"))
 	if err != nil {
@@ -29,7 +31,7 @@ func (l Layout) BranchSHA(branch string) (sha string, ok bool) {
 	want := []byte(" " + ref)
 	for sc.Scan() {
 		line := sc.Bytes()
-		if len(line) > 41 && bytes.Equal(line[40:], want) && isHex(string(line[:40])) {
+		if len(line) > 41 && bytes.Equal(line[40:], want) && hexid.Valid(string(line[:40]), 40, 40) {
 			return string(line[:40]), true
 		}
 	}

@@ -23,6 +23,7 @@ import (
 	fsnoder "github.com/go-git/go-git/v5/utils/merkletrie/filesystem"
 	idxnoder "github.com/go-git/go-git/v5/utils/merkletrie/index"
 	"github.com/go-git/go-git/v5/utils/merkletrie/noder"
+	"github.com/orc-state/orc-state/internal/hexid"
 )
 
 // approxStatus is Status without a git binary. It rebuilds what go-git's
@@ -301,7 +302,7 @@ func checkedOutHead(dir string) (plumbing.Hash, bool) {
 	if err != nil {
 		return plumbing.ZeroHash, false
 	}
-	if s := strings.TrimSpace(string(b)); len(s) == 40 && isHex(s) {
+	if s := strings.TrimSpace(string(b)); hexid.Valid(s, 40, 40) {
 		return plumbing.NewHash(s), true
 	}
 	branch, detached, err := parseHEAD(b)

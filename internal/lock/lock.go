@@ -9,7 +9,7 @@
 //
 // While held, the file contains one informational line,
 // "pid <pid> verb <verb> since <RFC3339>", used to name the holder when
-// another writer gives up ([TimeoutError], exit code 4). Readers take no
+// another writer gives up ([TimeoutError]). Readers take no
 // lock. The lock is also compatible with flock(1), so shell hooks can share
 // it.
 //
@@ -43,10 +43,6 @@ import (
 // FileName is the name of the lock file inside the state directory.
 const FileName = ".lock"
 
-// exitCodeLocked is the process exit code for a lock that could not be acquired
-// in time (contract §18).
-const exitCodeLocked = 4
-
 // retryDelay is how often Acquire polls a busy lock.
 const retryDelay = 5 * time.Millisecond
 
@@ -77,7 +73,7 @@ type Lock struct {
 }
 
 // TimeoutError reports that the lock was still held by someone else when
-// the timeout expired. Its ExitCode is 4.
+// the timeout expired.
 type TimeoutError struct {
 	Path    string        // the lock file
 	Timeout time.Duration // how long Acquire waited
@@ -87,9 +83,6 @@ type TimeoutError struct {
 func (e *TimeoutError) Error() string {
 	return fmt.Sprintf("state is locked by %s; gave up after %v", describeHolder(e.Holder), e.Timeout)
 }
-
-// ExitCode returns 4, the contract's code for "lock not acquired".
-func (e *TimeoutError) ExitCode() int { return exitCodeLocked }
 
 // describeHolder turns "pid 12 verb phase set since T" into
 // "pid 12 (verb phase set) since T"; anything else is reported vaguely.

@@ -80,7 +80,6 @@ import (
 // Names of the files orc-state owns.
 const (
 	RegistryFile   = "orc.json"
-	LockFile       = ".lock"
 	RemovedFile    = "removed.jsonl"
 	CheckpointFile = "checkpoint.md"
 	LedgerFile     = "slices.json"
@@ -212,8 +211,8 @@ func (d *Dir) ignore(m *made) error {
 	}
 	root := d.Git.MainRoot()
 	rel, err := filepath.Rel(root, d.Path)
-	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
-		if rel2, err2 := filepath.Rel(d.Git.WorktreeRoot, d.Path); err2 == nil && !strings.HasPrefix(rel2, "..") && rel2 != "." {
+	if err != nil || rel == "." || !filepath.IsLocal(rel) {
+		if rel2, err2 := filepath.Rel(d.Git.WorktreeRoot, d.Path); err2 == nil && filepath.IsLocal(rel2) && rel2 != "." {
 			rel = rel2
 		} else {
 			return nil
@@ -303,7 +302,8 @@ func (d *Dir) ReadRegistryFor(keys ...string) (reg *registry.Registry, exists bo
 // symlink, or whose final element exists and is not a regular file.
 func (d *Dir) safePath(path string) error {
 	rel, err := filepath.Rel(d.Path, path)
-	if err != nil || strings.HasPrefix(rel, "..") {
+	// IsLocal, not a ".." prefix: "..orc.json.proof.tmp-1" is a name inside.
+	if err != nil || !filepath.IsLocal(rel) {
 		return fault.Invalidf("%s is outside the state dir", path)
 	}
 	p := d.Path

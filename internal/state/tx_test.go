@@ -458,3 +458,29 @@ func TestAnchorNoticesLastLineEdit(t *testing.T) {
 		t.Fatal("no anchor after the write")
 	}
 }
+
+// safePath tells a name inside that starts with ".." (a temp file of
+// ".orc.json.proof") from a path that leaves the state dir.
+func TestSafePathInsideOutside(t *testing.T) {
+	d := newDir(t)
+	if err := os.MkdirAll(d.Path, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path string
+		ok   bool
+	}{
+		{"..orc.json.proof.tmp-120531764", true},
+		{"...", true},
+		{"sess/..checkpoint.md.tmp-1", true},
+		{"orc.json", true},
+		{"..", false},
+		{"../x", false},
+		{"../.orc2/orc.json", false},
+	} {
+		err := d.safePath(filepath.Join(d.Path, filepath.FromSlash(c.path)))
+		if (err == nil) != c.ok {
+			t.Errorf("safePath(%q) = %v, want ok=%v", c.path, err, c.ok)
+		}
+	}
+}

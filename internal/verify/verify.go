@@ -1,10 +1,13 @@
-// Package verify cross-checks one session: its checkpoint against the
-// registry and the caps, its journal chain, anchor and last digests against
-// the files (edits made outside orc-state), and whether an interrupted
-// transaction left it between two states (transaction.interrupted, never
-// reported as an outside edit). It surfaces problems with stable codes and
-// the next command; it never repairs anything. (The checks against git
-// live beside resume in internal/cli.)
+// Package verify cross-checks one session without git: its checkpoint
+// against the registry and the caps, its ledger and decisions, its journal
+// chain, anchor and last digests against the files (edits made outside
+// orc-state), and whether an interrupted transaction left it between two
+// states (transaction.interrupted, never reported as an outside edit). It
+// surfaces problems with stable codes and the next command; it never
+// repairs anything. The checks of a session's claims against git (HEAD,
+// the digest's Suite sha, committed slices) need what git said before the
+// lock, which verify and resume share, so they live beside them in
+// internal/cli/gitcheck.go and return this package's Finding.
 package verify
 
 import (

@@ -1,13 +1,20 @@
 package cli
 
 import (
-	"fmt"
-
 	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
+
+// DecisionSetCmd is `decision set K V`.
+type DecisionSetCmd struct {
+	BranchFlag
+	Key        string `arg:"" help:"Key."`
+	Value      string `arg:"" help:"Value (one line)."`
+	Provenance string `required:"" help:"flag, asked, policy or inferred."`
+	Supersede  bool   `help:"Replace a settled value (the old one is kept in history)."`
+}
 
 // Run settles a key: compare-and-set inside the lock, so of concurrent
 // writers of one key exactly one wins.
@@ -40,37 +47,4 @@ func (c *DecisionSetCmd) Run(e *Env) error {
 		return nil
 	})
 	return err
-}
-
-// Run prints one raw value, the echo line, or the whole file.
-func (c *DecisionGetCmd) Run(e *Env) error {
-	d, _, s, err := e.Session(c.Branch)
-	if err != nil {
-		return err
-	}
-	data, err := d.ReadFile(s.SessionID, state.DecisionsFile)
-	if err != nil {
-		return err
-	}
-	if data == nil {
-		return fault.NotFoundf("session %s has no settled decisions", s.SessionID)
-	}
-	f, err := decisions.Parse(data)
-	if err != nil {
-		return err
-	}
-	if c.Key == "" {
-		_, err := e.Stdout.Write(f.Marshal())
-		return err
-	}
-	dec, ok := f.Get(c.Key)
-	if !ok {
-		return fault.NotFoundf("%q is not settled", c.Key)
-	}
-	if c.Echo {
-		fmt.Fprintln(e.Stdout, decisions.Echo(c.Key, dec))
-		return nil
-	}
-	fmt.Fprintln(e.Stdout, dec.Value)
-	return nil
 }

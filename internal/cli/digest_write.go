@@ -1,56 +1,18 @@
 package cli
 
 import (
-	"bytes"
-	"io"
-
 	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/journal"
-	"github.com/orc-state/orc-state/internal/secrets"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
 
-// maxStdin bounds what a verb reads from stdin; more is refused, not cut.
-const maxStdin = 1 << 20
-
-// readStdin reads all of stdin up to maxStdin bytes, as fromWindows
-// leaves it.
-func (e *Env) readStdin() ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(e.Stdin, maxStdin+1))
-	if err != nil {
-		return nil, fault.Usagef("cannot read stdin: %v", err)
-	}
-	if len(data) > maxStdin {
-		return nil, fault.Usagef("stdin is over %d bytes", maxStdin)
-	}
-	return fromWindows("stdin", data)
-}
-
-// fromWindows turns text from a Windows shell or editor into what
-// orc-state stores, which always has LF line endings: CRLF becomes LF
-// (PowerShell pipes CRLF), and a leading UTF-8 byte order mark is dropped
-// (Windows PowerShell 5 and older editors write one). UTF-16, Windows
-// PowerShell's default for files it writes, is refused with the way out.
-// Every verb that reads text from stdin or a file reads it through here.
-func fromWindows(what string, data []byte) ([]byte, error) {
-	if bytes.HasPrefix(data, []byte{0xff, 0xfe}) || bytes.HasPrefix(data, []byte{0xfe, 0xff}) {
-		return nil, fault.Usagef("%s is UTF-16 text; orc-state reads UTF-8", what).
-			WithHint("in PowerShell, write it with -Encoding utf8 (Out-File, Set-Content), or set $OutputEncoding = [Text.UTF8Encoding]::new() before piping")
-	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	return bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), nil
-}
-
-// refuseSecrets refuses text that looks like a credential, without echoing it.
-func refuseSecrets(what string, text []byte) error {
-	if kind, line, ok := secrets.Find(text); ok {
-		return fault.Usagef("%s line %d looks like a credential (%s); it was not stored", what, line, kind).
-			WithHint("remove the secret and retry; reference it by name instead")
-	}
-	return nil
+// DigestWriteCmd is `digest write -`.
+type DigestWriteCmd struct {
+	BranchFlag
+	Source string `arg:"" optional:"" help:"Must be - (stdin)."`
 }
 
 // Run replaces the Resume digest with stdin.

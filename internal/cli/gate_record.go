@@ -12,6 +12,15 @@ import (
 	"github.com/orc-state/orc-state/registry"
 )
 
+// GateRecordCmd is `gate record PHASE --verdict V`.
+type GateRecordCmd struct {
+	BranchFlag
+	Phase    int    `arg:"" help:"The phase the verdict is about (the current one)."`
+	Verdict  string `required:"" enum:"${verdicts}" help:"${verdicts_help}."`
+	Reviewer string `help:"Who gave the verdict." placeholder:"R"`
+	Note     string `help:"One-line note." placeholder:"N"`
+}
+
 // gateHeading is the checkpoint section that mirrors the entry's gate.
 const gateHeading = "## Gate"
 
@@ -112,30 +121,4 @@ func renderGate(g *registry.Gate, budget int) []byte {
 		fmt.Fprintf(&b, " at %s\n", v.At)
 	}
 	return []byte(b.String())
-}
-
-// Run prints the recorded verdicts.
-func (c *GateShowCmd) Run(e *Env) error {
-	_, _, s, err := e.Session(c.Branch)
-	if err != nil {
-		return err
-	}
-	g := s.Gate
-	if g == nil {
-		g = &registry.Gate{Verdicts: []registry.Verdict{}, Retries: map[string]int{}}
-	}
-	if c.JSON {
-		return printJSON(e, g, "  ")
-	}
-	for _, v := range g.Verdicts {
-		fmt.Fprintf(e.Stdout, "%d\t%s\t%s\t%s\t%s\n", v.Phase, v.Verdict, dash(v.Reviewer), v.At, dash(v.Note))
-	}
-	return nil
-}
-
-func dash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }

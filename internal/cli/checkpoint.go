@@ -8,6 +8,34 @@ import (
 	"github.com/orc-state/orc-state/slices"
 )
 
+// CheckpointCmd is `checkpoint --auto`.
+type CheckpointCmd struct {
+	BranchFlag
+	Auto    bool   `help:"Required: write the mechanical Auto-checkpoint section."`
+	Trigger string `default:"auto" help:"What triggered it (auto, manual, stop, ...)." placeholder:"T"`
+}
+
+// Run writes the Auto-checkpoint section. Git is asked first; the phase and
+// slices are read inside the lock so they match the frontmatter written
+// with them. The digest is never touched and updatedAt is not bumped.
+func (c *CheckpointCmd) Run(e *Env) error {
+	if !c.Auto {
+		return fault.Usagef("only --auto is supported").WithHint("orc-state checkpoint --auto [--trigger T]")
+	}
+	if err := registry.SingleLine("--trigger", c.Trigger); err != nil || len(c.Trigger) > 64 {
+		return fault.Usagef("--trigger must be one line of at most 64 bytes")
+	}
+	key, err := e.Branch(c.Branch)
+	if err != nil {
+		return err
+	}
+	d, err := e.Dir()
+	if err != nil {
+		return err
+	}
+	return e.writeAuto(key, observe(d, sessionBranch(d, key), 0), c.Trigger)
+}
+
 // autoFromGit fills the git lines of an Auto-checkpoint from what git
 // said about the branch (gathered before the lock).
 func autoFromGit(g reality) checkpoint.Auto {
@@ -32,27 +60,6 @@ func autoFromGit(g reality) checkpoint.Auto {
 		a.DirtyPaths, a.DirtyCount = g.dirty, len(g.dirty)
 	}
 	return a
-}
-
-// Run writes the Auto-checkpoint section. Git is asked first; the phase and
-// slices are read inside the lock so they match the frontmatter written
-// with them. The digest is never touched and updatedAt is not bumped.
-func (c *CheckpointCmd) Run(e *Env) error {
-	if !c.Auto {
-		return fault.Usagef("only --auto is supported").WithHint("orc-state checkpoint --auto [--trigger T]")
-	}
-	if err := registry.SingleLine("--trigger", c.Trigger); err != nil || len(c.Trigger) > 64 {
-		return fault.Usagef("--trigger must be one line of at most 64 bytes")
-	}
-	key, err := e.Branch(c.Branch)
-	if err != nil {
-		return err
-	}
-	d, err := e.Dir()
-	if err != nil {
-		return err
-	}
-	return e.writeAuto(key, observe(d, sessionBranch(d, key), 0), c.Trigger)
 }
 
 // sessionBranch is the git branch of the session for key (key itself when

@@ -10,6 +10,13 @@ import (
 	"github.com/orc-state/orc-state/registry"
 )
 
+// ProgressAppendCmd is `progress append -`.
+type ProgressAppendCmd struct {
+	BranchFlag
+	Source string `arg:"" optional:"" help:"Must be - (stdin)."`
+	Title  string `help:"Section title (one line); default Progress." placeholder:"T"`
+}
+
 // Run appends a dated section to progress.md; earlier bytes are never
 // rewritten.
 func (c *ProgressAppendCmd) Run(e *Env) error {
@@ -42,37 +49,5 @@ func (c *ProgressAppendCmd) Run(e *Env) error {
 		tx.Append(s.SessionID, state.ProgressFile, []byte(section))
 		tx.Touch(s.SessionID, map[string]string{"title": title, "sha256": journal.Sum(text)})
 		return nil
-	})
-}
-
-// checkText refuses invalid UTF-8, NUL bytes and credential-shaped text.
-func checkText(what string, text []byte) error {
-	if !validUTF8(text) {
-		return fault.Usagef("%s is not valid UTF-8", what)
-	}
-	if bytes.IndexByte(text, 0) >= 0 {
-		return fault.Usagef("%s contains a NUL byte", what)
-	}
-	return refuseSecrets(what, text)
-}
-
-// onSession runs fn in a transaction on the session for the explicit key
-// (or the current branch), without touching the registry entry.
-func (e *Env) onSession(explicit string, fn func(tx *state.Tx, s *registry.Session) error) error {
-	key, err := e.Branch(explicit)
-	if err != nil {
-		return err
-	}
-	d, err := e.Dir()
-	if err != nil {
-		return err
-	}
-	// Only the entries lookup can match: tx.Reg may be partial.
-	return e.update(d, state.Options{Keys: lookupKeys(key)}, func(tx *state.Tx) error {
-		s := lookup(tx.Reg, key)
-		if s == nil {
-			return notFound(key)
-		}
-		return fn(tx, s)
 	})
 }

@@ -1,23 +1,19 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/orc-state/orc-state/internal/fault"
-	"github.com/orc-state/orc-state/registry"
 )
 
-// Run prints the current branch's entry.
-func (c *CurrentCmd) Run(e *Env) error {
-	_, _, s, err := e.Session(c.Branch)
-	if err != nil {
-		return err
-	}
-	return printJSON(e, s, "  ")
+// GetCmd is `get`.
+type GetCmd struct {
+	BranchFlag
+	Key   string `arg:"" optional:"" help:"Branch or sessionId (default: --branch, else the current branch)."`
+	Field string `help:"Print only this top-level field, raw." placeholder:"F"`
 }
 
 // Run prints an entry, or one raw field.
@@ -76,48 +72,4 @@ func printRaw(e *Env, raw json.RawMessage) error {
 	}
 	fmt.Fprintln(e.Stdout, string(raw))
 	return nil
-}
-
-func printJSON(e *Env, v any, indent string) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", indent)
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	_, err := e.Stdout.Write(buf.Bytes())
-	return err
-}
-
-// Run lists sessions.
-func (c *SessionsCmd) Run(e *Env) error {
-	d, err := e.Dir()
-	if err != nil {
-		return err
-	}
-	reg, _, err := d.ReadRegistry()
-	if err != nil {
-		return err
-	}
-	var list []registry.Session
-	for _, s := range reg.Sessions {
-		if c.Status == "" || s.Status == c.Status {
-			list = append(list, s)
-		}
-	}
-	if b, err := e.Branch(""); err == nil && lookup(reg, b) == nil {
-		if _, _, s, ok := linkedSession(d, b); ok && (c.Status == "" || s.Status == c.Status) {
-			list = append(list, *s) // this member repository's workspace session
-		}
-	}
-	if c.JSON {
-		return printJSON(e, pickerRows(d, list), "  ")
-	}
-	var b strings.Builder
-	for _, s := range list {
-		fmt.Fprintf(&b, "%s\t%s\t%s/%d\t%s\t%s\n", s.SessionID, s.Command, s.Phase, s.TotalPhases, s.Status, s.GitBranch)
-	}
-	_, err = fmt.Fprint(e.Stdout, b.String())
-	return err
 }

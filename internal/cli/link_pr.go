@@ -8,34 +8,15 @@ import (
 	"github.com/orc-state/orc-state/registry"
 )
 
-// Run sets the phase (and label).
-func (c *PhaseSetCmd) Run(e *Env) error {
-	p, err := registry.ParsePhase(c.Phase)
-	if err != nil {
-		return fault.Usagef("%v", err).WithHint("pass done or a number between 1 and the session's totalPhases")
-	}
-	if err := registry.SingleLine("--label", c.Label); err != nil {
-		return fault.Usagef("%v", err)
-	}
-	return e.Mutate(c.Branch, map[string]string{"phase": c.Phase, "label": c.Label}, func(_ *state.Tx, s *registry.Session) error {
-		if !p.Done && p.N > s.TotalPhases {
-			return fault.Usagef("phase %d is beyond totalPhases %d", p.N, s.TotalPhases).
-				WithHint("pass a phase in 1..%d or done, or raise it with orc-state init --total-phases", s.TotalPhases)
-		}
-		s.Phase = p
-		if c.Label != "" {
-			s.PhaseLabel = registry.Str(c.Label)
-		}
-		return nil
-	})
-}
-
-// Run sets the status.
-func (c *StatusSetCmd) Run(e *Env) error {
-	return e.Mutate(c.Branch, map[string]string{"status": c.Status}, func(_ *state.Tx, s *registry.Session) error {
-		s.Status = c.Status
-		return nil
-	})
+// LinkPRCmd is `link-pr`.
+type LinkPRCmd struct {
+	BranchFlag
+	Repo          string `required:"" help:"Repository the PR belongs to."`
+	URL           string `required:"" name:"url" help:"PR URL (its identity)."`
+	Number        *int   `help:"PR number."`
+	StackID       string `name:"stack-id" help:"Stack the PR belongs to."`
+	StackPosition *int   `name:"stack-position" help:"Position in the stack."`
+	StackedOn     string `name:"stacked-on" help:"URL of the PR below it."`
 }
 
 // Run links a PR, updating the entry with the same URL.
@@ -79,25 +60,6 @@ func (c *LinkPRCmd) Run(e *Env) error {
 			}
 		}
 		s.LinkedPRs = append(s.LinkedPRs, pr)
-		return nil
-	})
-}
-
-// Run binds a Jira key.
-func (c *JiraBindCmd) Run(e *Env) error {
-	if !registry.JiraKey.MatchString(c.Key) {
-		return fault.Usagef("%q is not a Jira key like ABC-123", c.Key)
-	}
-	return e.Mutate(c.Branch, map[string]string{"key": c.Key}, func(_ *state.Tx, s *registry.Session) error {
-		s.JiraTicket = registry.Str(c.Key)
-		return nil
-	})
-}
-
-// Run unbinds the Jira key.
-func (c *JiraUnbindCmd) Run(e *Env) error {
-	return e.Mutate(c.Branch, nil, func(_ *state.Tx, s *registry.Session) error {
-		s.JiraTicket = nil
 		return nil
 	})
 }

@@ -5,6 +5,12 @@ import (
 	"github.com/orc-state/orc-state/internal/state"
 )
 
+// SessionRemoveCmd is `session remove`.
+type SessionRemoveCmd struct {
+	Key   string `arg:"" help:"Branch or sessionId."`
+	Force bool   `help:"Also remove an in_progress or paused session."`
+}
+
 // Run removes one session: entry, folder, tombstone.
 func (c *SessionRemoveCmd) Run(e *Env) error {
 	return e.Update(func(tx *state.Tx) error {

@@ -9,6 +9,9 @@ import (
 	"github.com/orc-state/orc-state/internal/statusline"
 )
 
+// HookPostToolUseCmd is `hook post-tool-use` (dispatched before the parser).
+type HookPostToolUseCmd struct{}
+
 // maxToolUseStdin bounds the PostToolUse JSON read: it carries the tool's
 // whole input and response. A larger one is drained and ignored.
 const maxToolUseStdin = 32 << 20

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestCompletionShells loads `orc-state completion <shell>` into each shell
+// that is installed and asks the shell itself to complete: fish through
+// `complete -C`, bash and zsh by pressing Tab in an interactive shell under
+// tmux (without tmux, the registration the script made). A shell that is
+// not installed is skipped; core_completion.txtar pins every script's text.
+func TestCompletionShells(t *testing.T) {
+	bin := testBinary(t)
+	dir := t.TempDir()
+	binDir := filepath.Join(dir, "bin")
+	if err := os.MkdirAll(binDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(bin, filepath.Join(binDir, "orc-state")); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(dir, "home")
+	os.MkdirAll(home, 0o755)
+	env := hermeticEnv(home, "PATH="+binDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+
+	t.Run("fish", func(t *testing.T) {
+		fish := lookShell(t, "fish")
+		cmd := exec.Command(fish, "--no-config", "-c", `orc-state completion fish | source
+complete -C"orc-state sl"
+echo ---
+complete -C"orc-state slice list --status "`)
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("fish: %v\n%s", err, out)
+		}
+		before, after, _ := strings.Cut(string(out), "---\n")
+		if strings.TrimSpace(before) != "slice" {
+			t.Errorf("fish completes %q to %q, want slice", "orc-state sl", before)
+		}
+		got := strings.Fields(after)
+		slices.Sort(got)
+		if strings.Join(got, " ") != "committed escalated green pending red skipped" {
+			t.Errorf("fish completes --status to %q, want the slice statuses:\n%s", got, out)
+		}
+	})
+
+	t.Run("bash", func(t *testing.T) {
+		bash := lookShell(t, "bash")
+		setup := []string{`eval "$(orc-state completion bash)"`}
+		if tm := newTmux(t, env, bash+" --norc --noprofile -i"); tm != nil {
+			tm.completes(t, setup, "orc-state sl", "$ orc-state slice")
+			newTmux(t, env, bash+" --norc --noprofile -i").completes(t, setup, "orc-state slice list --status ", "escalated")
+			return
+		}
+		cmd := exec.Command(bash, "--norc", "--noprofile", "-c", setup[0]+"\ncomplete -p orc-state")
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "-C 'orc-state' orc-state") && !strings.Contains(string(out), "-C orc-state orc-state") {
+			t.Errorf("bash did not register the completer: %v\n%s", err, out)
+		}
+	})
+
+	t.Run("zsh", func(t *testing.T) {
+		zsh := lookShell(t, "zsh")
+		setup := []string{"autoload -U compinit; compinit -u", `eval "$(orc-state completion zsh)"`}
+		if tm := newTmux(t, env, zsh+" -f -i"); tm != nil {
+			tm.completes(t, setup, "orc-state sl", "$ orc-state slice")
+			newTmux(t, env, zsh+" -f -i").completes(t, setup, "orc-state slice list --status ", "escalated")
+			return
+		}
+		cmd := exec.Command(zsh, "-f", "-c", strings.Join(setup, "\n")+"\nprint -r -- ${_comps[orc-state]}")
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "_bash_complete -o default -C orc-state") {
+			t.Errorf("zsh did not register the completer: %v\n%s", err, out)
+		}
+	})
+}
+
+func lookShell(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		t.Skipf("%s is not installed; core_completion.txtar checks its script's text", name)
+	}
+	return p
+}
+
+// tmuxShell is an interactive shell in a private tmux server.
+type tmuxShell struct {
+	cmd func(args ...string) *exec.Cmd
+}
+
+// newTmux starts shell in a private tmux server, or returns nil when tmux
+// is missing or cannot start here.
+func newTmux(t *testing.T, env []string, shell string) *tmuxShell {
+	t.Helper()
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Log("no tmux: checking the registration only")
+		return nil
+	}
+	sock, err := os.MkdirTemp("", "orccomp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(sock) })
+	base := []string{"-u", "-S", filepath.Join(sock, "tmux"), "-f", "/dev/null"}
+	tm := &tmuxShell{cmd: func(args ...string) *exec.Cmd {
+		c := exec.Command(tmux, append(append([]string{}, base...), args...)...)
+		c.Env = append(append([]string{}, env...), "TERM=xterm-256color")
+		return c
+	}}
+	if out, err := tm.cmd("new-session", "-d", "-x", "160", "-y", "20", "-s", "orc", "env PS1='$ ' "+shell).CombinedOutput(); err != nil {
+		t.Logf("tmux cannot start a session here (%v: %s): checking the registration only", err, strings.TrimSpace(string(out)))
+		return nil
+	}
+	// One shell per server; wait for its prompt (capture-pane drops trailing blanks).
+	t.Cleanup(func() { tm.cmd("kill-server").Run() })
+	tm.waitFor(t, "$")
+	return tm
+}
+
+// completes runs the setup lines, types line, presses Tab (twice, for a
+// list), and waits for want on the screen.
+func (tm *tmuxShell) completes(t *testing.T, setup []string, line, want string) {
+	t.Helper()
+	for i, s := range setup {
+		// The marker as printed differs from the marker as typed.
+		tm.cmd("send-keys", "-t", "orc", s+fmt.Sprintf("; printf '%%s-%%d\\n' setup-done %d", i), "Enter").Run()
+		tm.waitFor(t, fmt.Sprintf("setup-done-%d\n", i))
+	}
+	tm.cmd("send-keys", "-t", "orc", "C-u", line, "Tab").Run()
+	time.Sleep(300 * time.Millisecond)
+	tm.cmd("send-keys", "-t", "orc", "Tab").Run()
+	tm.waitFor(t, want)
+}
+
+func (tm *tmuxShell) waitFor(t *testing.T, want string) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		out, _ := tm.cmd("capture-pane", "-p", "-t", "orc").Output()
+		if strings.Contains(string(out), want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the shell never showed %q; screen:\n%s", want, out)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

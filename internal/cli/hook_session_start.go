@@ -1,0 +1,66 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/orc-state/orc-state/registry"
+)
+
+// HookSessionStartCmd is `hook session-start`.
+type HookSessionStartCmd struct{}
+
+// sessionStartOutput is the hook's JSON answer.
+type sessionStartOutput struct {
+	HookSpecificOutput struct {
+		HookEventName     string `json:"hookEventName"`
+		AdditionalContext string `json:"additionalContext"`
+		SessionTitle      string `json:"sessionTitle,omitempty"`
+	} `json:"hookSpecificOutput"`
+}
+
+// maxContext is the host's cap on injected context, in characters.
+const maxContext = 10000
+
+// Run injects the resume packet after compaction or on resume, a one-line
+// banner on startup or clear, and nothing when there is no live session.
+func (c *HookSessionStartCmd) Run(e *Env) error {
+	p, err := e.payload()
+	if err != nil {
+		return e.problem(err)
+	}
+	if p.AgentID != "" {
+		return nil
+	}
+	e.actor = "hook:SessionStart"
+	d, reg, s, err := e.liveSession()
+	if err != nil || s == nil {
+		if err != nil {
+			return e.problem(err)
+		}
+		return nil
+	}
+	if path := os.Getenv("CLAUDE_ENV_FILE"); path != "" {
+		if err := writeEnvFile(path, orcExports(d, s, cwd())); err != nil {
+			e.problem(err)
+		}
+	}
+	var out sessionStartOutput
+	out.HookSpecificOutput.HookEventName = "SessionStart"
+	if titleIsOurs(p) {
+		out.HookSpecificOutput.SessionTitle = clip(fmt.Sprintf("%s%s %s [%s]", titlePrefix, s.Command, s.GitBranch, s.Phase), 120)
+	}
+	switch p.Source {
+	case "compact", "resume", "fork":
+		intro := fmt.Sprintf("orc-state: the workflow session %s (%s) is %s on this branch. "+
+			"The packet below was read from .orc/ and cross-checked against git just now; findings are listed, not repaired.\n\n",
+			s.SessionID, s.Command, s.Status)
+		agent, _ := e.agent("") // whose claim the packet shows first
+		out.HookSpecificOutput.AdditionalContext = intro + renderPacket(buildPacket(d, reg, s, agent), maxContext-len(intro)-100)
+	default:
+		out.HookSpecificOutput.AdditionalContext = fmt.Sprintf(
+			"orc-state: session %s (%s, phase %s/%d %s, %s) is registered for this branch; `orc-state resume` prints its resume packet.",
+			s.SessionID, s.Command, s.Phase, s.TotalPhases, registry.Deref(s.PhaseLabel), s.Status)
+	}
+	return printJSON(e, out, "")
+}

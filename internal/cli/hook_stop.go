@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"strings"
+
+	"github.com/orc-state/orc-state/checkpoint"
+	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/registry"
+)
+
+// HookStopCmd is `hook stop`.
+type HookStopCmd struct{}
+
+// Run refreshes the Auto-checkpoint at the end of a turn, only when HEAD
+// or the dirty set changed since the last one. It prints nothing.
+func (c *HookStopCmd) Run(e *Env) error {
+	p, err := e.payload()
+	if err != nil {
+		return e.problem(err)
+	}
+	if p.AgentID != "" {
+		return nil
+	}
+	e.actor = "hook:Stop"
+	d, _, s, err := e.liveSession()
+	if err != nil || s == nil {
+		if err != nil {
+			return e.problem(err)
+		}
+		return nil
+	}
+	g := observe(d, s.GitBranch, 0)
+	if !gitChangedSinceAuto(d, s, g) {
+		return nil
+	}
+	if err := e.writeAuto(s.SessionID, g, "stop"); err != nil {
+		return e.problem(err)
+	}
+	return nil
+}
+
+// gitChangedSinceAuto compares the HEAD and Dirty lines the last
+// Auto-checkpoint recorded with what git says now.
+func gitChangedSinceAuto(d *state.Dir, s *registry.Session, g reality) bool {
+	data, _ := d.ReadFile(s.SessionID, state.CheckpointFile)
+	if data == nil {
+		return true
+	}
+	old, n := checkpoint.Section(checkpoint.Parse(data).Body, checkpoint.AutoHeading)
+	if n == 0 {
+		return true
+	}
+	now := checkpoint.RenderAuto(autoFromGit(g))
+	return gitLines(old) != gitLines(now)
+}
+
+func gitLines(section []byte) string {
+	var keep []string
+	for _, l := range strings.Split(string(section), "\n") {
+		if strings.HasPrefix(l, "- HEAD:") || strings.HasPrefix(l, "- Dirty:") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
+}

@@ -1,0 +1,105 @@
+package cli
+
+// Reading and checking what a user hands a verb: stdin, input files, text.
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"strings"
+	"unicode"
+
+	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/secrets"
+)
+
+// maxStdin bounds what a verb reads from stdin; more is refused, not cut.
+const maxStdin = 1 << 20
+
+// readStdin reads all of stdin up to maxStdin bytes, as fromWindows
+// leaves it.
+func (e *Env) readStdin() ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(e.Stdin, maxStdin+1))
+	if err != nil {
+		return nil, fault.Usagef("cannot read stdin: %v", err)
+	}
+	if len(data) > maxStdin {
+		return nil, fault.Usagef("stdin is over %d bytes", maxStdin)
+	}
+	return fromWindows("stdin", data)
+}
+
+// fromWindows turns text from a Windows shell or editor into what
+// orc-state stores, which always has LF line endings: CRLF becomes LF
+// (PowerShell pipes CRLF), and a leading UTF-8 byte order mark is dropped
+// (Windows PowerShell 5 and older editors write one). UTF-16, Windows
+// PowerShell's default for files it writes, is refused with the way out.
+// Every verb that reads text from stdin or a file reads it through here.
+func fromWindows(what string, data []byte) ([]byte, error) {
+	if bytes.HasPrefix(data, []byte{0xff, 0xfe}) || bytes.HasPrefix(data, []byte{0xfe, 0xff}) {
+		return nil, fault.Usagef("%s is UTF-16 text; orc-state reads UTF-8", what).
+			WithHint("in PowerShell, write it with -Encoding utf8 (Out-File, Set-Content), or set $OutputEncoding = [Text.UTF8Encoding]::new() before piping")
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	return bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), nil
+}
+
+// readInputFile reads a user's input file, at most maxStdin bytes (a file
+// that never ends, like /dev/zero, is refused, not read until memory runs
+// out), as fromWindows leaves it.
+func readInputFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fault.Usagef("cannot read %s: %v", path, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxStdin+1))
+	if err != nil {
+		return nil, fault.Usagef("cannot read %s: %v", path, err)
+	}
+	if len(data) > maxStdin {
+		return nil, fault.Usagef("%s is over %d bytes", path, maxStdin)
+	}
+	return fromWindows(path, data)
+}
+
+// refuseSecrets refuses text that looks like a credential, without echoing it.
+func refuseSecrets(what string, text []byte) error {
+	if kind, line, ok := secrets.Find(text); ok {
+		return fault.Usagef("%s line %d looks like a credential (%s); it was not stored", what, line, kind).
+			WithHint("remove the secret and retry; reference it by name instead")
+	}
+	return nil
+}
+
+// checkText refuses invalid UTF-8, NUL bytes and credential-shaped text.
+func checkText(what string, text []byte) error {
+	if !validUTF8(text) {
+		return fault.Usagef("%s is not valid UTF-8", what)
+	}
+	if bytes.IndexByte(text, 0) >= 0 {
+		return fault.Usagef("%s contains a NUL byte", what)
+	}
+	return refuseSecrets(what, text)
+}
+
+// oneLine keeps TSV output one line per row.
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r == '\t' {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// printable replaces every control character (escape sequences included)
+// so that text read from files or payloads cannot drive a terminal.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(s, "?"))
+}

@@ -1,0 +1,36 @@
+package cli
+
+import (
+	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/registry"
+)
+
+// PhaseSetCmd is `phase set`.
+type PhaseSetCmd struct {
+	BranchFlag
+	Phase string `arg:"" help:"Phase number or done."`
+	Label string `help:"Phase label (one line)." placeholder:"L"`
+}
+
+// Run sets the phase (and label).
+func (c *PhaseSetCmd) Run(e *Env) error {
+	p, err := registry.ParsePhase(c.Phase)
+	if err != nil {
+		return fault.Usagef("%v", err).WithHint("pass done or a number between 1 and the session's totalPhases")
+	}
+	if err := registry.SingleLine("--label", c.Label); err != nil {
+		return fault.Usagef("%v", err)
+	}
+	return e.Mutate(c.Branch, map[string]string{"phase": c.Phase, "label": c.Label}, func(_ *state.Tx, s *registry.Session) error {
+		if !p.Done && p.N > s.TotalPhases {
+			return fault.Usagef("phase %d is beyond totalPhases %d", p.N, s.TotalPhases).
+				WithHint("pass a phase in 1..%d or done, or raise it with orc-state init --total-phases", s.TotalPhases)
+		}
+		s.Phase = p
+		if c.Label != "" {
+			s.PhaseLabel = registry.Str(c.Label)
+		}
+		return nil
+	})
+}

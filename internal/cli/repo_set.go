@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"net/url"
+	"path/filepath"
+	"slices"
+
+	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/registry"
+)
+
+// RepoSetCmd is `repo set NAME`.
+type RepoSetCmd struct {
+	Session    string `help:"Workspace session (branch or sessionId); default: the current branch's." placeholder:"S" json:"-"`
+	Name       string `arg:"" help:"Member repository name (one of the session's repos)." json:"name"`
+	Path       string `help:"The member repository's path." placeholder:"P" json:"path,omitempty"`
+	RepoBranch string `name:"branch" help:"The member's branch." placeholder:"B" json:"branch,omitempty"`
+	Worktree   string `help:"The member's worktree." placeholder:"W" json:"worktree,omitempty"`
+	Slice      *int   `help:"The slice the member is on." placeholder:"N" json:"slice,omitempty"`
+	PR         string `name:"pr" help:"The member's PR URL." placeholder:"URL" json:"pr,omitempty"`
+}
+
+// Run updates one member repository's entry in perRepoState.
+func (c *RepoSetCmd) Run(e *Env) error {
+	for name, v := range map[string]string{"NAME": c.Name, "--path": c.Path, "--branch": c.RepoBranch, "--worktree": c.Worktree, "--pr": c.PR} {
+		if err := registry.SingleLine(name, v); err != nil {
+			return fault.Usagef("%v", err)
+		}
+	}
+	if c.PR != "" {
+		if u, err := url.Parse(c.PR); err != nil || u.Scheme == "" || u.Host == "" {
+			return fault.Usagef("--pr %q is not an absolute URL", c.PR)
+		}
+	}
+	if c.Slice != nil && *c.Slice < 0 {
+		return fault.Usagef("--slice %d is negative", *c.Slice)
+	}
+	path := c.Path
+	if path != "" {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return fault.Usagef("--path %q: %v", path, err)
+		}
+		path = abs
+	}
+	return e.Mutate(c.Session, c, func(_ *state.Tx, s *registry.Session) error {
+		if s.Scope != registry.ScopeWorkspace {
+			return fault.Usagef("session %s is not a workspace session", s.SessionID).WithHint("orc-state init --scope workspace --repos a,b")
+		}
+		if !slices.Contains(s.Repos, c.Name) {
+			return fault.Usagef("%q is not a member repository of %s (repos: %v)", c.Name, s.SessionID, s.Repos).
+				WithHint("add it with orc-state init --scope workspace --repos ...")
+		}
+		if s.PerRepoState == nil {
+			s.PerRepoState = map[string]registry.RepoState{}
+		}
+		rs := s.PerRepoState[c.Name]
+		if path != "" {
+			rs.RepoPath = path
+		}
+		if c.RepoBranch != "" {
+			rs.Branch = c.RepoBranch
+		}
+		if c.Worktree != "" {
+			rs.Worktree = c.Worktree
+		}
+		if c.Slice != nil {
+			rs.CurrentSlice = c.Slice
+		}
+		if c.PR != "" {
+			rs.PRURL = registry.Str(c.PR)
+		}
+		s.PerRepoState[c.Name] = rs
+		return nil
+	})
+}

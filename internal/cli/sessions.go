@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/orc-state/orc-state/registry"
+)
+
+// SessionsCmd is `sessions`.
+type SessionsCmd struct {
+	Status string `enum:"${session_statuses}," default:"" help:"Only sessions with this status."`
+	JSON   bool   `name:"json" help:"JSON for pickers: newest first, with branchExists and worktree."`
+}
+
+// Run lists sessions.
+func (c *SessionsCmd) Run(e *Env) error {
+	d, reg, err := e.readRegistry()
+	if err != nil {
+		return err
+	}
+	var list []registry.Session
+	for _, s := range reg.Sessions {
+		if c.Status == "" || s.Status == c.Status {
+			list = append(list, s)
+		}
+	}
+	if b, err := e.Branch(""); err == nil && lookup(reg, b) == nil {
+		if _, _, s, ok := linkedSession(d, b); ok && (c.Status == "" || s.Status == c.Status) {
+			list = append(list, *s) // this member repository's workspace session
+		}
+	}
+	if c.JSON {
+		return printJSON(e, pickerRows(d, list), "  ")
+	}
+	var b strings.Builder
+	for _, s := range list {
+		fmt.Fprintf(&b, "%s\t%s\t%s/%d\t%s\t%s\n", s.SessionID, s.Command, s.Phase, s.TotalPhases, s.Status, s.GitBranch)
+	}
+	_, err = fmt.Fprint(e.Stdout, b.String())
+	return err
+}

@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"github.com/orc-state/orc-state/internal/clock"
+	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/journal"
+	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/registry"
+	"github.com/orc-state/orc-state/slices"
+)
+
+// SliceInitCmd is `slice init FILE`.
+type SliceInitCmd struct {
+	BranchFlag
+	File  string `arg:"" help:"A JSON file with a .slices array." type:"path"`
+	Force bool   `help:"Replace a ledger that has progress (journaled)."`
+}
+
+// Run installs a ledger from FILE, refusing to overwrite progress unless
+// --force.
+func (c *SliceInitCmd) Run(e *Env) error {
+	data, err := readInputFile(c.File)
+	if err != nil {
+		return err
+	}
+	l, err := slices.ParseInput(data)
+	if err != nil {
+		return err
+	}
+	out := l.Marshal()
+	return e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
+		old, err := tx.Read(s.SessionID, state.LedgerFile)
+		if err != nil {
+			return err
+		}
+		if string(old) == string(out) {
+			return nil // the same plan again: nothing to do
+		}
+		if old != nil && !c.Force {
+			prev, err := slices.Parse(old)
+			if err != nil {
+				return err
+			}
+			if prev.HasProgress() {
+				done, total := prev.Done()
+				return fault.Usagef("the ledger has progress (%d of %d slices done, some not pending); refusing to overwrite it", done, total).
+					WithHint("pass --force to replace it (journaled)")
+			}
+			if h := prev.Holdings(clock.Now()); len(h) > 0 {
+				return fault.Usagef("slice %s is claimed by %s until %s (%d live claim(s)); refusing to replace the ledger under working agents",
+					h[0].ID, h[0].By, h[0].Until.Format(slices.TimeLayout), len(h)).
+					WithHint("wait for them, or pass --force to replace it (journaled)")
+			}
+		}
+		tx.Write(s.SessionID, state.LedgerFile, out)
+		tx.Touch(s.SessionID, map[string]any{"file": c.File, "force": c.Force, "sha256": journal.Sum(out)})
+		return nil
+	})
+}

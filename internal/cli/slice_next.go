@@ -1,0 +1,27 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/orc-state/orc-state/internal/fault"
+)
+
+// SliceNextCmd is `slice next`.
+type SliceNextCmd struct {
+	BranchFlag
+}
+
+// Run prints the re-entry slice; exit 1 when there is none.
+func (c *SliceNextCmd) Run(e *Env) error {
+	_, _, l, err := e.ledgerFor(c.Branch)
+	if err != nil {
+		return err
+	}
+	id, ok := l.Next()
+	if !ok {
+		return fault.NotFoundf("no open slice is ready (all done, escalated, or waiting on dependencies)")
+	}
+	sl, _ := l.Get(id)
+	fmt.Fprintf(e.Stdout, "%s\t%s\t%s\n", sl.ID, sl.Status, oneLine(sl.Title))
+	return nil
+}

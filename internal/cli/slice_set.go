@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/orc-state/orc-state/internal/clock"
+	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/registry"
+	"github.com/orc-state/orc-state/slices"
+)
+
+// SliceSetCmd is `slice set ID --status S`.
+type SliceSetCmd struct {
+	BranchFlag
+	AgentFlag
+	ID        string `arg:"" help:"Slice id."`
+	Status    string `required:"" enum:"${slice_statuses}" help:"Target status."`
+	Commit    string `help:"Commit sha (required for committed)." placeholder:"SHA"`
+	ActualLoc *int   `name:"actual-loc" help:"Lines of code actually changed." placeholder:"N"`
+	Note      string `help:"Note (required for skipped and escalated)." placeholder:"S"`
+	Force     bool   `help:"Leave a terminal status (committed, skipped), or act on a slice another agent claims; journaled."`
+}
+
+// Run moves one slice through the status machine.
+func (c *SliceSetCmd) Run(e *Env) error {
+	if err := checkText("--note", []byte(c.Note)); err != nil {
+		return err
+	}
+	if c.ActualLoc != nil && *c.ActualLoc < 0 {
+		return fault.Usagef("--actual-loc %d is negative", *c.ActualLoc)
+	}
+	// An unusable default agent id only matters on a claimed slice, where
+	// it matches no holder: callers that never claim keep working.
+	agent, err := e.agent(c.Agent)
+	if err != nil && c.Agent != "" {
+		return err
+	}
+	u := slices.Update{Status: c.Status, Commit: c.Commit, ActualLoc: c.ActualLoc, Note: c.Note, Force: c.Force,
+		Agent: agent, Now: clock.Now()}
+	if c.Commit != "" {
+		u.CommitVerified = e.commitResolves(c.Commit)
+	}
+	var res slices.Result
+	err = e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
+		l, err := readLedger(tx, s.SessionID)
+		if err != nil {
+			return err
+		}
+		dec, err := readDecisions(tx, s.SessionID)
+		if err != nil {
+			return err
+		}
+		u.MaxRetries = dec.Int("maxRetriesPerSlice", slices.DefaultMaxRetries)
+		if u.MaxRetries == 0 {
+			u.MaxRetries = -1 // a settled 0 means no retries at all
+		}
+		if res, err = l.Set(c.ID, u); err != nil {
+			return err
+		}
+		if !res.Changed {
+			return nil
+		}
+		tx.Write(s.SessionID, state.LedgerFile, l.Marshal())
+		args := map[string]any{"id": c.ID, "from": res.From, "to": res.To, "commit": c.Commit,
+			"commitVerified": u.CommitVerified, "forced": res.Forced, "attempts": res.Attempts}
+		if res.Overrode != "" {
+			args["agent"], args["overrodeClaimOf"] = agent, res.Overrode
+		}
+		if res.Released != "" {
+			args["releasedClaimOf"] = res.Released
+		}
+		tx.Touch(s.SessionID, args)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, w := range res.Warnings {
+		e.warn("%s", w)
+	}
+	if res.Escalated {
+		return &fault.Error{Code: fault.Escalation, Msg: fmt.Sprintf("slice %s used its retry budget (%d attempts); it is now escalated", c.ID, res.Attempts),
+			Hint: "a human decides: orc-state slice set " + c.ID + " --status pending|red, or skipped --note"}
+	}
+	return nil
+}
+
+// commitResolves reports whether sha is a commit of the current
+// repository (asked before the lock).
+func (e *Env) commitResolves(sha string) bool {
+	d, err := e.Dir()
+	if err != nil || d.Git == nil {
+		return false
+	}
+	r, err := gitx.Open(d.Git.WorktreeRoot)
+	if err != nil {
+		return false
+	}
+	_, ok := r.ResolveCommit(sha)
+	return ok
+}

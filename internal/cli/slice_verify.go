@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/registry"
+	"github.com/orc-state/orc-state/slices"
+)
+
+// SliceVerifyCmd is `slice verify`.
+type SliceVerifyCmd struct {
+	BranchFlag
+	Budget int  `help:"LOC budget per slice (default $ORC_PR_LOC_BUDGET, else 300)." placeholder:"N"`
+	Quiet  bool `help:"Print nothing; the exit code says FAIL."`
+}
+
+// Run checks the plan's readiness and writes readiness.json.
+func (c *SliceVerifyCmd) Run(e *Env) error {
+	d, s, l, err := e.ledgerFor(c.Branch)
+	if err != nil {
+		return err
+	}
+	budget := c.Budget
+	if budget == 0 {
+		budget, _ = strconv.Atoi(os.Getenv("ORC_PR_LOC_BUDGET"))
+	}
+	plan := l.PlanPath()
+	if plan == "" {
+		plan = "plan.md"
+	}
+	in := slices.ReadinessInput{Budget: budget}
+	if checkArtifactName(plan+".json") == nil || !strings.Contains(plan, "..") {
+		if data, err := d.ReadFile(s.SessionID, filepath.Clean(plan)); err == nil && data != nil {
+			sum := sha256.Sum256(data)
+			in.PlanSHA256 = hex.EncodeToString(sum[:])
+		}
+	}
+	if d.Git != nil {
+		root := d.Git.WorktreeRoot
+		in.TouchpointExists = func(p string) bool {
+			_, err := os.Stat(filepath.Join(root, filepath.FromSlash(p)))
+			return err == nil
+		}
+	}
+	rep := slices.Readiness(l, in)
+	head := "unknown"
+	if h, err := e.headSHA(); err == nil {
+		head = h
+	}
+	doc, _ := json.MarshalIndent(map[string]any{"schema": 1, "generatedAt": registry.Now(), "headSha": head,
+		"verdict": rep.Verdict, "checks": nonNil(rep.Checks)}, "", "  ")
+	doc = append(doc, '\n')
+	err = e.onSession(s.SessionID, func(tx *state.Tx, s *registry.Session) error {
+		tx.Write(s.SessionID, "readiness.json", doc)
+		tx.Touch(s.SessionID, map[string]string{"verdict": rep.Verdict, "headSha": head})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if !c.Quiet {
+		fmt.Fprintln(e.Stdout, rep.Verdict)
+		for _, f := range rep.Checks {
+			id := f.SliceID
+			if id == "" {
+				id = "-"
+			}
+			fmt.Fprintf(e.Stdout, "  %s\t%s\t%s\t%s\n", f.Check, f.Status, id, oneLine(f.Detail))
+		}
+	}
+	if rep.Verdict == "FAIL" {
+		return fault.NotFoundf("readiness FAIL (%d finding(s))", len(rep.Checks))
+	}
+	return nil
+}
+
+func nonNil(f []slices.Finding) []slices.Finding {
+	if f == nil {
+		return []slices.Finding{}
+	}
+	return f
+}

@@ -1,0 +1,179 @@
+package cli
+
+import (
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/orc-state/orc-state/registry"
+	"github.com/orc-state/orc-state/slices"
+)
+
+// verbs is orc-state's whole command line, in the order --help lists it:
+// a verb's words, its one-line help, and its flags struct, whose Run (in
+// the file named after the verb: phase_set.go for "phase set") does the
+// work. An entry without a struct is a family, the heading under which
+// the two-word verbs that follow it are listed. This list is the only
+// place a verb is registered.
+var verbs = []verb{
+	{"init", "Register the branch's session (or update the flags passed); prints the sessionId.", InitCmd{}},
+	{"current", "Print the current branch's session entry.", CurrentCmd{}},
+	{"get", "Print a session entry, or one raw field of it.", GetCmd{}},
+	{"sessions", "List sessions as TSV (sessionId command phase/total status gitBranch).", SessionsCmd{}},
+	{"line", "One line of compact JSON for statuslines; silent and exit 0 on any problem.", LineCmd{}},
+	{"phase", "Set the session's phase.", nil},
+	{"phase set", "Set the phase: an integer 1..totalPhases, or done.", PhaseSetCmd{}},
+	{"status", "Set the session's status.", nil},
+	{"status set", "Set the status.", StatusSetCmd{}},
+	{"link-pr", "Link a pull request to the session (the same URL is updated, not duplicated).", LinkPRCmd{}},
+	{"jira", "Bind or unbind the session's Jira key.", nil},
+	{"jira bind", "Bind a Jira key.", JiraBindCmd{}},
+	{"jira unbind", "Unbind the Jira key.", JiraUnbindCmd{}},
+	{"digest", "Write the Resume digest from stdin.", nil},
+	{"digest write", "Replace the Resume digest with stdin (refused, not truncated, when over cap or malformed).", DigestWriteCmd{}},
+	{"checkpoint", "Write the Auto-checkpoint section (phase, slices, HEAD, dirty files); never touches the digest.", CheckpointCmd{}},
+	{"verify", "Check a session's files against the registry, the caps, the journal and git.", VerifyCmd{}},
+	{"resume", "Print one bounded resume packet: entry, digest, git reality, cross-checks, re-entry slice, findings.", ResumeCmd{}},
+	{"migrate", "Upgrade a legacy registry to schema 1, losing nothing silently.", MigrateCmd{}},
+	{"session", "Remove a session.", nil},
+	{"session remove", "Remove a session: its entry and its folder (tombstone in removed.jsonl).", SessionRemoveCmd{}},
+	{"log", "Print a session's journal.", LogCmd{}},
+	{"slice", "The slice ledger (slices.json).", nil},
+	{"slice init", "Install the ledger from FILE (validated; refuses to overwrite progress without --force).", SliceInitCmd{}},
+	{"slice set", "Move a slice through the status machine.", SliceSetCmd{}},
+	{"slice list", "List slices; with --status, exit 1 while any matches (0 = none left).", SliceListCmd{}},
+	{"slice next", "Print the re-entry slice; exit 1 when none is ready.", SliceNextCmd{}},
+	{"slice verify", "Readiness checks on the plan; writes readiness.json; exit 1 on FAIL.", SliceVerifyCmd{}},
+	{"slice claim", "Claim the first ready slice for this agent under a lease; prints its id; exit 1 when none is ready.", SliceClaimCmd{}},
+	{"slice renew", "Extend your claim on a slice to --lease from now.", SliceRenewCmd{}},
+	{"slice release", "Give up your claim on a slice (another agent's only with --force).", SliceReleaseCmd{}},
+	{"decision", "Settled decisions (decisions.json), write-once.", nil},
+	{"decision set", "Settle a key (exit 1 if settled to another value, unless --supersede).", DecisionSetCmd{}},
+	{"decision get", "Print a settled value (or the whole file).", DecisionGetCmd{}},
+	{"gate", "Verdict-gated phases with a retry budget.", nil},
+	{"gate record", "Record a verdict on the current phase: approved advances it, changes_requested counts a retry.", GateRecordCmd{}},
+	{"gate show", "Print the recorded verdicts and retry counts.", GateShowCmd{}},
+	{"progress", "Append to progress.md.", nil},
+	{"progress append", "Append stdin to progress.md as a dated section; earlier bytes are never rewritten.", ProgressAppendCmd{}},
+	{"artifact", "Persisted gate inputs stamped with HEAD.", nil},
+	{"artifact put", "Store a JSON object from stdin as files/NAME, stamped with headSha and generatedAt.", ArtifactPutCmd{}},
+	{"artifact check", "Exit 0 when files/NAME was generated at HEAD, 1 when stale or missing.", ArtifactCheckCmd{}},
+	{"hook", "Claude Code hook entry points (read the hook JSON on stdin; always exit 0).", nil},
+	{"hook pre-compact", "PreCompact: write the Auto-checkpoint; prints nothing.", HookPreCompactCmd{}},
+	{"hook session-start", "SessionStart: inject the resume packet (compact, resume) or a banner (startup, clear).", HookSessionStartCmd{}},
+	{"hook stop", "Stop: refresh the Auto-checkpoint when HEAD or the dirty set changed.", HookStopCmd{}},
+	{"hook post-tool-use", "PostToolUse: the context monitor; once per tier (red 80%, critical 90%), advice to write the digest.", HookPostToolUseCmd{}},
+	{"statusline", "Render a Claude Code statusline from its stdin JSON (no lock, no git subprocess).", StatuslineCmd{}},
+	{"install", "Write the statusLine entry into a Claude settings file, merging with what is there.", InstallCmd{}},
+	{"repo", "Per-repository state of a workspace session.", nil},
+	{"repo set", "Set a member repository's path, branch, worktree, current slice or PR.", RepoSetCmd{}},
+	{"workspace", "Workspace scope: link member repositories back to the workspace session.", nil},
+	{"workspace link", "Write .orc/<sessionId>/workspace-link.json into each member repository.", WorkspaceLinkCmd{}},
+	{"sync", "Move session state between machines through git refs (refs/orc/sessions/*).", nil},
+	{"sync push", "Record sessions as commits on refs/orc/sessions/<id> and push them.", SyncPushCmd{}},
+	{"sync pull", "Fetch and import sessions whose remote journal extends the local one.", SyncPullCmd{}},
+	{"sync status", "Per session: in sync, ahead, behind, diverged, not pushed, remote only.", SyncStatusCmd{}},
+	{"cleanup", "Sweep finished sessions: prints the plan; live ones are protected unless --force.", CleanupCmd{}},
+	{"doctor", "Check the whole state dir: registry, orphans, entries without folders, temp files, the lock, every session.", DoctorCmd{}},
+	{"repair", "Apply a fix doctor names: regenerate a mirror (default), --temp, --adopt NAME, --remove-orphan NAME.", RepairCmd{}},
+	{"completion", "Print the shell completion script for bash, zsh or fish (eval \"$(orc-state completion bash)\").", CompletionCmd{}},
+	{"version", "Print the version.", VersionCmd{}},
+}
+
+// verb is one entry of verbs.
+type verb struct {
+	words string // "phase set"
+	help  string
+	flags any // a zero flags struct; nil for a family heading
+}
+
+// enums are the value lists flag tags take from the domain packages, as
+// ${name} (kong interpolates them in enum and help tags).
+var enums = kong.Vars{
+	"session_statuses":      strings.Join(registry.Statuses, ","),
+	"session_statuses_help": strings.Join(registry.Statuses, ", "),
+	"slice_statuses":        strings.Join(slices.Statuses, ","),
+	"verdicts":              strings.Join(registry.Verdicts, ","),
+	"verdicts_help":         strings.Join(registry.Verdicts, " or "),
+	"scope_workspace":       registry.ScopeWorkspace,
+}
+
+// Building kong's model of every verb costs milliseconds (it parses every
+// tag), which every hook, statusline and agent call would pay. grammarFor
+// gives kong the global flags and only the verbs the arguments' first word
+// names; top-level help and unknown verbs get them all.
+func grammarFor(args []string) any {
+	first := firstWord(args)
+	for _, v := range verbs {
+		if strings.Fields(v.words)[0] == first {
+			return grammar(first)
+		}
+	}
+	return grammar("")
+}
+
+// grammar builds the struct kong parses: Globals, then a command field for
+// each verb of verbs (only those whose first word is only, unless only is
+// ""). A two-word verb is a field of its family's struct.
+func grammar(only string) any {
+	root := []reflect.StructField{{Name: "Globals", Type: reflect.TypeFor[Globals](), Tag: `embed:""`}}
+	var family string
+	var leaves []reflect.StructField
+	closeFamily := func() {
+		if family == "" {
+			return
+		}
+		root[len(root)-1].Type = reflect.StructOf(leaves)
+		family, leaves = "", nil
+	}
+	for _, v := range verbs {
+		words := strings.Fields(v.words)
+		if only != "" && words[0] != only {
+			continue
+		}
+		switch {
+		case len(words) == 2:
+			leaves = append(leaves, command(words[1], v))
+		case v.flags == nil:
+			closeFamily()
+			family = words[0]
+			root = append(root, command(family, v))
+		default:
+			closeFamily()
+			root = append(root, command(words[0], v))
+		}
+	}
+	closeFamily()
+	return reflect.New(reflect.StructOf(root)).Interface()
+}
+
+// command is the struct field kong reads as the command word.
+func command(word string, v verb) reflect.StructField {
+	f := reflect.StructField{
+		Name: goName(word),
+		Tag:  reflect.StructTag(`cmd:"" name:` + strconv.Quote(word) + ` help:` + strconv.Quote(v.help)),
+	}
+	if v.flags != nil {
+		f.Type = reflect.TypeOf(v.flags)
+	} else {
+		f.Type = reflect.TypeFor[struct{}]() // replaced by the family's struct
+	}
+	return f
+}
+
+// goName turns a command word into an exported field name: link-pr → LinkPr.
+func goName(word string) string {
+	var b strings.Builder
+	for _, part := range strings.Split(word, "-") {
+		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+	}
+	return b.String()
+}
+
+// globalsOf reads the parsed global flags out of a grammar.
+func globalsOf(model any) *Globals {
+	g := reflect.ValueOf(model).Elem().Field(0).Interface().(Globals)
+	return &g
+}

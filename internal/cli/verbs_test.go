@@ -1,0 +1,172 @@
+package cli
+
+import (
+	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestVerbList checks the one list: words are unique, every two-word verb
+// follows its family heading, and every verb has a Run.
+func TestVerbList(t *testing.T) {
+	seen := map[string]bool{}
+	family := ""
+	for _, v := range verbs {
+		words := strings.Fields(v.words)
+		if seen[v.words] {
+			t.Errorf("%q is registered twice", v.words)
+		}
+		seen[v.words] = true
+		if v.help == "" {
+			t.Errorf("%q has no help", v.words)
+		}
+		switch {
+		case len(words) == 2:
+			if words[0] != family {
+				t.Errorf("%q is not listed under its family heading %q", v.words, words[0])
+			}
+		case len(words) != 1:
+			t.Errorf("%q: a verb has one or two words", v.words)
+		case v.flags == nil:
+			family = words[0]
+		default:
+			family = ""
+		}
+		if len(words) == 2 && v.flags == nil {
+			t.Errorf("%q: a two-word verb needs a flags struct", v.words)
+		}
+		if v.flags != nil && v.words != "line" { // line is run before the parser (isLine)
+			if _, ok := reflect.PointerTo(reflect.TypeOf(v.flags)).MethodByName("Run"); !ok {
+				t.Errorf("%q: %T has no Run method", v.words, v.flags)
+			}
+		}
+	}
+	for i, v := range verbs {
+		if v.flags == nil && (i+1 == len(verbs) || !strings.HasPrefix(verbs[i+1].words, v.words+" ")) {
+			t.Errorf("family %q has no verb", v.words)
+		}
+	}
+}
+
+// TestVerbFiles checks that each verb's flags struct and Run live in the
+// file named after the verb: "phase set" in phase_set.go.
+func TestVerbFiles(t *testing.T) {
+	fset := token.NewFileSet()
+	typeFile := map[string]string{} // type name -> file declaring it
+	runFile := map[string]string{}  // receiver type -> file declaring its Run
+	files, _ := filepath.Glob("*.go")
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					if ts, ok := s.(*ast.TypeSpec); ok {
+						typeFile[ts.Name.Name] = name
+					}
+				}
+			case *ast.FuncDecl:
+				if d.Recv != nil && d.Name.Name == "Run" {
+					if star, ok := d.Recv.List[0].Type.(*ast.StarExpr); ok {
+						runFile[star.X.(*ast.Ident).Name] = name
+					}
+				}
+			}
+		}
+	}
+	for _, v := range verbs {
+		if v.flags == nil {
+			continue
+		}
+		want := strings.NewReplacer(" ", "_", "-", "_").Replace(v.words) + ".go"
+		typ := reflect.TypeOf(v.flags).Name()
+		if typeFile[typ] != want {
+			t.Errorf("%q: %s is declared in %s, want %s", v.words, typ, typeFile[typ], want)
+		}
+		if runFile[typ] != want && v.words != "line" {
+			t.Errorf("%q: %s.Run is in %s, want %s", v.words, typ, runFile[typ], want)
+		}
+	}
+}
+
+// TestVerbHelp runs --help for every registered verb: exit 0, the verb's
+// usage and help on stdout, nothing on stderr, and the same text whether
+// kong was given the narrowed grammar (as Main does) or every verb.
+func TestVerbHelp(t *testing.T) {
+	for _, v := range append([]verb{{words: ""}}, verbs...) {
+		args := append(strings.Fields(v.words), "--help")
+		var out, errOut bytes.Buffer
+		code := Main(args, strings.NewReader(""), &out, &errOut)
+		if code != 0 || errOut.Len() != 0 {
+			t.Errorf("%q --help: exit %d, stderr %q", v.words, code, errOut.String())
+			continue
+		}
+		if want := strings.TrimSpace("Usage: orc-state " + v.words); !strings.HasPrefix(out.String(), want) {
+			t.Errorf("%q --help starts %q, want %q", v.words, firstLine(out.String()), want)
+		}
+		if flat := strings.Join(strings.Fields(out.String()), " "); !strings.Contains(flat, v.help) {
+			t.Errorf("%q --help does not say %q:\n%s", v.words, v.help, out.String())
+		}
+		if full := helpWith(t, grammar(""), args); full != out.String() {
+			t.Errorf("%q --help differs with the whole grammar:\n%s\n---\n%s", v.words, out.String(), full)
+		}
+	}
+}
+
+// helpWith is what kong prints for args over model.
+func helpWith(t *testing.T, model any, args []string) (help string) {
+	t.Helper()
+	var out bytes.Buffer
+	p, err := newParser(model, &out, os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(exitPanic); !ok {
+				panic(r)
+			}
+			help = out.String()
+		}
+	}()
+	_, err = p.Parse(args)
+	t.Fatalf("%q: kong did not exit on --help (err %v)", args, err)
+	return ""
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// TestFirstWord checks that the scan before the parser skips the global
+// flags and their values exactly as kong reads them.
+func TestFirstWord(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, ""},
+		{[]string{"phase", "set", "2"}, "phase"},
+		{[]string{"--dir", "phase", "status"}, "status"},
+		{[]string{"--dir=x", "phase"}, "phase"},
+		{[]string{"--lock-timeout", "1s", "--dir", "d", "get"}, "get"},
+		{[]string{"-h"}, ""},
+	} {
+		if got := firstWord(c.args); got != c.want {
+			t.Errorf("firstWord(%q) = %q, want %q", c.args, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,164 @@
+package fault
+
+import (
+	"github.com/orc-state/orc-state/decisions"
+	"github.com/orc-state/orc-state/internal/lock"
+	"github.com/orc-state/orc-state/registry"
+	"github.com/orc-state/orc-state/slices"
+)
+
+// Explain returns what the user sees for err: its exit code, its message
+// and a hint naming the next step ("" when none helps). The first error in
+// err's tree (walked in the order errors.As walks it) that Explain knows
+// decides; an error it does not know is exit 1 without a hint.
+func Explain(err error) (code int, msg, hint string) {
+	if err == nil {
+		return OK, "", ""
+	}
+	code, hint, suffix, ok := explainKnown(err)
+	if !ok {
+		code = NotFound
+	}
+	return code, err.Error() + suffix, hint
+}
+
+// Code is the exit code Explain gives err.
+func Code(err error) int {
+	code, _, _ := Explain(err)
+	return code
+}
+
+// The hints that several errors share.
+const (
+	hintDoctor  = "run orc-state doctor"
+	hintMigrate = "run orc-state migrate"
+	hintUpgrade = "upgrade orc-state"
+)
+
+// registryHints is what to do about each kind of unusable orc.json.
+var registryHints = map[registry.Problem]string{
+	registry.Damaged:     hintDoctor,
+	registry.Legacy:      hintMigrate,
+	registry.Newer:       hintUpgrade,
+	registry.Garbled:     "fix orc.json by hand (or restore a backup), then " + hintMigrate,
+	registry.NotObject:   "restore orc.json from a backup, or remove it",
+	registry.BadSessions: "fix orc.json by hand, then " + hintMigrate,
+	registry.BadEntry:    "fix that entry by hand, then " + hintMigrate,
+	registry.Collision:   "remove or rename one entry by hand, then " + hintMigrate,
+}
+
+// explainKnown describes the first error of err's tree that it knows;
+// suffix is added to the message.
+func explainKnown(err error) (code int, hint, suffix string, ok bool) {
+	switch e := err.(type) {
+	case *Error:
+		return e.Code, e.Hint, "", true
+	case *lock.TimeoutError:
+		return Locked, "", "", true
+	case *registry.InvalidError:
+		return Invalid, registryHints[e.Problem], "", true
+	case *decisions.InvalidError:
+		if e.Newer {
+			return Invalid, hintUpgrade, "", true
+		}
+		return Invalid, hintDoctor, "", true
+	case *decisions.InputError:
+		return Usage, "", "", true
+	case *decisions.SettledError:
+		return NotFound, "", "; pass --supersede to change it", true
+	case *slices.InvalidError:
+		return sliceInvalid(e)
+	case *slices.NotFoundError:
+		return NotFound, "run orc-state slice list", "", true
+	case *slices.EdgeError:
+		if slices.Terminal[e.From] {
+			hint = "pass --force to leave a terminal status (the move is journaled)"
+		}
+		return Usage, hint, "", true
+	case *slices.UsageError:
+		return Usage, sliceUsageHint(e), "", true
+	case *slices.NothingReadyError:
+		return NotFound, nothingReadyHint(e), "", true
+	case *slices.ClaimedError:
+		return NotFound, claimedHint(e), "", true
+	case *slices.NotClaimedError:
+		return NotFound, "take a ready slice with orc-state slice claim", "", true
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		if next := u.Unwrap(); next != nil {
+			return explainKnown(next)
+		}
+	case interface{ Unwrap() []error }:
+		for _, next := range u.Unwrap() {
+			if code, hint, suffix, ok = explainKnown(next); ok {
+				return code, hint, suffix, true
+			}
+		}
+	}
+	return 0, "", "", false
+}
+
+// sliceInvalid is a ledger refused: a plan the user gave (exit 2) or the
+// state dir's slices.json (exit 3).
+func sliceInvalid(e *slices.InvalidError) (code int, hint, suffix string, ok bool) {
+	code, hint = Invalid, hintDoctor
+	if e.Input {
+		code, hint = Usage, "fix the plan file and run orc-state slice init again"
+	}
+	if e.Newer {
+		hint = hintUpgrade
+	}
+	return code, hint, "", true
+}
+
+// sliceUsageHint names the flag or value a refused slice update needs.
+func sliceUsageHint(e *slices.UsageError) string {
+	switch {
+	case e.Field == "Commit" && e.Missing:
+		return "pass --commit SHA"
+	case e.Field == "Commit":
+		return "pass a commit sha"
+	case e.Field == "Note" && e.Missing:
+		return "pass --note saying why"
+	case e.Field == "Agent" && e.Missing:
+		return "pass --agent NAME, or set ORC_ACTOR"
+	case e.Field == "Agent" && e.Limit:
+		return "pass a shorter --agent NAME"
+	case e.Field == "Agent":
+		return "pass --agent NAME"
+	case e.Field == "Lease":
+		return "pass --lease like 30m (renew a long task with orc-state slice renew)"
+	}
+	return ""
+}
+
+// nothingReadyHint says when a claim may succeed.
+func nothingReadyHint(e *slices.NothingReadyError) string {
+	switch e.Reason() {
+	case "done":
+		return ""
+	case "claimed":
+		if t := e.Next(); !t.IsZero() {
+			return "retry after " + t.Format(slices.TimeLayout) + ", when the first lease held by another agent ends"
+		}
+		return "finish or release your own claim (orc-state slice set, orc-state slice release)"
+	case "blocked":
+		return "retry when the slices they depend on are committed or skipped"
+	}
+	return "green slices wait for their commit, escalated ones for a human (orc-state slice list)"
+}
+
+// claimedHint names the ways past another agent's claim for the refused
+// verb.
+func claimedHint(e *slices.ClaimedError) string {
+	switch {
+	case e.Verb == "set":
+		return "leave it to its holder, or pass --force to act anyway (journaled)"
+	case e.Verb == "renew" && e.Expired:
+		return "take it with orc-state slice claim"
+	case e.Verb == "renew":
+		return "it is not yours to renew; check --agent and $ORC_ACTOR"
+	}
+	return "only its holder releases it; pass --force to remove another agent's claim (journaled)"
+}
