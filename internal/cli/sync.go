@@ -35,7 +35,7 @@ func remoteRef(remote, id string) string { return remoteRefs(remote) + id }
 // plain remote name, else (a path or URL) a digest of it, so the ref name
 // is always valid.
 func remoteRefs(remote string) string {
-	if registry.Sanitize(remote) != remote || strings.HasPrefix(remote, ".") {
+	if registry.OriginalKey(remote) != remote || strings.HasPrefix(remote, ".") { // the characters a ref name can hold
 		remote = "url-" + journal.Sum([]byte(remote))[:16]
 	}
 	return remotePrefix + remote + "/"

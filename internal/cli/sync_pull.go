@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	stdslices "slices"
 	"strings"
 
 	"github.com/orc-state/orc-state/checkpoint"
@@ -43,7 +44,7 @@ func (c *SyncPullCmd) Run(e *Env) error {
 	found := false
 	for _, name := range sortedKeys(refs) {
 		id := strings.TrimPrefix(name, remoteRefs(c.Remote))
-		if c.Key != "" && id != c.Key && id != registry.Sanitize(c.Key) {
+		if c.Key != "" && !stdslices.Contains(lookupKeys(c.Key), id) {
 			continue
 		}
 		found = true
