@@ -25,12 +25,22 @@ type Digest struct {
 type DigestError struct {
 	Reason   string // one lower-case line naming the fault and the numbers
 	Overflow string // which lines are past a cap, when a cap is the fault
+	Fix      string // what to do about this fault (a cap's is to shorten; a shape's is not)
 }
 
 func (e *DigestError) Error() string { return e.Reason }
 
-func refuse(format string, args ...any) error {
-	return &DigestError{Reason: fmt.Sprintf(format, args...)}
+// The fixes, one per kind of fault.
+const (
+	FixShape   = "begin with the five bullets in order: - Done:, - Next:, - Open decisions:, - Artifacts:, - Suite: (more lines may follow them)"
+	FixText    = "write plain UTF-8 text with \\n line endings and no control characters"
+	FixCap     = "shorten the digest to 30 lines and 2048 bytes; move history to progress.md with orc-state progress append -"
+	FixHeading = "drop the heading: the digest is one section; history goes to progress.md with orc-state progress append -"
+	FixSuite   = "write - Suite: unknown, or - Suite: <verdict> @ <sha> with the full or short sha of the commit the suite ran at"
+)
+
+func refuse(fix, format string, args ...any) error {
+	return &DigestError{Reason: fmt.Sprintf(format, args...), Fix: fix}
 }
 
 // ParseDigest validates text as piped to `digest write -` and returns it
@@ -56,7 +66,7 @@ func ParseDigest(text []byte) (Digest, error) {
 	}
 	lines := all[first:last]
 	if len(lines) == 0 {
-		return Digest{}, refuse("digest is empty")
+		return Digest{}, refuse(FixShape, "digest is empty")
 	}
 	num := func(i int) int { return first + i + 1 } // input line number of lines[i]
 	for i, l := range lines {
@@ -69,7 +79,7 @@ func ParseDigest(text []byte) (Digest, error) {
 	}
 	for i, l := range lines {
 		if p := headingPrefix(l); p != "" {
-			return Digest{}, refuse("line %d begins with %q; a digest cannot open a section", num(i), p)
+			return Digest{}, refuse(FixHeading, "line %d begins with %q; a digest cannot open a section", num(i), p)
 		}
 	}
 	d, err := checkBullets(lines, num)
@@ -90,14 +100,14 @@ func splitLines(b []byte) [][]byte {
 
 func checkDigestChars(l []byte, n int) error {
 	if !utf8.Valid(l) {
-		return refuse("line %d is not valid utf-8", n)
+		return refuse(FixText, "line %d is not valid utf-8", n)
 	}
 	for _, r := range string(l) {
 		switch {
 		case r == '\r':
-			return refuse("line %d contains a carriage return; use \\n line endings", n)
+			return refuse(FixText, "line %d contains a carriage return; use \\n line endings", n)
 		case r != '\t' && (unicode.IsControl(r) || r == '\u2028' || r == '\u2029'):
-			return refuse("line %d contains control character %U", n, r)
+			return refuse(FixText, "line %d contains control character %U", n, r)
 		}
 	}
 	return nil
@@ -108,6 +118,7 @@ func checkDigestCaps(lines [][]byte, num func(int) int) error {
 		return &DigestError{
 			Reason:   fmt.Sprintf("digest has %d lines; the cap is %d (%d over)", n, MaxDigestLines, n-MaxDigestLines),
 			Overflow: overflow(lines, MaxDigestLines, num),
+			Fix:      FixCap,
 		}
 	}
 	size := len(lines) - 1 // the newlines between lines
@@ -133,6 +144,7 @@ func checkDigestCaps(lines [][]byte, num func(int) int) error {
 	return &DigestError{
 		Reason:   fmt.Sprintf("digest is %d bytes; the cap is %d (%d over)", size, MaxDigestBytes, size-MaxDigestBytes),
 		Overflow: ov,
+		Fix:      FixCap,
 	}
 }
 
@@ -164,7 +176,7 @@ func headingPrefix(l []byte) string {
 
 func checkBullets(lines [][]byte, num func(int) int) (Digest, error) {
 	if !bytes.HasPrefix(lines[0], []byte("- ")) {
-		return Digest{}, refuse("line %d is %q; a digest begins with %q", num(0), clip(string(lines[0]), 40), digestBullets[0])
+		return Digest{}, refuse(FixShape, "line %d is %q; a digest begins with %q", num(0), clip(string(lines[0]), 40), digestBullets[0])
 	}
 	found := 0
 	var suite string
@@ -177,13 +189,13 @@ func checkBullets(lines [][]byte, num func(int) int) (Digest, error) {
 		}
 		want := digestBullets[found]
 		if !bytes.HasPrefix(l, []byte(want)) {
-			return Digest{}, refuse("bullet %d is %q; expected %q", found+1, bulletLabel(string(l)), want)
+			return Digest{}, refuse(FixShape, "bullet %d is %q; expected %q", found+1, bulletLabel(string(l)), want)
 		}
 		suite = string(l[len(want):])
 		found++
 	}
 	if found < len(digestBullets) {
-		return Digest{}, refuse("digest has %d of the %d bullets; %q is missing", found, len(digestBullets), digestBullets[found])
+		return Digest{}, refuse(FixShape, "digest has %d of the %d bullets; %q is missing", found, len(digestBullets), digestBullets[found])
 	}
 	return parseSuite(suite)
 }
@@ -204,17 +216,17 @@ func parseSuite(v string) (Digest, error) {
 		if v == "unknown" || (strings.HasPrefix(v, "unknown (") && strings.HasSuffix(v, ")")) {
 			return Digest{SuiteVerdict: "unknown"}, nil
 		}
-		return Digest{}, refuse("suite is %q; expected \"unknown\" or \"<verdict> @ <sha>\"", clip(v, 60))
+		return Digest{}, refuse(FixSuite, "suite is %q; expected \"unknown\" or \"<verdict> @ <sha>\"", clip(v, 60))
 	}
 	if !isWord(verdict) {
-		return Digest{}, refuse("suite verdict %q is not a single word", clip(verdict, 40))
+		return Digest{}, refuse(FixSuite, "suite verdict %q is not a single word", clip(verdict, 40))
 	}
 	sha, tail, _ := strings.Cut(rest, " ")
 	if !hexid.Valid(sha, 7, 40) {
-		return Digest{}, refuse("suite sha %q is not 7-40 hex characters", clip(sha, 50))
+		return Digest{}, refuse(FixSuite, "suite sha %q is not 7-40 hex characters", clip(sha, 50))
 	}
 	if tail != "" && !(strings.HasPrefix(tail, "(") && strings.HasSuffix(tail, ")")) {
-		return Digest{}, refuse("suite has %q after the sha; only \" (…)\" may follow it", clip(tail, 40))
+		return Digest{}, refuse(FixSuite, "suite has %q after the sha; only \" (…)\" may follow it", clip(tail, 40))
 	}
 	return Digest{SuiteVerdict: verdict, SuiteSHA: strings.ToLower(sha)}, nil
 }

@@ -142,3 +142,36 @@ func TestParseDigestRefuses(t *testing.T) {
 		})
 	}
 }
+
+// Each refusal carries the fix for its own fault: a misordered digest is
+// not told to shorten itself, an oversized one is.
+func TestDigestRefusalFix(t *testing.T) {
+	five := "- Done: a\n- Next: b\n- Open decisions: none\n- Artifacts: none\n- Suite: unknown\n"
+	tests := []struct {
+		name, text, fix string
+	}{
+		{"empty", "\n\n", FixShape},
+		{"misordered", "- Next: b\n- Done: a\n- Open decisions: none\n- Artifacts: none\n- Suite: unknown\n", FixShape},
+		{"missing bullet", "- Done: a\n- Next: b\n", FixShape},
+		{"not a bullet first", "Done: a\n" + five, FixShape},
+		{"heading", five + "## More\n", FixHeading},
+		{"carriage return", "- Done: a\r\n- Next: b\n", FixText},
+		{"control character", "- Done: a\x1b[31m\n" + five[10:], FixText},
+		{"too many lines", five + strings.Repeat("more\n", 30), FixCap},
+		{"too many bytes", five + strings.Repeat("x", 2100) + "\n", FixCap},
+		{"suite shape", strings.Replace(five, "unknown", "green", 1), FixSuite},
+		{"suite sha", strings.Replace(five, "unknown", "green @ xyz1234", 1), FixSuite},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseDigest([]byte(tt.text))
+			var de *DigestError
+			if !errors.As(err, &de) {
+				t.Fatalf("err = %v; want a *DigestError", err)
+			}
+			if de.Fix != tt.fix {
+				t.Fatalf("%s: Fix = %q; want %q", de.Reason, de.Fix, tt.fix)
+			}
+		})
+	}
+}

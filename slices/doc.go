@@ -62,17 +62,18 @@
 // # Retry budget
 //
 // attempts counts entries into red (pending → red is attempt 1; each later
-// green → red or escalated → red counts again). The budget N bounds
-// attempts: entries 1 to N enter red, and the entry that would make attempts
-// N+1 sets the slice to escalated instead, with the note "retry budget
-// exhausted (N attempts)", leaves attempts at N and sets Result.Escalated
-// (the CLI exits 5). N is Update.MaxRetries, the decision
-// maxRetriesPerSlice: 0 means DefaultMaxRetries (2); a negative value means
-// no retry at all, N = 1 (the CLI passes a settled 0 that way). With the
-// default: red, red, then escalated on the third entry. Leaving escalated,
-// or a forced move out of a terminal status, is a human's decision and
-// starts a fresh budget (attempts restarts at 0, so escalated → red is
-// attempt 1).
+// green → red or escalated → red counts again). The budget N is the number
+// of retries after the first attempt: entries 1 to N+1 enter red, and the
+// entry that would make attempts N+2 sets the slice to escalated instead,
+// with the note "retry budget exhausted (N+1 attempts: the first and N
+// retries)", leaves attempts at N+1 and sets Result.Escalated (the CLI
+// exits 5). N is Update.MaxRetries, the decision maxRetriesPerSlice: 0
+// means DefaultMaxRetries (2); a negative value means no retry (the CLI
+// passes a settled 0 that way): the slice enters red once and escalates on
+// its first retry. With the default: red, red, red, then escalated on the
+// fourth entry. Leaving escalated, or a forced move out of a terminal
+// status, is a human's decision and starts a fresh budget (attempts
+// restarts at 0, so escalated → red is attempt 1).
 //
 // # Commits
 //

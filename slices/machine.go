@@ -97,10 +97,11 @@ func MachineMarkdown() string {
 	fmt.Fprintf(&b, "- Leaving a terminal status (%s) needs `--force`; the move is journaled as forced. "+
 		"`--force` does not make any other edge legal.\n", joinTerminal())
 	b.WriteString("- Any other edge is refused (exit 2) and the message names the allowed targets.\n")
-	fmt.Fprintf(&b, "- Each entry into `red` counts an attempt. With a budget of N "+
-		"(decision `maxRetriesPerSlice`, default %d), entries 1..N go to `red`; "+
-		"entry N+1 goes to `escalated` instead, with the note \"retry budget exhausted (N attempts)\", "+
-		"and the verb exits 5.\n", DefaultMaxRetries)
+	fmt.Fprintf(&b, "- Each entry into `red` counts an attempt. The budget N (decision `maxRetriesPerSlice`, "+
+		"default %d) is the number of retries after the first attempt: entries 1..N+1 go to `red`; "+
+		"entry N+2 goes to `escalated` instead, with the note \"retry budget exhausted (N+1 attempts: "+
+		"the first and N retries)\" (\"1 attempt, no retry\" when N = 0), and the verb exits 5. With N = 0 a slice goes red once and "+
+		"escalates on its first retry.\n", DefaultMaxRetries)
 	b.WriteString("- Leaving `escalated`, or a forced move out of a terminal status, starts a fresh budget.\n")
 	b.WriteString("- A commit that does not resolve in the repository is recorded with `\"commitVerified\": false`.\n")
 	var closing []string

@@ -1,6 +1,7 @@
 package slices
 
 import (
+	"encoding/json"
 	"fmt"
 	"path"
 	"strings"
@@ -47,12 +48,27 @@ type ReadinessInput struct {
 }
 
 // Finding is one row of the report: a failed check, or a check that could
-// not run (status skipped), never silently dropped.
+// not run (status skipped), never silently dropped. Every row has sliceId:
+// null for a check about the whole plan.
 type Finding struct {
 	Check   string `json:"id"`
-	Status  string `json:"status"` // fail or skipped
-	SliceID string `json:"sliceId,omitempty"`
+	Status  string `json:"status"`  // fail or skipped
+	SliceID string `json:"sliceId"` // "" (written as null) for the whole plan
 	Detail  string `json:"detail"`
+}
+
+// MarshalJSON writes an empty SliceID as null.
+func (f Finding) MarshalJSON() ([]byte, error) {
+	var id *string
+	if f.SliceID != "" {
+		id = &f.SliceID
+	}
+	return json.Marshal(struct {
+		Check   string  `json:"id"`
+		Status  string  `json:"status"`
+		SliceID *string `json:"sliceId"`
+		Detail  string  `json:"detail"`
+	}{f.Check, f.Status, id, f.Detail})
 }
 
 // Report is the outcome of slice verify; the caller stamps it into

@@ -1,6 +1,7 @@
 package slices
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -155,6 +156,23 @@ func TestHasTest(t *testing.T) {
 	} {
 		if got := hasTest([]string{p}); got != want {
 			t.Errorf("hasTest(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+// Every row of readiness.json has sliceId: the slice's id, or null for a
+// check about the whole plan (plan-sha, touchpoints skipped).
+func TestFindingAlwaysHasSliceID(t *testing.T) {
+	for _, tt := range []struct {
+		f    Finding
+		want string
+	}{
+		{Finding{Check: CheckTestNamed, Status: FindingFail, SliceID: "c1", Detail: "d"}, `{"id":"test-named","status":"fail","sliceId":"c1","detail":"d"}`},
+		{Finding{Check: CheckPlanSHA, Status: FindingSkipped, Detail: "d"}, `{"id":"plan-sha-current","status":"skipped","sliceId":null,"detail":"d"}`},
+	} {
+		got, err := json.Marshal(tt.f)
+		if err != nil || string(got) != tt.want {
+			t.Errorf("Marshal = %s, %v; want %s", got, err, tt.want)
 		}
 	}
 }

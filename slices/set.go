@@ -12,7 +12,8 @@ import (
 )
 
 // DefaultMaxRetries is the retry budget per slice when the decision
-// maxRetriesPerSlice is not settled.
+// maxRetriesPerSlice is not settled: how many times a slice may go back to
+// red after its first attempt.
 const DefaultMaxRetries = 2
 
 // MaxNote bounds a note, in bytes.
@@ -26,7 +27,7 @@ type Update struct {
 	ActualLoc      *int   // nil leaves it
 	Note           string // "" leaves it
 	Force          bool   // allows leaving a terminal status, and acting on a slice another agent claims
-	MaxRetries     int    // entries into red allowed; 0 means DefaultMaxRetries, < 0 none (a settled 0)
+	MaxRetries     int    // entries into red allowed after the first; 0 means DefaultMaxRetries, < 0 none (a settled 0)
 	// Agent is the caller, Now the time its claim is judged at: a slice
 	// with a live claim by anyone else is refused without Force. A zero
 	// Now counts every recorded claim as live.
@@ -81,16 +82,16 @@ func (l *Ledger) Set(id string, u Update) (Result, error) {
 			attempts = 0 // a human moved it: a fresh budget
 		}
 		if to == "red" {
-			budget := u.MaxRetries
+			retries := u.MaxRetries
 			switch {
-			case budget == 0:
-				budget = DefaultMaxRetries
-			case budget < 0:
-				budget = 0 // a settled 0: any entry into red escalates
+			case retries == 0:
+				retries = DefaultMaxRetries
+			case retries < 0:
+				retries = 0 // a settled 0: one attempt, no retry
 			}
-			if attempts+1 > budget {
+			if attempts > retries { // the first attempt, then that many retries
 				to, r.Escalated = "escalated", true
-				note = fmt.Sprintf("retry budget exhausted (%d attempts)", attempts)
+				note = "retry budget exhausted (" + Spent(attempts) + ")"
 				if u.Note != "" {
 					note += "; " + u.Note
 				}
@@ -167,4 +168,17 @@ func sameBytes(a, b object) bool {
 	a.write(&x, "", nil)
 	b.write(&y, "", nil)
 	return bytes.Equal(x.Bytes(), y.Bytes())
+}
+
+// Spent says what a slice's attempts were: "3 attempts: the first and 2
+// retries".
+func Spent(attempts int) string {
+	retries := "retries"
+	if attempts == 2 {
+		retries = "retry"
+	}
+	if attempts <= 1 {
+		return fmt.Sprintf("%d attempt, no retry", attempts)
+	}
+	return fmt.Sprintf("%d attempts: the first and %d %s", attempts, attempts-1, retries)
 }

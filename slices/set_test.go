@@ -140,8 +140,10 @@ func TestForceLeavesTerminal(t *testing.T) {
 	}
 }
 
-// TestRetryBudget walks a slice through red repeatedly. With the default
-// budget (2) the first two entries go to red and the third escalates.
+// TestRetryBudget walks a slice through red repeatedly. The budget counts
+// retries after the first attempt: with the default (2) the first three
+// entries go to red and the fourth escalates; a settled 0 allows the first
+// attempt and no retry.
 func TestRetryBudget(t *testing.T) {
 	type step struct {
 		to, wantTo   string
@@ -165,15 +167,16 @@ func TestRetryBudget(t *testing.T) {
 		}
 		return l
 	}
+	redGreen := func(n int) []step { // n entries into red, each followed by green
+		var out []step
+		for i := 1; i <= n; i++ {
+			out = append(out, step{"red", "red", i, false}, step{"green", "green", i, false})
+		}
+		return out
+	}
 	t.Run("default budget", func(t *testing.T) {
-		l := run(t, 0, []step{
-			{"red", "red", 1, false},
-			{"green", "green", 1, false},
-			{"red", "red", 2, false},
-			{"green", "green", 2, false},
-			{"red", "escalated", 2, true},
-		})
-		if s, _ := l.Get("1"); s.Note != "retry budget exhausted (2 attempts)" {
+		l := run(t, 0, append(redGreen(3), step{"red", "escalated", 3, true}))
+		if s, _ := l.Get("1"); s.Note != "retry budget exhausted (3 attempts: the first and 2 retries)" {
 			t.Fatalf("note = %q", s.Note)
 		}
 		// A human sends it back: a fresh budget.
@@ -183,37 +186,29 @@ func TestRetryBudget(t *testing.T) {
 		}
 	})
 	t.Run("budget of three", func(t *testing.T) {
-		run(t, 3, []step{
-			{"red", "red", 1, false},
-			{"green", "green", 1, false},
-			{"red", "red", 2, false},
-			{"green", "green", 2, false},
-			{"red", "red", 3, false},
-			{"green", "green", 3, false},
-			{"red", "escalated", 3, true},
-		})
+		run(t, 3, append(redGreen(4), step{"red", "escalated", 4, true}))
 	})
 	t.Run("budget of one", func(t *testing.T) {
-		run(t, 1, []step{
+		run(t, 1, append(redGreen(2), step{"red", "escalated", 2, true},
+			step{"pending", "pending", 0, false}, step{"red", "red", 1, false}))
+	})
+	t.Run("negative budget (a settled 0): the first attempt, no retry", func(t *testing.T) {
+		l := run(t, -1, []step{
 			{"red", "red", 1, false},
 			{"green", "green", 1, false},
 			{"red", "escalated", 1, true},
-			{"pending", "pending", 0, false},
-			{"red", "red", 1, false},
 		})
-	})
-	t.Run("negative budget (a settled 0) allows no entry into red", func(t *testing.T) {
-		run(t, -1, []step{
-			{"red", "escalated", 0, true},
-		})
+		if s, _ := l.Get("1"); s.Note != "retry budget exhausted (1 attempt, no retry)" {
+			t.Fatalf("note = %q", s.Note)
+		}
 	})
 	t.Run("user note is kept", func(t *testing.T) {
-		l := mustParse(t, `{"slices":[{"id":1,"status":"green","attempts":2}]}`)
+		l := mustParse(t, `{"slices":[{"id":1,"status":"green","attempts":3}]}`)
 		r, err := l.Set("1", Update{Status: "red", Note: "flaky again"})
 		if err != nil || !r.Escalated {
 			t.Fatalf("%+v, %v", r, err)
 		}
-		if s, _ := l.Get("1"); s.Note != "retry budget exhausted (2 attempts); flaky again" {
+		if s, _ := l.Get("1"); s.Note != "retry budget exhausted (3 attempts: the first and 2 retries); flaky again" {
 			t.Fatalf("note = %q", s.Note)
 		}
 	})

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/orc-state/orc-state/registry"
 )
 
 // faultCase is one verb run against a prepared repository.
@@ -157,7 +159,9 @@ func faultCheckNamed(t *testing.T, what string, run func(string, []string, strin
 	}
 	checks := [][]string{{"doctor", "--json"}}
 	for _, id := range in.Sessions {
-		checks = append(checks, []string{"verify", "--json", "--branch", id})
+		// the record names sessionIds; migrate's also names the legacy key
+		// a session is renamed from, whose sanitized form is the new id
+		checks = append(checks, []string{"verify", "--json", "--session", registry.Sanitize(id)})
 	}
 	for _, verb := range checks {
 		code, stdout, stderr := run(dir, nil, "", verb...)

@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/secrets"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
@@ -25,20 +26,35 @@ func (c *CheckpointCmd) Run(e *Env) error {
 	if err := registry.SingleLine("--trigger", c.Trigger); err != nil || len(c.Trigger) > 64 {
 		return fault.Usagef("--trigger must be one line of at most 64 bytes")
 	}
-	key, err := e.Branch(c.Branch)
+	if err := refuseSecrets("--trigger", []byte(c.Trigger)); err != nil {
+		return err
+	}
+	d, _, s, err := e.Session(c.Branch)
 	if err != nil {
 		return err
 	}
-	d, err := e.Dir()
-	if err != nil {
-		return err
-	}
-	return e.writeAuto(key, observe(d, sessionBranch(d, key), 0), c.Trigger)
+	return e.writeAuto(s.SessionID, observe(d, s.GitBranch, 0), c.Trigger)
 }
 
 // autoFromGit fills the git lines of an Auto-checkpoint from what git
-// said about the branch (gathered before the lock).
+// said about the branch (gathered before the lock). What the repository
+// holds is not input the user can take back: a commit subject or a file
+// name shaped like a credential is written redacted, so the checkpoint
+// (and the hook that writes it) still works.
 func autoFromGit(g reality) checkpoint.Auto {
+	a := gitFacts(g)
+	a.HeadState, a.HeadSubject = secrets.Redact(a.HeadState), secrets.Redact(a.HeadSubject)
+	if a.DirtyPaths != nil {
+		paths := make([]string, len(a.DirtyPaths))
+		for i, p := range a.DirtyPaths {
+			paths[i] = secrets.Redact(p)
+		}
+		a.DirtyPaths = paths
+	}
+	return a
+}
+
+func gitFacts(g reality) checkpoint.Auto {
 	var a checkpoint.Auto
 	switch {
 	case g.err != nil:
@@ -62,21 +78,10 @@ func autoFromGit(g reality) checkpoint.Auto {
 	return a
 }
 
-// sessionBranch is the git branch of the session for key (key itself when
-// there is no such session yet; the transaction reports that).
-func sessionBranch(d *state.Dir, key string) string {
-	if reg, _, err := d.ReadRegistryFor(lookupKeys(key)...); err == nil {
-		if s := lookup(reg, key); s != nil {
-			return s.GitBranch
-		}
-	}
-	return key
-}
-
-// writeAuto writes the Auto-checkpoint of the session for key from what
-// git said (g, gathered before the lock).
-func (e *Env) writeAuto(key string, g reality, trigger string) error {
-	return e.onSession(key, func(tx *state.Tx, s *registry.Session) error {
+// writeAuto writes the Auto-checkpoint of session id from what git said
+// (g, gathered before the lock).
+func (e *Env) writeAuto(id string, g reality, trigger string) error {
+	return e.onChoice(choice{id: id}, func(tx *state.Tx, s *registry.Session) error {
 		a := autoFromGit(g)
 		a.At, a.Trigger = registry.Now(), trigger
 		a.Phase, a.TotalPhases, a.PhaseLabel = s.Phase.String(), s.TotalPhases, registry.Deref(s.PhaseLabel)

@@ -84,9 +84,9 @@ func (c *CleanupCmd) Run(e *Env) error {
 func (c *CleanupCmd) select_(e *Env, d *state.Dir, reg *registry.Registry, minAge time.Duration) (map[string]string, error) {
 	out := map[string]string{}
 	for _, k := range c.Keys {
-		s := lookup(reg, k)
-		if s == nil {
-			return nil, notFound(k)
+		s, err := e.findKey(reg, k)
+		if err != nil {
+			return nil, err
 		}
 		out[s.SessionID] = "named"
 	}

@@ -42,6 +42,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		runStatusline(args[1:], stdin, stdout) // rendered on every turn: no parser to build
 		return fault.OK
 	}
+	redacted := &redactingWriter{w: stderr}
+	defer redacted.Flush()
+	stderr = redacted // no message ever echoes a credential it was given
 	for i, a := range args {
 		if !utf8.ValidString(a) {
 			fmt.Fprintf(stderr, "orc-state: argument %d is not valid UTF-8; nothing was written\n", i+1)
@@ -79,12 +82,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		if v := failedVerb(kctx, err); v != "" {
 			verb = "orc-state " + v
 		}
-		fmt.Fprintf(stderr, "%s: %s\n", verb, err)
+		fmt.Fprintf(stderr, "%s: %s\n", verb, parseMessage(err))
 		fmt.Fprintln(stderr, "hint: run "+verb+" --help")
 		return fault.Usage
 	}
 	verb := verbName(kctx.Command())
 	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, G: globalsOf(model), Verb: verb}
+	env.selectFlags(kctx)
 	if err := kctx.Run(env); err != nil {
 		return report(stderr, verb, err)
 	}
@@ -102,6 +106,19 @@ func newParser(model any, stdout, stderr io.Writer) (*kong.Kong, error) {
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: false}),
 		enums,
 	)
+}
+
+// missingValue is kong's message for a flag given last, without its value.
+var missingValue = lazyRegexp(`^(-[-\w]+): expected (?:a |an )?[\w ]*value but got "EOL" \(<EOL>\)$`)
+
+// parseMessage is a parse error in orc-state's words where kong's would
+// puzzle: "--field needs a value", not `expected string value but got "EOL"`.
+func parseMessage(err error) string {
+	msg := err.Error()
+	if m := missingValue().FindStringSubmatch(msg); m != nil {
+		return m[1] + " needs a value"
+	}
+	return msg
 }
 
 var placeholder = lazyRegexp(`\s*<[^>]*>`)

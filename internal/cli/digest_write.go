@@ -50,12 +50,18 @@ func (c *DigestWriteCmd) Run(e *Env) error {
 	})
 }
 
+// digestRefusal words a refused digest: the fault, the lines over a cap
+// when a cap is the fault, and the fix for that fault.
 func digestRefusal(err error) error {
 	f := fault.Usagef("%v", err)
-	if de, ok := err.(*checkpoint.DigestError); ok && de.Overflow != "" {
+	de, ok := err.(*checkpoint.DigestError)
+	if !ok {
+		return f
+	}
+	if de.Overflow != "" {
 		f.Msg += "; over the cap: " + de.Overflow
 	}
-	return f.WithHint("shorten the digest (30 lines, 2048 bytes; bullets Done, Next, Open decisions, Artifacts, Suite) and move history to progress.md")
+	return f.WithHint("%s", de.Fix)
 }
 
 // checkCommit refuses a sha that is not a commit of the repository. Git

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,9 +10,11 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/lock"
 	"github.com/orc-state/orc-state/internal/portable"
 	"github.com/orc-state/orc-state/internal/state"
@@ -160,7 +163,7 @@ func doctor(d *state.Dir) []doctorFinding {
 	return out
 }
 
-// orphanFindings names folders under .orc/ that no entry owns.
+// orphanFindings names session folders under .orc/ that no entry owns.
 func orphanFindings(d *state.Dir, reg *registry.Registry, inTx map[string]bool) []doctorFinding {
 	var out []doctorFinding
 	for _, name := range orphans(d, reg) {
@@ -224,12 +227,59 @@ func orphans(d *state.Dir, reg *registry.Registry) []string {
 		if !en.IsDir() || perRepo[name] || strings.HasPrefix(name, ".") {
 			continue
 		}
-		if reg != nil && findExact(reg, name) != nil || isLinkFolder(d, name) {
+		if reg != nil && findExact(reg, name) != nil || isLinkFolder(d, name) || !sessionShaped(d, name) {
 			continue
+		}
+		if tracked, err := gitTracks(d, name); tracked || err != nil {
+			continue // never proposed for removal: git has it, or cannot say
 		}
 		out = append(out, name)
 	}
 	return out
+}
+
+// sessionShaped reports whether the folder name under the state dir looks
+// like a session's: a files/ folder holding a checkpoint or a journal. Only
+// such a folder can be an orphan; anything else there (a folder of the
+// repository when the state dir is a worktree root) is not orc-state's.
+func sessionShaped(d *state.Dir, name string) bool {
+	files := filepath.Join(d.Path, name, "files")
+	if st, err := os.Lstat(files); err != nil || !st.IsDir() {
+		return false
+	}
+	for _, f := range []string{state.CheckpointFile, journal.FileName} {
+		if st, err := os.Lstat(filepath.Join(files, f)); err == nil && st.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
+}
+
+// gitTracks reports whether git tracks anything under the folder name of
+// the state dir, asking the repository whose worktree holds it; a folder
+// outside every worktree is tracked by none. An error means git could not
+// say, and the caller must not treat the folder as removable.
+func gitTracks(d *state.Dir, name string) (bool, error) {
+	if d.Git == nil {
+		return false, nil
+	}
+	path := filepath.Join(d.Path, name)
+	for _, root := range []string{d.Git.WorktreeRoot, d.Git.MainRoot()} {
+		rel, err := filepath.Rel(root, path)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		out, err := d.Git.Run(ctx, "-C", root, "ls-files", "-z", "--", filepath.ToSlash(rel))
+		cancel()
+		if err != nil {
+			return false, err
+		}
+		if len(out) > 0 {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 func findExact(reg *registry.Registry, id string) *registry.Session {

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
+	"sort"
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/state"
@@ -20,6 +22,7 @@ type Env struct {
 	G              *Globals
 	Verb           string
 	actor          string // set by hooks: hook:<event>
+	sessionFlag    string // the verb's --session (BranchFlag), "" when not given
 	dir            *state.Dir
 }
 
@@ -47,55 +50,24 @@ func (e *Env) Actor() string {
 	return "cli"
 }
 
-// Branch returns the branch a verb acts on: the explicit one, else the
-// current branch of the repository.
-func (e *Env) Branch(explicit string) (string, error) {
-	if explicit != "" {
-		if err := registry.CheckKey(registry.Sanitize(explicit)); err != nil {
-			return "", fault.Usagef("%v", err).WithHint("use another branch name, or pass --branch")
-		}
-		return explicit, nil
-	}
+// headBranch is the repository's current branch, for a verb given no
+// session: exit 1 outside a repository or on a detached HEAD.
+func (e *Env) headBranch() (string, error) {
 	d, err := e.Dir()
 	if err != nil {
 		return "", err
 	}
 	if d.Git == nil {
-		return "", fault.NotFoundf("no branch given and not inside a git repository").WithHint("pass --branch B")
+		return "", fault.NotFoundf("no branch given and not inside a git repository").WithHint("pass --branch B or --session S")
 	}
 	b, detached, err := d.Git.CurrentBranch()
 	if err != nil {
 		return "", fault.Wrap(fault.Invalid, err, "cannot read HEAD")
 	}
 	if detached || b == "" {
-		return "", fault.NotFoundf("no branch given and HEAD is detached").WithHint("pass --branch B, or check out a branch")
+		return "", fault.NotFoundf("no branch given and HEAD is detached").WithHint("pass --branch B or --session S, or check out a branch")
 	}
 	return b, nil
-}
-
-// lookup finds the session for key (raw branch or sessionId).
-func lookup(reg *registry.Registry, key string) *registry.Session {
-	if s := reg.Find(key); s != nil {
-		return s
-	}
-	return reg.Find(registry.Sanitize(key))
-}
-
-// lookupKeys are the sessionIds and gitBranches lookup may match for key:
-// a registry read for them alone answers lookup as the whole one would.
-func lookupKeys(key string) []string {
-	keys := []string{key}
-	for _, k := range registry.Keys(key) {
-		if k != key {
-			keys = append(keys, k)
-		}
-	}
-	return keys
-}
-
-// notFound is the exit-1 error for a missing session.
-func notFound(key string) error {
-	return fault.NotFoundf("no session for %q", key).WithHint("run orc-state sessions to list them, or orc-state init to register one")
 }
 
 // readRegistry resolves the state dir and reads the registry (no lock).
@@ -109,9 +81,10 @@ func (e *Env) readRegistry() (*state.Dir, *registry.Registry, error) {
 }
 
 // Session reads the registry (no lock) and returns the session for the
-// explicit key, or the current branch's.
+// explicit key (a --branch value or a positional key), the verb's
+// --session, or the current branch's.
 func (e *Env) Session(explicit string) (*state.Dir, *registry.Registry, *registry.Session, error) {
-	key, err := e.Branch(explicit)
+	c, err := e.choose(explicit)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -119,13 +92,13 @@ func (e *Env) Session(explicit string) (*state.Dir, *registry.Registry, *registr
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	reg, _, err := d.ReadRegistryFor(lookupKeys(key)...) // only the candidates, when proven
+	reg, _, err := d.ReadRegistryFor(c.keys()...) // only the candidates, when proven
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	s := lookup(reg, key)
-	if s == nil {
-		return nil, nil, nil, notFound(key)
+	s, err := c.find(reg)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	return d, reg, s, nil
 }
@@ -152,10 +125,8 @@ func (e *Env) Mutate(explicit string, args any, fn func(tx *state.Tx, s *registr
 // Save validates a changed entry, bumps updatedAt, regenerates its mirror
 // and journals the change.
 func Save(tx *state.Tx, s *registry.Session, args any) error {
-	if raw, err := json.Marshal(args); err == nil {
-		if err := refuseSecrets("an argument", raw); err != nil {
-			return err // the journal would keep it forever
-		}
+	if err := refuseSecretArgs(args); err != nil {
+		return err // the journal would keep it forever
 	}
 	s.UpdatedAt = registry.Now()
 	if err := s.Validate(); err != nil {
@@ -182,6 +153,9 @@ func (e *Env) Update(fn func(tx *state.Tx) error) error {
 // state.Dir.Update), so while it runs e.Stdout and e.Stderr are the
 // transaction's: whatever fn prints is printed once, after it committed.
 func (e *Env) update(d *state.Dir, opts state.Options, fn func(tx *state.Tx) error) error {
+	if err := refuseSecrets("$ORC_ACTOR", []byte(e.Actor())); err != nil {
+		return err // every journal line names its actor
+	}
 	opts.Verb, opts.Actor, opts.LockTimeout = e.Verb, e.Actor(), e.G.LockTimeout
 	opts.Stdout, opts.Stderr = e.Stdout, e.Stderr
 	return d.Update(ctxBackground(), opts, func(tx *state.Tx) error {
@@ -195,9 +169,28 @@ func (e *Env) update(d *state.Dir, opts state.Options, fn func(tx *state.Tx) err
 // bound their waits themselves (lock timeout, git timeouts).
 func ctxBackground() context.Context { return context.Background() }
 
-// BranchFlag selects the session a verb acts on.
-type BranchFlag struct {
-	Branch string `help:"Branch (raw or sanitized) whose session to use; default: the current branch." placeholder:"B"`
+// refuseSecretArgs refuses journal arguments that hold a credential,
+// naming the argument (never its value).
+func refuseSecretArgs(args any) error {
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return nil
+	}
+	var members map[string]json.RawMessage
+	if json.Unmarshal(raw, &members) != nil {
+		return refuseSecrets("an argument", raw)
+	}
+	names := make([]string, 0, len(members))
+	for name := range members {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if err := refuseSecrets(fmt.Sprintf("argument %q", name), members[name]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func printJSON(e *Env, v any, indent string) error {
@@ -215,19 +208,24 @@ func printJSON(e *Env, v any, indent string) error {
 // onSession runs fn in a transaction on the session for the explicit key
 // (or the current branch), without touching the registry entry.
 func (e *Env) onSession(explicit string, fn func(tx *state.Tx, s *registry.Session) error) error {
-	key, err := e.Branch(explicit)
+	c, err := e.choose(explicit)
 	if err != nil {
 		return err
 	}
+	return e.onChoice(c, fn)
+}
+
+// onChoice runs fn in a transaction on the chosen session. Only the
+// entries the choice can match are read: tx.Reg may be partial.
+func (e *Env) onChoice(c choice, fn func(tx *state.Tx, s *registry.Session) error) error {
 	d, err := e.Dir()
 	if err != nil {
 		return err
 	}
-	// Only the entries lookup can match: tx.Reg may be partial.
-	return e.update(d, state.Options{Keys: lookupKeys(key)}, func(tx *state.Tx) error {
-		s := lookup(tx.Reg, key)
-		if s == nil {
-			return notFound(key)
+	return e.update(d, state.Options{Keys: c.keys()}, func(tx *state.Tx) error {
+		s, err := c.find(tx.Reg)
+		if err != nil {
+			return err
 		}
 		return fn(tx, s)
 	})

@@ -2,7 +2,11 @@ package cli
 
 import (
 	"fmt"
+	"sort"
+	"strconv"
 
+	"github.com/orc-state/orc-state/decisions"
+	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -12,9 +16,10 @@ type GateShowCmd struct {
 	JSON bool `name:"json" help:"JSON."`
 }
 
-// Run prints the recorded verdicts.
+// Run prints the recorded verdicts, the retry count of each phase that
+// has one, and the budget they are counted against.
 func (c *GateShowCmd) Run(e *Env) error {
-	_, _, s, err := e.Session(c.Branch)
+	d, _, s, err := e.Session(c.Branch)
 	if err != nil {
 		return err
 	}
@@ -22,12 +27,36 @@ func (c *GateShowCmd) Run(e *Env) error {
 	if g == nil {
 		g = &registry.Gate{Verdicts: []registry.Verdict{}, Retries: map[string]int{}}
 	}
+	budget := defaultMaxRetriesPerPhase
+	if data, err := d.ReadFile(s.SessionID, state.DecisionsFile); err != nil {
+		return err
+	} else if data != nil {
+		dec, err := decisions.Parse(data)
+		if err != nil {
+			return err
+		}
+		budget = dec.Int("maxRetriesPerPhase", defaultMaxRetriesPerPhase)
+	}
 	if c.JSON {
-		return printJSON(e, g, "  ")
+		return printJSON(e, struct {
+			*registry.Gate
+			Budget int `json:"budget"`
+		}{g, budget}, "  ")
 	}
 	for _, v := range g.Verdicts {
 		fmt.Fprintf(e.Stdout, "%d\t%s\t%s\t%s\t%s\n", v.Phase, v.Verdict, dash(v.Reviewer), v.At, dash(v.Note))
 	}
+	phases := make([]int, 0, len(g.Retries))
+	for p := range g.Retries {
+		if n, err := strconv.Atoi(p); err == nil {
+			phases = append(phases, n)
+		}
+	}
+	sort.Ints(phases)
+	for _, p := range phases {
+		fmt.Fprintf(e.Stdout, "retries\t%d\t%d\n", p, g.Retries[strconv.Itoa(p)])
+	}
+	fmt.Fprintf(e.Stdout, "budget\t%d\n", budget)
 	return nil
 }
 

@@ -14,8 +14,8 @@ import (
 // InitCmd is `init`.
 type InitCmd struct {
 	BranchFlag  `json:"-"`
-	Command     string   `required:"" help:"The owning slash command (flow, plan, debug, ...)." json:"command"`
-	TotalPhases int      `required:"" name:"total-phases" help:"Number of phases (≥ 1)." json:"totalPhases"`
+	Command     *string  `help:"The owning slash command (flow, plan, debug, ...); required for a new session." placeholder:"C" json:"command,omitempty"`
+	TotalPhases *int     `name:"total-phases" help:"Number of phases (≥ 1); required for a new session." placeholder:"N" json:"totalPhases,omitempty"`
 	Description *string  `help:"Description, at most 120 characters." json:"description,omitempty"`
 	Jira        *string  `help:"Jira key (e.g. ABC-123)." placeholder:"KEY" json:"jira,omitempty"`
 	Scope       *string  `enum:"${scope_workspace}," default:"" help:"Scope: ${scope_workspace} for a session spanning repositories." json:"scope,omitempty"`
@@ -23,23 +23,46 @@ type InitCmd struct {
 	PlanFile    *string  `name:"plan-file" help:"Plan file the session follows." placeholder:"P" json:"planFile,omitempty"`
 }
 
-// Run registers the session, or updates only the flags passed.
+// Run registers the branch's session, or updates only the flags passed on
+// the session the selector names (the branch's own session, or --session S;
+// a session of another branch is never updated).
 func (c *InitCmd) Run(e *Env) error {
-	branch, err := e.Branch(c.Branch)
+	ch, err := e.choose(c.Branch)
 	if err != nil {
 		return err
-	}
-	id, err := registry.KeyFor(branch)
-	if err != nil {
-		return fault.Usagef("%v", err).WithHint("use another branch name, or pass --branch")
 	}
 	if err := c.check(); err != nil {
 		return err
 	}
 	var created bool
+	var id string
+	ch.isBranch = true // init registers the branch it is given, never another one's session
 	err = e.Update(func(tx *state.Tx) error {
-		s := tx.Reg.ForBranch(branch) // keyed id, or an earlier version's key
+		s, err := ch.find(tx.Reg)
+		switch {
+		case err == nil:
+		case ch.id != "" && fault.Code(err) == fault.NotFound:
+			return fault.Usagef("no session %q to update; a new session is registered for a branch", ch.id).
+				WithHint("orc-state init --branch B --command C --total-phases N")
+		case fault.Code(err) != fault.NotFound:
+			other := collision(tx.Reg, ch.branch)
+			if other == nil {
+				return err
+			}
+			return fault.Usagef("branch %q maps to session %q, which belongs to branch %q", ch.branch, other.SessionID, other.GitBranch).
+				WithHint("rename the branch, or remove the other session with orc-state session remove")
+		}
+		branch := ch.branch
+		if s != nil {
+			branch, id = s.GitBranch, s.SessionID
+		} else if id, err = registry.KeyFor(branch); err != nil {
+			return fault.Usagef("%v", err)
+		}
 		if s == nil {
+			if missing := c.missingForNew(); missing != "" {
+				return fault.Usagef("branch %s has no session yet; registering one needs %s", branch, missing).
+					WithHint("orc-state init --command C --total-phases N")
+			}
 			now := registry.Now()
 			fresh := registry.Session{
 				SessionID: id, Branch: id, GitBranch: branch, Status: "in_progress",
@@ -53,7 +76,6 @@ func (c *InitCmd) Run(e *Env) error {
 			tx.Reg.Sessions = append(tx.Reg.Sessions, fresh)
 			s = &tx.Reg.Sessions[len(tx.Reg.Sessions)-1]
 		}
-		id = s.SessionID
 		before := string(s.Canonical())
 		if !created {
 			tx.NoteOriginal(s)
@@ -80,16 +102,29 @@ func (c *InitCmd) Run(e *Env) error {
 	return nil
 }
 
-func (c *InitCmd) check() error {
-	if c.TotalPhases < 1 {
-		return fault.Usagef("--total-phases %d is below 1", c.TotalPhases)
+// missingForNew names the flags a new session cannot do without.
+func (c *InitCmd) missingForNew() string {
+	switch {
+	case c.Command == nil && c.TotalPhases == nil:
+		return "--command and --total-phases"
+	case c.Command == nil:
+		return "--command"
+	case c.TotalPhases == nil:
+		return "--total-phases"
 	}
-	for name, v := range map[string]string{"--command": c.Command, "--description": registry.Deref(c.Description), "--plan-file": registry.Deref(c.PlanFile)} {
+	return ""
+}
+
+func (c *InitCmd) check() error {
+	if c.TotalPhases != nil && *c.TotalPhases < 1 {
+		return fault.Usagef("--total-phases %d is below 1", *c.TotalPhases)
+	}
+	for name, v := range map[string]string{"--command": registry.Deref(c.Command), "--description": registry.Deref(c.Description), "--plan-file": registry.Deref(c.PlanFile)} {
 		if err := registry.SingleLine(name, v); err != nil {
 			return fault.Usagef("%v", err)
 		}
 	}
-	if c.Command == "" {
+	if c.Command != nil && *c.Command == "" {
 		return fault.Usagef("--command is empty")
 	}
 	if c.Description != nil && utf8.RuneCountInString(*c.Description) > registry.MaxDescription {
@@ -154,8 +189,12 @@ func sharedOn(a, b string) string {
 
 // apply sets what was passed and nothing else.
 func (c *InitCmd) apply(s *registry.Session) {
-	s.Command = c.Command
-	s.TotalPhases = c.TotalPhases
+	if c.Command != nil {
+		s.Command = *c.Command
+	}
+	if c.TotalPhases != nil {
+		s.TotalPhases = *c.TotalPhases
+	}
 	if c.Description != nil {
 		s.Description = *c.Description
 	}

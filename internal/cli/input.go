@@ -4,6 +4,7 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -44,15 +45,27 @@ func fromWindows(what string, data []byte) ([]byte, error) {
 	return bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), nil
 }
 
-// readInputFile reads a user's input file, at most maxStdin bytes (a file
-// that never ends, like /dev/zero, is refused, not read until memory runs
-// out), as fromWindows leaves it.
-func readInputFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+// readInputFile reads a user's input file, at most maxStdin bytes; "-" is
+// stdin, under the same cap. Anything but a regular file (a FIFO, a device
+// such as /dev/zero, a folder) is refused before a byte is read: a pipe
+// that never closes must not hang the verb.
+func (e *Env) readInputFile(path string) ([]byte, error) {
+	if path == "-" {
+		return e.readStdin()
+	}
+	f, err := openInput(path)
 	if err != nil {
 		return nil, fault.Usagef("cannot read %s: %v", path, err)
 	}
 	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fault.Usagef("cannot read %s: %v", path, err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fault.Usagef("%s is %s, not a regular file", path, fileKind(st.Mode())).
+			WithHint("pass a file, or - to read stdin")
+	}
 	data, err := io.ReadAll(io.LimitReader(f, maxStdin+1))
 	if err != nil {
 		return nil, fault.Usagef("cannot read %s: %v", path, err)
@@ -63,10 +76,30 @@ func readInputFile(path string) ([]byte, error) {
 	return fromWindows(path, data)
 }
 
+// fileKind names what a non-regular file is.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	default:
+		return "a special file"
+	}
+}
+
 // refuseSecrets refuses text that looks like a credential, without echoing it.
 func refuseSecrets(what string, text []byte) error {
-	if kind, line, ok := secrets.Find(text); ok {
-		return fault.Usagef("%s line %d looks like a credential (%s); it was not stored", what, line, kind).
+	if kind, line, ok := secrets.FindDecoded(text); ok {
+		where := fmt.Sprintf("%s line %d", what, line)
+		if line == 0 {
+			where = what + ", once its escapes are decoded,"
+		}
+		return fault.Usagef("%s looks like a credential (%s); it was not stored", where, kind).
 			WithHint("remove the secret and retry; reference it by name instead")
 	}
 	return nil

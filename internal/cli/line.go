@@ -49,20 +49,20 @@ type lineOut struct {
 // the registry leniently (legacy and invalid registries still render), and
 // prints one line of JSON or nothing. It never writes to stderr.
 func runLine(args []string, stdout io.Writer) {
-	var dir, branch string
+	flags := map[string]string{}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		for _, name := range []string{"--dir", "--branch"} {
+		for _, name := range []string{"--dir", "--branch", "--session"} {
 			switch {
 			case a == name && i+1 < len(args):
 				i++
-				setLineFlag(name, args[i], &dir, &branch)
+				flags[name] = args[i]
 			case strings.HasPrefix(a, name+"="):
-				setLineFlag(name, a[len(name)+1:], &dir, &branch)
+				flags[name] = a[len(name)+1:]
 			}
 		}
 	}
-	out, ok := lineFor(dir, branch, cwd())
+	out, ok := lineFor(flags["--dir"], lineChoice{branch: flags["--branch"], id: flags["--session"], named: flags["--branch"] != ""}, cwd())
 	if !ok {
 		return
 	}
@@ -73,15 +73,15 @@ func runLine(args []string, stdout io.Writer) {
 	stdout.Write(append(b, '\n'))
 }
 
-func setLineFlag(name, v string, dir, branch *string) {
-	if name == "--dir" {
-		*dir = v
-	} else {
-		*branch = v
-	}
+// lineChoice is the session line shows: by --session, by --branch, else
+// by the current branch (isBranch: known to name a git branch).
+type lineChoice struct {
+	branch, id string
+	isBranch   bool
+	named      bool // branch came from --branch, not from HEAD
 }
 
-func lineFor(dir, branch, wd string) (lineOut, bool) {
+func lineFor(dir string, c lineChoice, wd string) (lineOut, bool) {
 	if dir == "" {
 		dir = os.Getenv("ORC_STATE_DIR")
 	}
@@ -92,23 +92,27 @@ func lineFor(dir, branch, wd string) (lineOut, bool) {
 	if dir == "" && layout != nil {
 		dir = filepath.Join(layout.MainRoot(), ".orc")
 	}
-	return lineWith(dir, branch, layout)
+	if c.branch != "" && layout != nil {
+		_, c.isBranch = layout.BranchSHA(c.branch) // a hand-rolled read: no git process on this path
+	}
+	return lineWith(dir, c, layout)
 }
 
 // lineWith is lineFor once the state dir and the repository (nil outside
 // one) are known.
-func lineWith(dir, branch string, layout *gitx.Layout) (lineOut, bool) {
+func lineWith(dir string, c lineChoice, layout *gitx.Layout) (lineOut, bool) {
 	if dir == "" {
 		return lineOut{}, false
 	}
-	if branch == "" && layout != nil {
-		branch, _, _ = layout.CurrentBranch()
+	if c.branch == "" && c.id == "" && layout != nil {
+		c.branch, _, _ = layout.CurrentBranch()
+		c.isBranch = c.branch != ""
 	}
 	data, err := atomicfile.ReadFile(filepath.Join(dir, "orc.json"))
 	if err != nil {
 		return lineOut{}, false
 	}
-	s, current := pickLine(lineCandidates(dir, data, branch), branch)
+	s, current := pickLine(lineCandidates(dir, data, c), c)
 	if s == nil {
 		return lineOut{}, false
 	}
@@ -140,16 +144,19 @@ func lineWith(dir, branch string, layout *gitx.Layout) (lineOut, bool) {
 
 // lineCandidates is the registry as line reads it: leniently, every entry;
 // but when the proof beside orc.json vouches for its bytes, only the
-// entries pickLine can choose (the branch's, and only when none of them is
-// live the newest live entry of all), decoded alone.
-func lineCandidates(dir string, data []byte, branch string) []registry.Loose {
+// entries pickLine can choose (those the choice names, whatever their
+// status, and the newest live entry of all), decoded alone.
+func lineCandidates(dir string, data []byte, c lineChoice) []registry.Loose {
 	proof, _ := os.ReadFile(filepath.Join(dir, state.ProofFile))
 	if !registry.Proven(data, proof) {
 		return registry.ParseLoose(data)
 	}
 	var keys []string
-	if branch != "" {
-		keys = lookupKeys(branch)
+	switch {
+	case c.id != "":
+		keys = []string{c.id}
+	case c.branch != "":
+		keys = branchKeys(c.branch)
 	}
 	var out []registry.Loose
 	if len(keys) > 0 {
@@ -157,45 +164,57 @@ func lineCandidates(dir string, data []byte, branch string) []registry.Loose {
 		if err != nil {
 			return registry.ParseLoose(data)
 		}
-		sid := registry.Sanitize(branch)
 		for i := range reg.Sessions {
-			s := &reg.Sessions[i]
-			if s.Status == "in_progress" && (s.GitBranch == branch || s.SessionID == sid) {
-				out = append(out, registry.LooseOf(s)) // what pickLine counts as the branch's
-			}
+			out = append(out, registry.LooseOf(&reg.Sessions[i]))
 		}
 	}
-	if len(out) == 0 {
-		if s, ok := registry.NewestLive(data); ok {
-			out = append(out, registry.LooseOf(s))
-		}
+	if s, ok := registry.NewestLive(data); ok {
+		out = append(out, registry.LooseOf(s))
 	}
 	return out
 }
 
-// pickLine prefers the newest in_progress session of branch, else falls
-// back to the newest in_progress session of any branch (current false).
-func pickLine(list []registry.Loose, branch string) (*registry.Loose, bool) {
-	var mine, any *registry.Loose
-	sid := registry.Sanitize(branch)
-	for i := range list {
-		l := &list[i]
-		if l.Status != "in_progress" {
-			continue
-		}
-		if branch != "" && (l.GitBranch == branch || l.SessionID == sid) {
-			if mine == nil || l.UpdatedAt > mine.UpdatedAt {
-				mine = l
+// pickLine picks what line shows (contract §3, §5): the chosen session
+// whatever its status (a branch selects only the session whose gitBranch is
+// exactly that branch; --session a sessionId); when the branch has none, the
+// newest in_progress session of any branch, marked current false. A branch
+// whose sessionId belongs to another branch's session (branch feat-x,
+// session of feat/x) shows nothing: that session is not this branch's, and
+// a fallback would pass it off as live work elsewhere.
+func pickLine(list []registry.Loose, c lineChoice) (*registry.Loose, bool) {
+	newest := func(match func(l *registry.Loose) bool) *registry.Loose {
+		var best *registry.Loose
+		for i := range list {
+			if l := &list[i]; match(l) && (best == nil || l.UpdatedAt > best.UpdatedAt) {
+				best = l
 			}
 		}
-		if any == nil || l.UpdatedAt > any.UpdatedAt {
-			any = l
+		return best
+	}
+	switch {
+	case c.id != "":
+		s := newest(func(l *registry.Loose) bool { return l.SessionID == c.id })
+		return s, s != nil
+	case c.branch != "":
+		sid, err := registry.KeyFor(c.branch)
+		if err != nil && c.named {
+			return nil, false // a name no session can have
+		}
+		own := newest(func(l *registry.Loose) bool {
+			// a legacy entry without gitBranch can only be matched by its id
+			return l.GitBranch == c.branch || l.GitBranch == "" && sid != "" && l.SessionID == sid
+		})
+		if own == nil && !c.isBranch {
+			own = newest(func(l *registry.Loose) bool { return l.SessionID == c.branch })
+		}
+		if own != nil {
+			return own, true
+		}
+		if sid != "" && newest(func(l *registry.Loose) bool { return l.SessionID == sid }) != nil {
+			return nil, false // another branch's session
 		}
 	}
-	if mine != nil {
-		return mine, true
-	}
-	return any, false
+	return newest(func(l *registry.Loose) bool { return l.Status == "in_progress" }), false
 }
 
 func phaseText(p any) string {

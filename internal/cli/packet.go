@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -96,7 +97,7 @@ func renderPacket(p Packet, max int) string {
 		}
 		out = assemble(parts, omitted)
 	}
-	return cutAtLine(out, max)
+	return cutAtLine(out, max, omitted)
 }
 
 // bullets prefixes each item, cleaned to one line.
@@ -127,21 +128,36 @@ func clip(s string, n int) string {
 }
 
 // cutAtLine is the last resort of the bound: it ends the packet at a line
-// boundary and says so.
-func cutAtLine(out string, max int) string {
+// boundary and, in the Omitted line that always closes a shortened packet,
+// names the sections dropped whole and the one the cut fell in.
+func cutAtLine(out string, max int, omitted []string) string {
 	if len(out) <= max {
 		return out
 	}
-	const note = "\n(packet cut at its size bound; run orc-state resume --max-bytes N for more)\n"
-	limit := max - len(note)
-	if limit < 0 {
-		limit = 0
+	if i := strings.Index(out, "\nOmitted to stay within"); i >= 0 {
+		out = out[:i+1] // the line is rebuilt below
 	}
-	cut := strings.LastIndexByte(out[:limit], '\n')
-	if cut < 0 {
-		cut = 0
+	for limit := max; limit > 0; {
+		cut := strings.LastIndexByte(out[:min(limit, len(out))], '\n')
+		if cut < 0 {
+			cut = 0
+		}
+		section := "Session"
+		if h := strings.LastIndex(out[:cut], "\n## "); h >= 0 {
+			section = strings.SplitN(out[h+4:], "\n", 2)[0]
+		}
+		line := omittedLine(append(omitted[:len(omitted):len(omitted)], "the rest of "+section+" and every section after it"))
+		if cut+1+len(line) <= max {
+			return out[:cut+1] + line
+		}
+		limit = cut // try one line earlier
 	}
-	return out[:cut] + note
+	return omittedLine([]string{"everything"})[1:] // max is never this small (512 at least)
+}
+
+// omittedLine is the packet's last line when it was shortened.
+func omittedLine(omitted []string) string {
+	return fmt.Sprintf("\nOmitted to stay within the size bound: %s (run orc-state verify, git log, orc-state get for them).\n", strings.Join(omitted, ", "))
 }
 
 func assemble(parts []part, omitted []string) string {
@@ -157,7 +173,7 @@ func assemble(parts []part, omitted []string) string {
 		}
 	}
 	if len(omitted) > 0 {
-		fmt.Fprintf(&b, "\nOmitted to stay within the size bound: %s (run orc-state verify, git log, orc-state get for them).\n", strings.Join(omitted, ", "))
+		b.WriteString(omittedLine(omitted))
 	}
 	return b.String()
 }
@@ -199,11 +215,71 @@ func fitJSON(p Packet, max int) Packet {
 		{"crossCheck", func(p *Packet) { p.CrossCheck = []string{} }},
 	}
 	for _, st := range steps {
-		if b, _ := json.MarshalIndent(p, "", "  "); len(b) < max {
+		if jsonSize(p) <= max {
+			break
+		}
+		st.drop(&p)
+		p.Omitted = append(p.Omitted, st.name)
+	}
+	if jsonSize(p) <= max {
+		return p
+	}
+	// The digest, the entry's long fields and the git facts can still be
+	// over a small bound: they go too, in this order, and as a last resort
+	// the entry keeps only its identity.
+	entry := *p.Session
+	p.Session = &entry
+	last := []struct {
+		name string
+		drop func(*Packet)
+	}{
+		{"nextArtifact", func(p *Packet) { p.NextArtifact = nil }},
+		{"reentrySlice", func(p *Packet) { p.ReentrySlice = "" }},
+		{"head", func(p *Packet) { p.Head, p.HeadSubject, p.Worktree = "", "", "" }},
+		{"digest", func(p *Packet) { p.Digest = "" }},
+		{"session.linkedPRs", func(p *Packet) { p.Session.LinkedPRs = []registry.PR{} }},
+		{"session.perRepoState", func(p *Packet) { p.Session.PerRepoState, p.Session.Repos = nil, nil }},
+		{"session.gate", func(p *Packet) { p.Session.Gate = nil }},
+		{"session.text", func(p *Packet) {
+			p.Session.Description, p.Session.PhaseLabel, p.Session.PlanFile, p.Session.JiraTicket = "", nil, nil, nil
+		}},
+		{"headState", func(p *Packet) { p.HeadState = "" }},
+	}
+	for _, st := range last {
+		if jsonSize(p) <= max {
 			break
 		}
 		st.drop(&p)
 		p.Omitted = append(p.Omitted, st.name)
 	}
 	return p
+}
+
+// fitJSONText is the --json packet as printed: indented when it fits max
+// bytes once fitted, else compact, else (only a session with names of
+// hundreds of bytes gets here) its sessionId alone.
+func fitJSONText(p Packet, max int) []byte {
+	p = fitJSON(p, max)
+	for _, indent := range []string{"  ", ""} {
+		if b := encodeJSON(p, indent); len(b) <= max {
+			return b
+		}
+	}
+	return encodeJSON(map[string]any{
+		"session": map[string]string{"sessionId": p.Session.SessionID},
+		"omitted": []string{"all but the sessionId (raise --max-bytes)"},
+	}, "")
+}
+
+// jsonSize is the size of the packet as printed indented.
+func jsonSize(p Packet) int { return len(encodeJSON(p, "  ")) }
+
+// encodeJSON is printJSON's output for v.
+func encodeJSON(v any, indent string) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", indent)
+	_ = enc.Encode(v)
+	return buf.Bytes()
 }

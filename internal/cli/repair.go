@@ -172,9 +172,25 @@ func (c *RepairCmd) adopt(e *Env) error {
 	})
 }
 
-// removeOrphan deletes a folder no entry owns, with a tombstone.
+// removeOrphan deletes a session folder no entry owns, with a tombstone;
+// git is asked first (never under the lock) whether it tracks the folder.
 func (c *RepairCmd) removeOrphan(e *Env) error {
 	name := c.RemoveOrphan
+	if registry.CheckKey(name) == nil && !perRepo[name] {
+		d, err := e.Dir()
+		if err != nil {
+			return err
+		}
+		tracked, err := gitTracks(d, name)
+		if err != nil {
+			return fault.Wrap(fault.Invalid, err, "cannot tell whether git tracks %s; refusing to remove it", name).
+				WithHint("run git status to see why git cannot answer")
+		}
+		if tracked {
+			return fault.Usagef("git tracks files under %s; refusing to remove them", name).
+				WithHint("orc-state never removes what git tracks; if it should go, remove it with git rm")
+		}
+	}
 	return e.Update(func(tx *state.Tx) error {
 		if err := orphanCheck(tx, name); err != nil {
 			return err
@@ -200,6 +216,10 @@ func orphanCheck(tx *state.Tx, name string) error {
 	st, err := os.Lstat(filepath.Join(tx.Dir().Path, name))
 	if err != nil || !st.IsDir() {
 		return fault.NotFoundf("no folder %s in %s", name, tx.Dir().Path)
+	}
+	if !sessionShaped(tx.Dir(), name) {
+		return fault.Usagef("%s is not a session folder (no files/ folder with a checkpoint.md or journal.jsonl); orc-state leaves it alone", name).
+			WithHint("if it is not yours, remove it by hand")
 	}
 	return nil
 }

@@ -12,10 +12,11 @@ import (
 
 // RepoSetCmd is `repo set NAME`.
 type RepoSetCmd struct {
-	Session    string `help:"Workspace session (branch or sessionId); default: the current branch's." placeholder:"S" json:"-"`
+	Session    string `help:"The workspace session, by sessionId; default: the current branch's." placeholder:"S" json:"-"`
+	OldBranch  string `name:"branch" hidden:"" json:"-"` // refused: it meant the member's branch before --repo-branch
 	Name       string `arg:"" help:"Member repository name (one of the session's repos)." json:"name"`
 	Path       string `help:"The member repository's path." placeholder:"P" json:"path,omitempty"`
-	RepoBranch string `name:"branch" help:"The member's branch." placeholder:"B" json:"branch,omitempty"`
+	RepoBranch string `name:"repo-branch" help:"The member's branch." placeholder:"B" json:"branch,omitempty"`
 	Worktree   string `help:"The member's worktree." placeholder:"W" json:"worktree,omitempty"`
 	Slice      *int   `help:"The slice the member is on." placeholder:"N" json:"slice,omitempty"`
 	PR         string `name:"pr" help:"The member's PR URL." placeholder:"URL" json:"pr,omitempty"`
@@ -23,7 +24,12 @@ type RepoSetCmd struct {
 
 // Run updates one member repository's entry in perRepoState.
 func (c *RepoSetCmd) Run(e *Env) error {
-	for name, v := range map[string]string{"NAME": c.Name, "--path": c.Path, "--branch": c.RepoBranch, "--worktree": c.Worktree, "--pr": c.PR} {
+	if c.OldBranch != "" {
+		return fault.Usagef("repo set takes no --branch: the member's branch is --repo-branch, and the workspace session is --session S (default: the current branch's)").
+			WithHint("orc-state repo set %s --repo-branch %s", c.Name, c.OldBranch)
+	}
+	e.sessionFlag = c.Session
+	for name, v := range map[string]string{"NAME": c.Name, "--path": c.Path, "--repo-branch": c.RepoBranch, "--worktree": c.Worktree, "--pr": c.PR} {
 		if err := registry.SingleLine(name, v); err != nil {
 			return fault.Usagef("%v", err)
 		}
@@ -44,7 +50,7 @@ func (c *RepoSetCmd) Run(e *Env) error {
 		}
 		path = abs
 	}
-	return e.Mutate(c.Session, c, func(_ *state.Tx, s *registry.Session) error {
+	return e.Mutate("", c, func(_ *state.Tx, s *registry.Session) error {
 		if s.Scope != registry.ScopeWorkspace {
 			return fault.Usagef("session %s is not a workspace session", s.SessionID).WithHint("orc-state init --scope workspace --repos a,b")
 		}

@@ -57,7 +57,9 @@ type ArtifactRef struct {
 }
 
 // Run prints the resume packet of the given session, else the current
-// branch's; with neither, it lists the in-progress sessions and exits 1.
+// branch's (contract §11). Without one it lists the in-progress sessions on
+// stdout for a picker and exits 1, naming on stderr what it looked for; a
+// name that can never be a session, or another branch's session, is exit 2.
 func (c *ResumeCmd) Run(e *Env) error {
 	if c.MaxBytes < 512 {
 		return fault.Usagef("--max-bytes %d is below 512", c.MaxBytes)
@@ -70,58 +72,87 @@ func (c *ResumeCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	s, err := e.pickSession(reg, key)
+	s, err := e.pickSession(d, reg, key)
 	if err != nil {
-		// a member repository of a workspace finds the session through its link
-		linkKey := key
-		if linkKey == "" {
-			linkKey, _ = e.Branch("")
-		}
-		ws, wreg, wsSession, ok := linkedSession(d, linkKey)
-		if !ok {
-			return err
-		}
-		d, reg, s = ws, wreg, wsSession
+		return err
+	}
+	if s.d != nil {
+		d, reg = s.d, s.reg // a member repository's workspace session
 	}
 	agent, _ := e.agent("")
-	p := buildPacket(d, reg, s, agent)
+	p := buildPacket(d, reg, s.Session, agent)
 	if c.JSON {
-		return printJSON(e, fitJSON(p, c.MaxBytes), "  ")
+		_, err := e.Stdout.Write(fitJSONText(p, c.MaxBytes))
+		return err
 	}
 	_, err = fmt.Fprint(e.Stdout, renderPacket(p, c.MaxBytes))
 	return err
 }
 
-// pickSession returns the session for key, else the current branch's;
-// when there is none it lists the live sessions for a picker (exit 1).
-func (e *Env) pickSession(reg *registry.Registry, key string) (*registry.Session, error) {
+// picked is the session resume shows, with the state dir it lives in when
+// that is a workspace's, found through this repository's link.
+type picked struct {
+	*registry.Session
+	d   *state.Dir
+	reg *registry.Registry
+}
+
+// pickSession returns the session the selector names, else the current
+// branch's, else (in a member repository of a workspace) the workspace
+// session linked to the branch. When there is none it lists the sessions
+// in progress on stdout and returns exit 1.
+func (e *Env) pickSession(d *state.Dir, reg *registry.Registry, key string) (picked, error) {
+	named := key != "" || e.sessionFlag != ""
+	ch, err := e.choose(key)
+	if err != nil {
+		if named || fault.Code(err) == fault.Invalid {
+			return picked{}, err
+		}
+		return picked{}, e.listLive(d, reg, "") // detached, outside a repository, or a branch that can have no session
+	}
+	s, err := ch.find(reg)
+	if err == nil {
+		return picked{Session: s}, nil
+	}
+	if fault.Code(err) != fault.NotFound {
+		return picked{}, err // another branch's session
+	}
+	if key := ch.String(); key != "" {
+		if ws, wreg, wsSession, ok := linkedSession(d, key); ok {
+			return picked{Session: wsSession, d: ws, reg: wreg}, nil
+		}
+	}
+	if named {
+		return picked{}, e.listLive(d, reg, ch.String())
+	}
+	return picked{}, e.listLive(d, reg, "")
+}
+
+// listLive prints the in-progress sessions for a picker (in a member
+// repository of a workspace, the linked workspace sessions too) and returns
+// the exit-1 error naming what was looked for (key; "" for this branch).
+func (e *Env) listLive(d *state.Dir, reg *registry.Registry, key string) error {
+	what := "this branch"
 	if key != "" {
-		if s := lookup(reg, key); s != nil {
-			return s, nil
-		}
-		return nil, notFound(key)
+		what = fmt.Sprintf("%q", key)
 	}
-	if b, err := e.Branch(""); err == nil {
-		if s := lookup(reg, b); s != nil {
-			return s, nil
-		}
-		if d, err := e.Dir(); err == nil {
-			if _, _, _, ok := linkedSession(d, b); ok {
-				return nil, notFound(b) // the caller follows the link
-			}
+	list := reg.Sessions
+	for _, l := range linkedSessions(d) {
+		if findExact(reg, l.s.SessionID) == nil {
+			list = append(list[:len(list):len(list)], *l.s)
 		}
 	}
-	var live []string
-	for _, s := range reg.Sessions {
+	var live int
+	for _, s := range list {
 		if s.Status == "in_progress" {
-			live = append(live, s.SessionID)
+			live++
 			fmt.Fprintf(e.Stdout, "%s\t%s\t%s/%d\t%s\t%s\n", s.SessionID, s.Command, s.Phase, s.TotalPhases, s.Status, s.GitBranch)
 		}
 	}
-	if len(live) == 0 {
-		return nil, fault.NotFoundf("no session for this branch, and no session in progress")
+	if live == 0 {
+		return fault.NotFoundf("no session for %s, and no session in progress", what)
 	}
-	return nil, fault.NotFoundf("no session for this branch; %d in progress listed on stdout", len(live)).
+	return fault.NotFoundf("no session for %s; %d in progress listed on stdout", what, live).
 		WithHint("orc-state resume <sessionId>")
 }
 

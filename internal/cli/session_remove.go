@@ -7,16 +7,28 @@ import (
 
 // SessionRemoveCmd is `session remove`.
 type SessionRemoveCmd struct {
-	Key   string `arg:"" help:"Branch or sessionId."`
+	BranchFlag
+	Key   string `arg:"" optional:"" help:"Branch or sessionId (or pass --branch or --session)."`
 	Force bool   `help:"Also remove an in_progress or paused session."`
 }
 
 // Run removes one session: entry, folder, tombstone.
 func (c *SessionRemoveCmd) Run(e *Env) error {
+	key := c.Key
+	if key == "" {
+		key = c.Branch
+	}
+	if key == "" && e.sessionFlag == "" {
+		return fault.Usagef("name the session to remove").WithHint("orc-state session remove B, or --session S")
+	}
+	ch, err := e.choose(key)
+	if err != nil {
+		return err
+	}
 	return e.Update(func(tx *state.Tx) error {
-		s := lookup(tx.Reg, c.Key)
-		if s == nil {
-			return notFound(c.Key)
+		s, err := ch.find(tx.Reg)
+		if err != nil {
+			return err
 		}
 		if (s.Status == "in_progress" || s.Status == "paused") && !c.Force {
 			return fault.Usagef("session %s is %s; refusing to remove a live session", s.SessionID, s.Status).

@@ -25,9 +25,9 @@ func (c *SessionsCmd) Run(e *Env) error {
 			list = append(list, s)
 		}
 	}
-	if b, err := e.Branch(""); err == nil && lookup(reg, b) == nil {
-		if _, _, s, ok := linkedSession(d, b); ok && (c.Status == "" || s.Status == c.Status) {
-			list = append(list, *s) // this member repository's workspace session
+	for _, l := range linkedSessions(d) { // the workspace sessions this repository is a member of
+		if (c.Status == "" || l.s.Status == c.Status) && findExact(reg, l.s.SessionID) == nil {
+			list = append(list, *l.s)
 		}
 	}
 	if c.JSON {

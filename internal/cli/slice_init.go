@@ -12,14 +12,14 @@ import (
 // SliceInitCmd is `slice init FILE`.
 type SliceInitCmd struct {
 	BranchFlag
-	File  string `arg:"" help:"A JSON file with a .slices array." type:"path"`
+	File  string `arg:"" help:"A JSON file with a .slices array; - reads stdin." type:"path"`
 	Force bool   `help:"Replace a ledger that has progress (journaled)."`
 }
 
 // Run installs a ledger from FILE, refusing to overwrite progress unless
 // --force.
 func (c *SliceInitCmd) Run(e *Env) error {
-	data, err := readInputFile(c.File)
+	data, err := e.readInputFile(c.File)
 	if err != nil {
 		return err
 	}

@@ -81,7 +81,7 @@ func (c *SliceSetCmd) Run(e *Env) error {
 		e.warn("%s", w)
 	}
 	if res.Escalated {
-		return &fault.Error{Code: fault.Escalation, Msg: fmt.Sprintf("slice %s used its retry budget (%d attempts); it is now escalated", c.ID, res.Attempts),
+		return &fault.Error{Code: fault.Escalation, Msg: fmt.Sprintf("slice %s used its retry budget (%s); it is now escalated", c.ID, slices.Spent(res.Attempts)),
 			Hint: "a human decides: orc-state slice set " + c.ID + " --status pending|red, or skipped --note"}
 	}
 	return nil

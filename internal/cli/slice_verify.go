@@ -59,7 +59,7 @@ func (c *SliceVerifyCmd) Run(e *Env) error {
 	doc, _ := json.MarshalIndent(map[string]any{"schema": 1, "generatedAt": registry.Now(), "headSha": head,
 		"verdict": rep.Verdict, "checks": nonNil(rep.Checks)}, "", "  ")
 	doc = append(doc, '\n')
-	err = e.onSession(s.SessionID, func(tx *state.Tx, s *registry.Session) error {
+	err = e.onChoice(choice{id: s.SessionID}, func(tx *state.Tx, s *registry.Session) error {
 		tx.Write(s.SessionID, "readiness.json", doc)
 		tx.Touch(s.SessionID, map[string]string{"verdict": rep.Verdict, "headSha": head})
 		return nil

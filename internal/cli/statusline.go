@@ -136,7 +136,7 @@ func runStatusline(args []string, stdin io.Reader, stdout io.Writer) {
 	} else {
 		in.Place = statusline.Place{Dir: wd}
 	}
-	if l, ok := lineWith(stateDir, branch, layout); ok {
+	if l, ok := lineWith(stateDir, lineChoice{branch: branch, isBranch: branch != ""}, layout); ok {
 		in.Session = sessionView(l)
 		if layout != nil {
 			in.Session.DigestBehind = digestBehind(*layout, stateDir, l.SessionID, l.GitBranch)

@@ -77,7 +77,7 @@ func fetch(d *state.Dir, remote string) error {
 // from one moment; temp files are skipped.
 func (e *Env) snapshot(d *state.Dir, id string) (gitx.Snapshot, error) {
 	snap := gitx.Snapshot{}
-	err := e.onSession(id, func(tx *state.Tx, s *registry.Session) error {
+	err := e.onChoice(choice{id: id}, func(tx *state.Tx, s *registry.Session) error {
 		snap[entryFile] = s.Canonical()
 		root := tx.Dir().FilesDir(s.SessionID)
 		return filepath.WalkDir(root, func(p string, de os.DirEntry, err error) error {

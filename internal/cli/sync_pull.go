@@ -44,7 +44,7 @@ func (c *SyncPullCmd) Run(e *Env) error {
 	found := false
 	for _, name := range sortedKeys(refs) {
 		id := strings.TrimPrefix(name, remoteRefs(c.Remote))
-		if c.Key != "" && !stdslices.Contains(lookupKeys(c.Key), id) {
+		if c.Key != "" && !stdslices.Contains(branchKeys(c.Key), id) {
 			continue
 		}
 		found = true

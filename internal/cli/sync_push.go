@@ -82,9 +82,9 @@ func (e *Env) syncSelection(d *state.Dir, key string) ([]string, error) {
 		return nil, err
 	}
 	if key != "" {
-		s := lookup(reg, key)
-		if s == nil {
-			return nil, notFound(key)
+		s, err := e.findKey(reg, key)
+		if err != nil {
+			return nil, err
 		}
 		return []string{s.SessionID}, nil
 	}

@@ -26,21 +26,31 @@ type workspaceLink struct {
 	Branch        string `json:"branch"`
 }
 
-// linkedSession follows a workspace-link.json in this repository's state
-// dir to the workspace session for key (a member branch, or the
-// workspace's sessionId); ok false when there is none.
-func linkedSession(d *state.Dir, key string) (*state.Dir, *registry.Registry, *registry.Session, bool) {
+// linked is a workspace session this repository is a member of, found
+// through a workspace-link.json in its state dir.
+type linked struct {
+	d      *state.Dir
+	reg    *registry.Registry
+	s      *registry.Session
+	branch string // the member's branch the link names
+}
+
+// linkedSessions follows every workspace-link.json of this repository's
+// state dir to its workspace session (links whose workspace or session is
+// gone are skipped).
+func linkedSessions(d *state.Dir) []linked {
 	entries, err := os.ReadDir(d.Path)
 	if err != nil {
-		return nil, nil, nil, false
+		return nil
 	}
+	var out []linked
 	for _, en := range entries {
 		data, err := readFileSmall(filepath.Join(d.Path, en.Name(), LinkFile))
 		if err != nil {
 			continue
 		}
 		var link workspaceLink
-		if json.Unmarshal(data, &link) != nil || link.Scope != "workspace-member" || (link.Branch != key && link.SessionID != key) {
+		if json.Unmarshal(data, &link) != nil || link.Scope != "workspace-member" {
 			continue
 		}
 		ws := &state.Dir{Path: filepath.Join(link.WorkspaceRoot, ".orc"), Git: d.Git}
@@ -49,7 +59,18 @@ func linkedSession(d *state.Dir, key string) (*state.Dir, *registry.Registry, *r
 			continue
 		}
 		if s := findExact(reg, link.SessionID); s != nil {
-			return ws, reg, s, true
+			out = append(out, linked{d: ws, reg: reg, s: s, branch: link.Branch})
+		}
+	}
+	return out
+}
+
+// linkedSession is the workspace session linked to key: the member's
+// branch the link names, or the workspace's sessionId. ok false when none.
+func linkedSession(d *state.Dir, key string) (*state.Dir, *registry.Registry, *registry.Session, bool) {
+	for _, l := range linkedSessions(d) {
+		if l.branch == key || l.s.SessionID == key {
+			return l.d, l.reg, l.s, true
 		}
 	}
 	return nil, nil, nil, false

@@ -13,12 +13,12 @@ import (
 
 // WorkspaceLinkCmd is `workspace link`.
 type WorkspaceLinkCmd struct {
-	Session string `help:"Workspace session (branch or sessionId); default: the current branch's." placeholder:"S"`
+	BranchFlag
 }
 
 // Run writes the back-pointer into each member repository that has a path.
 func (c *WorkspaceLinkCmd) Run(e *Env) error {
-	d, _, s, err := e.Session(c.Session)
+	d, _, s, err := e.Session(c.Branch)
 	if err != nil {
 		return err
 	}
@@ -57,7 +57,7 @@ func (c *WorkspaceLinkCmd) Run(e *Env) error {
 	if linked == 0 {
 		return fault.NotFoundf("no member repository has a path").WithHint("orc-state repo set NAME --path P")
 	}
-	return e.onSession(s.SessionID, func(tx *state.Tx, s *registry.Session) error {
+	return e.onChoice(choice{id: s.SessionID}, func(tx *state.Tx, s *registry.Session) error {
 		tx.Touch(s.SessionID, map[string]int{"linked": linked})
 		return nil
 	})

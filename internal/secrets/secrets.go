@@ -1,7 +1,11 @@
 // Package secrets owns the credential guard of contract §4 ("Secrets stay
 // out"): text bound for the digest, decisions, progress, artifacts or a
 // sync push is checked with [Find] first, and refused (exit 2) when it looks
-// like a credential.
+// like a credential. [Decoded] gives the readings a program would decode
+// (JSON, YAML and percent escapes), [FindDecoded] and [All] look through
+// them, and [Redact] blanks credentials out of a message. The state
+// package's transaction scans every byte it would write with [All]; the
+// command line passes every line of stderr through [Redact].
 //
 // Find names what it found (a fixed kind such as "GitHub token") and where
 // (a line number), never the matched text, so error messages cannot echo a
@@ -186,12 +190,20 @@ func Find(text []byte) (kind string, line int, ok bool) {
 // first returns the offset of the pattern's first accepted match starting
 // before limit, or -1. hay is text, or its ASCII-lowered copy when p.fold.
 func (p pattern) first(text, hay []byte, limit int) int {
+	at, _ := p.next(text, hay, 0, limit)
+	return at
+}
+
+// next returns the start and end of the pattern's first accepted match
+// starting at or after from and before limit; start is -1 when there is
+// none.
+func (p pattern) next(text, hay []byte, from, limit int) (start, end int) {
 	next := make([]int, len(p.needles)) // next occurrence of each needle at or after pos
 	for j := range next {
 		next[j] = -2 // not searched yet
 	}
 	lineEnd := -1
-	for pos := 0; pos < limit; {
+	for pos := from; pos < limit; {
 		at := -1
 		for j, n := range p.needles {
 			if next[j] == -1 {
@@ -208,7 +220,7 @@ func (p pattern) first(text, hay []byte, limit int) int {
 			}
 		}
 		if at < 0 || at >= limit {
-			return -1
+			return -1, -1
 		}
 		if at > lineEnd {
 			lineEnd = bytes.IndexByte(text[at:], '\n')
@@ -218,24 +230,28 @@ func (p pattern) first(text, hay []byte, limit int) int {
 				lineEnd += at
 			}
 		}
-		if p.matchAt(text, at, min(lineEnd, at+window)) {
-			return at
+		if n := p.matchAt(text, at, min(lineEnd, at+window)); n > 0 {
+			return at, at + n
 		}
 		pos = at + 1
 	}
-	return -1
+	return -1, -1
 }
 
-// matchAt reports whether the pattern matches text[at:end] from its start.
-func (p pattern) matchAt(text []byte, at, end int) bool {
+// matchAt returns the length of the pattern's match at the start of
+// text[at:end], or 0 when it does not match there.
+func (p pattern) matchAt(text []byte, at, end int) int {
 	if p.word && at > 0 && isWordByte(text[at-1]) {
-		return false
+		return 0
 	}
 	m := p.re().FindSubmatchIndex(text[at:end])
 	if m == nil {
-		return false
+		return 0
 	}
-	return p.check == nil || p.check(text[at+m[2]:at+m[3]])
+	if p.check != nil && !p.check(text[at+m[2]:at+m[3]]) {
+		return 0
+	}
+	return m[1]
 }
 
 func isWordByte(c byte) bool {

@@ -2,9 +2,11 @@ package secrets
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // Test credentials are assembled from pieces so that this file holds no
@@ -164,7 +166,7 @@ func findNaive(text []byte) (string, int, bool) {
 			end += at
 		}
 		for _, p := range patterns() {
-			if p.matchAt(text, at, end) {
+			if p.matchAt(text, at, end) > 0 {
 				return p.kind, 1 + bytes.Count(text[:at], []byte{'\n'}), true
 			}
 		}
@@ -250,6 +252,16 @@ func FuzzFind(f *testing.F) {
 		if _, _, ok := Find(withToken); !ok {
 			t.Fatalf("planted token not found after %q", text)
 		}
+		// All agrees with Find on the first raw run, and a redacted text
+		// shows no credential, raw or decoded.
+		if all := All(text); ok != (len(all) > 0 && all[0].Line > 0) || ok && (all[0].Kind != kind || all[0].Line != line) {
+			t.Fatalf("All disagrees with Find (%q, %d, %v)", kind, line, ok)
+		}
+		if len(text) <= 4096 && utf8.Valid(text) {
+			if k, _, found := FindDecoded([]byte(Redact(string(text)))); found {
+				t.Fatalf("Redact left a %s", k)
+			}
+		}
 	})
 }
 
@@ -269,6 +281,96 @@ func BenchmarkFind(b *testing.B) {
 	for b.Loop() {
 		if _, _, ok := Find(text); ok {
 			b.Fatal("unexpected match")
+		}
+	}
+}
+
+func TestFindDecodedSeesThroughEscapes(t *testing.T) {
+	esc := func(s string) string { // every byte as \u00XX, as a JSON encoder may write it
+		var b strings.Builder
+		for _, c := range []byte(s) {
+			fmt.Fprintf(&b, `\u%04x`, c)
+		}
+		return b.String()
+	}
+	pct := func(s string) string {
+		var b strings.Builder
+		for _, c := range []byte(s) {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+		return b.String()
+	}
+	tests := []struct {
+		name, text, kind string
+	}{
+		{"json unicode escape", `{"t": "\u0067hp_` + ghClassic[4:] + `"}`, KindGitHub},
+		{"json every byte escaped", `{"t": "` + esc(awsKeyID) + `"}`, KindAWSAccessKey},
+		{"json escaped slashes", `{"aws_secret_access_key": "` + strings.ReplaceAll(awsSecret, "/", `\/`) + `"}`, KindAWSSecretKey},
+		{"json newline escape glued to a word", `{"t": "x\n` + ghClassic + `"}`, KindGitHub},
+		{"json surrogate pair before", `{"t": "\ud83d\ude00 ` + "\\u0041KIA" + awsKeyID[4:] + `"}`, KindAWSAccessKey},
+		{"yaml hex escape", `t: "\x67hp_` + ghClassic[4:] + `"`, KindGitHub},
+		{"percent escapes", "https://x.example/?t=" + pct(ghClassic), KindGitHub},
+		{"percent inside json escape", `"https://x.example/?t=\u0025` + "67hp_" + ghClassic[4:] + `"`, KindGitHub},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			kind, _, ok := FindDecoded([]byte(tt.text))
+			if !ok || kind != tt.kind {
+				t.Fatalf("FindDecoded = %q, %v; want %q", kind, ok, tt.kind)
+			}
+		})
+	}
+}
+
+func TestFindDecodedIgnoresOrdinaryEscapes(t *testing.T) {
+	for _, text := range []string{
+		`{"path": "C:\\Users\\me", "msg": "line\nnext", "pct": "100%", "u": "caf\u00e9"}`,
+		"https://example.com/a%20b?q=%2Fx",
+		`a lone \ and a bad \u12 escape and \x`,
+		`\ud800 unpaired`,
+	} {
+		if kind, _, ok := FindDecoded([]byte(text)); ok {
+			t.Errorf("FindDecoded(%q) = %q; want nothing", text, kind)
+		}
+	}
+}
+
+func TestAllFindsEveryRun(t *testing.T) {
+	text := "a " + ghClassic + "\nb " + awsKeyID + " c " + ghClassic + "\n" + `"\u0067hp_` + ghServer[4:] + `"`
+	got := All([]byte(text))
+	var kinds []string
+	var lines []int
+	for _, m := range got {
+		kinds = append(kinds, m.Kind)
+		lines = append(lines, m.Line)
+	}
+	if !slices.Equal(kinds[:3], []string{KindGitHub, KindAWSAccessKey, KindGitHub}) || !slices.Equal(lines[:3], []int{1, 2, 2}) {
+		t.Fatalf("All raw = %v %v", kinds, lines)
+	}
+	if got[0].Sum != got[2].Sum || got[0].Sum == got[1].Sum {
+		t.Fatalf("fingerprints: the same token twice must agree, two tokens must differ")
+	}
+	var decodedOnly bool
+	for _, m := range got[3:] {
+		if m.Line == 0 && m.Kind == KindGitHub {
+			decodedOnly = true
+		}
+	}
+	if !decodedOnly {
+		t.Fatalf("All missed the escaped token: %v", kinds)
+	}
+}
+
+func TestRedact(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"--url " + awsKeyID + " is not a URL", "--url [redacted AWS access key] is not a URL"},
+		{`no session for "` + ghClassic + `"`, `no session for "[redacted GitHub token]"`},
+		{`artifact name "\u0067hp_` + ghClassic[4:] + `.json" is bad`, `artifact name [redacted GitHub token] is bad`},
+		{"plain message, 100% ordinary", "plain message, 100% ordinary"},
+	}
+	for _, tt := range tests {
+		if got := Redact(tt.in); got != tt.want {
+			t.Errorf("Redact(%q) = %q; want %q", tt.in, got, tt.want)
 		}
 	}
 }

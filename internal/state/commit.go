@@ -38,6 +38,9 @@ func (tx *Tx) commit() error {
 	if !tx.writes() {
 		return nil
 	}
+	if err := tx.refuseCredentials(); err != nil {
+		return err
+	}
 	p, err := tx.plan()
 	if err != nil {
 		return err

@@ -98,6 +98,9 @@ func (d *Dir) Update(ctx context.Context, opts Options, fn func(tx *Tx) error) e
 		if !dry.writes() {
 			return dry.flush()
 		}
+		if err := dry.refuseCredentials(); err != nil {
+			return err
+		}
 		if made, err = d.ensure(); err != nil {
 			return err
 		}
