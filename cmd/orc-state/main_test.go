@@ -70,6 +70,7 @@ func TestScripts(t *testing.T) {
 			"rc":         rc,
 			"unpriv":     unpriv,
 			"mounttmpfs": mounttmpfs,
+			"plant":      plant,
 		},
 	})
 }

@@ -13,6 +13,7 @@ package verify
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/slices"
@@ -21,6 +22,7 @@ import (
 	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/lock"
+	"github.com/orc-state/orc-state/internal/redact"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -66,7 +68,45 @@ func Session(d *state.Dir, reg *registry.Registry, s *registry.Session) ([]Findi
 	}
 	out = append(out, dataFindings(d, s.SessionID)...)
 	out = append(out, journalFindings(d, reg, s)...)
+	out = append(out, storedSecrets(d, s)...)
 	return out, nil
+}
+
+// storedSecrets names each place of the session (its entry, each file's
+// content or name) that holds a credential an older orc-state let in:
+// one secret.stored finding per file, never the credential itself.
+func storedSecrets(d *state.Dir, s *registry.Session) []Finding {
+	next := "orc-state repair --redact --branch " + s.SessionID
+	files, err := redact.Read(d.FilesDir(s.SessionID))
+	var plan *redact.Plan
+	if err == nil {
+		plan, err = redact.Session(*s, files)
+	}
+	if err != nil {
+		return []Finding{{Code: "secret.unreadable", Message: "cannot scan the session for stored credentials: " + err.Error(), Next: "orc-state doctor"}}
+	}
+	var order []string
+	where := map[string][]string{} // file → its places
+	for _, h := range plan.Hits {
+		file, place := h.File, fmt.Sprintf("line %d (%s)", h.Line, h.Kind)
+		switch {
+		case h.Name:
+			file, place = "a file name under files/", "("+h.Kind+")"
+		case h.Line == 0:
+			place = "(" + h.Kind + ")"
+		}
+		if where[file] == nil {
+			order = append(order, file)
+		}
+		where[file] = append(where[file], place)
+	}
+	var out []Finding
+	for _, file := range order {
+		out = append(out, Finding{Code: "secret.stored", Next: next,
+			Message: fmt.Sprintf("a credential is stored in %s %s, written by an older orc-state; sync push refuses the session until it is redacted",
+				file, strings.Join(where[file], ", "))})
+	}
+	return out
 }
 
 // interrupted reports whether session id is in the middle of a
