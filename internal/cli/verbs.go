@@ -77,7 +77,7 @@ var verbs = []verb{
 	{"sync status", "Per session: in sync, ahead, behind, diverged, not pushed, remote only.", SyncStatusCmd{}},
 	{"cleanup", "Sweep finished sessions: prints the plan; live ones are protected unless --force.", CleanupCmd{}},
 	{"doctor", "Check the whole state dir: registry, orphans, entries without folders, temp files, the lock, every session.", DoctorCmd{}},
-	{"repair", "Apply a fix doctor names: regenerate a mirror (default), --temp, --adopt NAME, --remove-orphan NAME.", RepairCmd{}},
+	{"repair", "Apply a fix doctor names: regenerate a mirror (default), --temp, --adopt NAME, --remove-orphan NAME, --redact.", RepairCmd{}},
 	{"completion", "Print the shell completion script for bash, zsh or fish (eval \"$(orc-state completion bash)\").", CompletionCmd{}},
 	{"version", "Print the version.", VersionCmd{}},
 }
