@@ -57,7 +57,7 @@ func (c *RepairCmd) Run(e *Env) error {
 		}
 		if !slices.ContainsFunc(findings, func(f verify.Finding) bool { return repairs(f.Code) }) {
 			fmt.Fprintf(e.Stdout, "nothing to repair in %s\n", s.SessionID)
-			if slices.ContainsFunc(findings, func(f verify.Finding) bool { return f.Code == "secret.stored" }) {
+			if len(verify.StoredSecrets(tx.Dir(), s)) > 0 {
 				fmt.Fprintf(e.Stdout, "it holds a stored credential: orc-state repair --redact --branch %s removes it\n", s.SessionID)
 			}
 			return nil // and nothing written

@@ -2,7 +2,9 @@
 // against the registry and the caps, its ledger and decisions, its journal
 // chain, anchor and last digests against the files (edits made outside
 // orc-state), and whether an interrupted transaction left it between two
-// states (transaction.interrupted, never reported as an outside edit). It
+// states (transaction.interrupted, never reported as an outside edit);
+// StoredSecrets, apart because it reads every file, names a credential an
+// older release stored (secret.stored). It
 // surfaces problems with stable codes and the next command; it never
 // repairs anything. The checks of a session's claims against git (HEAD,
 // the digest's Suite sha, committed slices) need what git said before the
@@ -68,14 +70,15 @@ func Session(d *state.Dir, reg *registry.Registry, s *registry.Session) ([]Findi
 	}
 	out = append(out, dataFindings(d, s.SessionID)...)
 	out = append(out, journalFindings(d, reg, s)...)
-	out = append(out, storedSecrets(d, s)...)
 	return out, nil
 }
 
-// storedSecrets names each place of the session (its entry, each file's
+// StoredSecrets names each place of the session (its entry, each file's
 // content or name) that holds a credential an older orc-state let in:
-// one secret.stored finding per file, never the credential itself.
-func storedSecrets(d *state.Dir, s *registry.Session) []Finding {
+// one secret.stored finding per file, never the credential itself. It
+// reads every file of the session, so verify and doctor run it and
+// resume, on the hooks' path, does not.
+func StoredSecrets(d *state.Dir, s *registry.Session) []Finding {
 	next := "orc-state repair --redact --branch " + s.SessionID
 	files, err := redact.Read(d.FilesDir(s.SessionID))
 	var plan *redact.Plan
