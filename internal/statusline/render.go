@@ -21,6 +21,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/width"
 )
 
 // Session is the orc session the statusline shows, as `line` reads it.
@@ -146,7 +148,7 @@ type segment []span
 func (s segment) width() int {
 	n := 0
 	for _, sp := range s {
-		n += utf8.RuneCountInString(sp.text)
+		n += textWidth(sp.text)
 	}
 	return n
 }
@@ -429,10 +431,7 @@ func minimal(in Input) string {
 
 // compact is the one plain line of 60–79 columns (or the compact style).
 func compact(in Input) string {
-	branch := branchName(in.Place)
-	if n := utf8.RuneCountInString(branch); n > 16 {
-		branch = string([]rune(branch)[:15]) + "…"
-	}
+	branch := clipPlain(branchName(in.Place), 16)
 	if branch != "" && in.Place.Dirty == Modified {
 		branch += "*"
 	}
@@ -536,14 +535,41 @@ func homeRelative(dir, home string) string {
 }
 
 // clean makes text from the payload or the registry safe for one terminal
-// row: invalid UTF-8 and every control character (ESC, BEL, newlines...)
-// become spaces, runs of space collapse, and it is cut to max runes.
+// row: invalid UTF-8, every control character (ESC, BEL, newlines...) and
+// the bidirectional controls (which would reorder the row) become spaces,
+// runs of space collapse, and it is cut to max columns.
 func clean(s string, max int) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	s = strings.Join(strings.FieldsFunc(s, func(r rune) bool {
-		return unicode.IsControl(r) || unicode.IsSpace(r) || r == '\u2028' || r == '\u2029'
+		return unicode.IsControl(r) || unicode.IsSpace(r) || unicode.Is(unicode.Bidi_Control, r)
 	}), " ")
 	return clipPlain(s, max)
+}
+
+// cells is how many terminal columns r takes: 2 for East Asian wide and
+// fullwidth characters (CJK, most emoji), 0 for combining marks and other
+// invisible format characters, 1 otherwise.
+func cells(r rune) int {
+	switch {
+	case r < utf8.RuneSelf:
+		return 1
+	case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf):
+		return 0
+	}
+	switch width.LookupRune(r).Kind() {
+	case width.EastAsianWide, width.EastAsianFullwidth:
+		return 2
+	}
+	return 1
+}
+
+// textWidth is how many columns s takes on a terminal.
+func textWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		n += cells(r)
+	}
+	return n
 }
 
 // asciiOnly is s for a terminal whose locale is not UTF-8: the ellipsis
@@ -561,15 +587,28 @@ func asciiOnly(s string) string {
 	}, s)
 }
 
-// clipPlain cuts s to w runes, ending in an ellipsis when cut.
+// clipPlain cuts s to w columns, ending in an ellipsis when cut.
 func clipPlain(s string, w int) string {
-	if utf8.RuneCountInString(s) <= w {
+	if textWidth(s) <= w {
 		return s
 	}
+	room := w - 1 // the ellipsis takes one
 	if w <= 1 {
-		return string([]rune(s)[:w])
+		room = w
 	}
-	return string([]rune(s)[:w-1]) + "…"
+	var b strings.Builder
+	used := 0
+	for _, r := range s {
+		if used+cells(r) > room {
+			break
+		}
+		used += cells(r)
+		b.WriteRune(r)
+	}
+	if w > 1 {
+		b.WriteString("…")
+	}
+	return b.String()
 }
 
 func firstOf(ss ...string) string {

@@ -151,7 +151,7 @@ func checkShape(t *testing.T, out string, cols int) {
 		t.Errorf("%d rows: %q", len(rows), out)
 	}
 	for _, r := range rows {
-		if n := utf8.RuneCountInString(strip(r)); n > cols {
+		if n := textWidth(strip(r)); n > cols {
 			t.Errorf("row %q is %d columns, over %d", strip(r), n, cols)
 		}
 	}
@@ -224,6 +224,29 @@ func TestRenderWidths(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestWideText: CJK and emoji take two columns, combining marks none; rows
+// are measured and cut in columns, and bidirectional controls cannot
+// reorder a row.
+func TestWideText(t *testing.T) {
+	for s, want := range map[string]int{"main": 4, "機能/決済": 9, "e\u0301": 1, "🚀x": 3, "a\u200db": 2} {
+		if got := textWidth(s); got != want {
+			t.Errorf("textWidth(%q) = %d, want %d", s, got, want)
+		}
+	}
+	if got := clipPlain("機能機能機能", 6); got != "機能…" || textWidth(got) > 6 {
+		t.Errorf("clipPlain = %q", got)
+	}
+	if got := clean("a\u202eb\u2066c", 10); got != "a b c" {
+		t.Errorf("clean kept a bidi control: %q", got)
+	}
+	p := ParsePayload([]byte(fullPayload))
+	s := &Session{Command: "流れ", Phase: "6", Total: "9", Label: strings.Repeat("実装", 30), Branch: "機能/決済", Current: true}
+	for cols := 1; cols <= 160; cols++ {
+		out := Render(Input{Payload: p, Session: s, Place: Place{InRepo: true, Branch: "機能/決済-" + strings.Repeat("長", 40), Dirty: Modified}, Term: utf8Term(cols)})
+		checkShape(t, out, cols)
 	}
 }
 
