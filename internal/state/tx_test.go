@@ -499,7 +499,9 @@ func TestRewriteJournalKeepsOutsideEvidence(t *testing.T) {
 	if err := os.WriteFile(cp, append(data, "by hand\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	edit := func(line []byte) []byte { return bytes.Replace(line, []byte(`"init":"main"`), []byte(`"init":"[gone]"`), 1) }
+	edit := func(line []byte) []byte {
+		return bytes.Replace(line, []byte(`"init":"main"`), []byte(`"init":"[gone]"`), 1)
+	}
 	mustUpdate(t, d, "repair", func(tx *Tx) error {
 		tx.RewriteJournal("main", journal.Rewrite(old, edit))
 		tx.Touch("main", map[string]string{"fix": "redact", "oldTip": journal.Sum(journal.TailOf(old).Raw)})
