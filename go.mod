@@ -12,9 +12,11 @@ require (
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 	github.com/willabides/kongplete v0.4.0
+	github.com/yuin/goldmark v1.8.7
 	golang.org/x/text v0.41.0
 	gopkg.in/yaml.v3 v3.0.1
 	lukechampine.com/blake3 v1.4.1
+	mvdan.cc/sh/v3 v3.14.1
 )
 
 require (
