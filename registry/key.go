@@ -18,6 +18,7 @@ var reserved = map[string]bool{
 	"planning-calibration.json": true,
 	"pr-budget.json":            true,
 	"removed.jsonl":             true,
+	"sync.jsonl":                true,
 }
 
 // IsReserved reports whether name is a per-repository file or folder of

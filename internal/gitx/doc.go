@@ -18,8 +18,12 @@
 //     `git --no-optional-locks status --porcelain=v2 -z` with a sanitised
 //     environment, and degrades to an approximate in-process status (index,
 //     trees and merkletrie diffs) when no git binary exists.
+//   - Sync's plumbing (plumbing.go): its commits and refs are read and
+//     written through the git CLI (cat-file, fast-import, update-ref,
+//     fetch, push), which works in every object format git does and lets a
+//     partial clone fetch on demand.
 //
-// The only writes are CommitSnapshot and SetRef (objects, and the refs
-// orc-state owns); the config, the index and the working tree are never
+// The only writes are sync's objects and the refs orc-state owns
+// (refs/orc/); the config, the index and the working tree are never
 // written.
 package gitx

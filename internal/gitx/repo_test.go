@@ -147,12 +147,13 @@ func TestExtensions(t *testing.T) {
 			if _, err := r.Status(context.Background()); err != nil {
 				t.Errorf("Status: %v", err)
 			}
-			snap, err := r.CommitSnapshot(Snapshot{"x": []byte("x")}, "", "snap", time.Unix(1_700_000_000, 0))
+			snap, err := r.Layout().CommitSnapshot(context.Background(), Snapshot{"x": []byte("x")}, nil, "snap",
+				Identity{Name: "o", Email: "o@localhost", When: time.Unix(1_700_000_000, 0)})
 			if err != nil {
 				t.Fatalf("CommitSnapshot: %v", err)
 			}
-			if err := r.SetRef("refs/orc/test", snap); err != nil {
-				t.Fatalf("SetRef: %v", err)
+			if err := r.Layout().UpdateRefs(context.Background(), []RefUpdate{{Name: "refs/orc/test", New: snap}}); err != nil {
+				t.Fatalf("UpdateRefs: %v", err)
 			}
 			if cfgAfter, err := os.ReadFile(cfgPath); err != nil || string(cfgAfter) != string(cfgBefore) {
 				t.Errorf("repository config changed:\n%s\nwant\n%s", cfgAfter, cfgBefore)

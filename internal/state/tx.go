@@ -262,6 +262,12 @@ func (tx *Tx) Append(id, name string, data []byte) {
 	tx.appends = append(tx.appends, appendReq{tx.dir.File(id, name), data})
 }
 
+// AppendState stages an append to an append-only file given relative to
+// the state dir, outside any session (the sync log).
+func (tx *Tx) AppendState(rel string, data []byte) {
+	tx.appends = append(tx.appends, appendReq{filepath.Join(tx.dir.Path, rel), data})
+}
+
 // WriteState stages a file given relative to the state dir (outside any
 // files/ folder: workspace-link.json).
 func (tx *Tx) WriteState(rel string, data []byte) { tx.stage(filepath.Join(tx.dir.Path, rel), data) }

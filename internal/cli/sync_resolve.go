@@ -1,0 +1,23 @@
+package cli
+
+import "github.com/orc-state/orc-state/internal/refsync"
+
+// SyncResolveCmd is `sync resolve`.
+type SyncResolveCmd struct {
+	RemoteFlag
+	Keep string `required:"" enum:"local,remote" help:"The side to keep: local or remote; the other is archived under refs/orc/archive/<sessionId>/<time>."`
+	Key  string `arg:"" help:"The diverged session: branch or sessionId."`
+}
+
+// Run keeps one side of a diverged session.
+func (c *SyncResolveCmd) Run(e *Env) error {
+	s, err := e.syncer(c.Remote)
+	if err != nil {
+		return err
+	}
+	r, warnings, err := s.Resolve(c.Key, c.Keep)
+	if err != nil {
+		return err
+	}
+	return e.syncReport("resolve", c.Remote, []refsync.Result{r}, warnings)
+}

@@ -1,0 +1,206 @@
+package refsync
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/orc-state/orc-state/checkpoint"
+	"github.com/orc-state/orc-state/decisions"
+	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/journal"
+	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/strictjson"
+	"github.com/orc-state/orc-state/registry"
+	"github.com/orc-state/orc-state/slices"
+)
+
+// validateRemote applies to a remote commit, before anything is written,
+// the checks its own verbs would: the entry (strict, valid, and the entry
+// of this session), safe paths, and the files that have a schema. It
+// returns the entry to import.
+func validateRemote(id string, tree gitx.Tree) (registry.Session, error) {
+	return validate(id, tree.Snapshot(), "remote")
+}
+
+// validateLocal applies the same checks to what push would publish, so
+// that no machine publishes a state that every other would refuse (a torn
+// journal, a hand-broken ledger).
+func validateLocal(id string, snap gitx.Snapshot) error {
+	_, err := validate(id, snap, "local")
+	return err
+}
+
+func validate(id string, files gitx.Snapshot, side string) (registry.Session, error) {
+	var s registry.Session
+	raw, ok := files[EntryFile]
+	if !ok {
+		return s, fmt.Errorf("the %s state of %s has no %s", side, id, EntryFile)
+	}
+	if err := strictjson.Decode(raw, &s); err != nil {
+		return s, fmt.Errorf("the %s entry of %s is invalid: %v", side, id, err)
+	}
+	if s.SessionID != id {
+		return s, fmt.Errorf("the %s entry of %s is the entry of %s", side, id, s.SessionID)
+	}
+	if err := s.Validate(); err != nil {
+		return s, fmt.Errorf("the %s entry of %s is invalid: %v", side, id, err)
+	}
+	for _, name := range sortedKeys(files) {
+		if name == EntryFile {
+			continue
+		}
+		rel, ok := strings.CutPrefix(name, "files/")
+		if !ok {
+			return s, fmt.Errorf("the %s state of %s has %q, which this orc-state does not know (pushed by a newer version? upgrade orc-state)", side, id, name)
+		}
+		if !safeRel(rel) {
+			return s, fmt.Errorf("the %s state of %s has an unsafe path %q", side, id, name)
+		}
+		if err := validateFile(rel, files[name]); err != nil {
+			return s, fmt.Errorf("the %s %s of %s is invalid: %v", side, rel, id, err)
+		}
+	}
+	// The anchor travels with the journal and must pin its tip.
+	if anchor, ok := files["files/"+journal.AnchorName]; ok {
+		if p := journal.CheckAnchor(anchor, journal.TailOf(files["files/"+journal.FileName])); p != nil {
+			return s, fmt.Errorf("the %s %s of %s is invalid: %s", side, journal.AnchorName, id, p.Message)
+		}
+	}
+	return s, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// safeRel accepts a slash-separated relative path whose every element is a
+// plain name (no empty, ".", ".." or backslash element), and that is not a
+// temp file.
+func safeRel(rel string) bool {
+	if rel == "" || strings.ContainsAny(rel, "\\\x00") || path.Clean(rel) != rel || !travels(path.Base(rel)) {
+		return false
+	}
+	for _, el := range strings.Split(rel, "/") {
+		if el == "" || el == "." || el == ".." {
+			return false
+		}
+	}
+	return true
+}
+
+// validateFile applies to an imported file the checks its own verb would.
+func validateFile(name string, data []byte) error {
+	switch name {
+	case state.LedgerFile:
+		_, err := slices.Parse(data)
+		return err
+	case state.DecisionsFile:
+		_, err := decisions.Parse(data)
+		return err
+	case state.CheckpointFile:
+		if doc := checkpoint.Parse(data); doc.Front == nil {
+			return fmt.Errorf("no valid frontmatter")
+		}
+	case journal.FileName:
+		if _, problems, _ := journal.Parse(data); len(problems) > 0 {
+			return fmt.Errorf("%s", problems[0].Message)
+		}
+	}
+	return nil
+}
+
+// logLine is one line of the sync log (.orc/sync.jsonl): an import or a
+// resolution, recorded outside the session so that it is no change of it.
+type logLine struct {
+	At      string `json:"at"`
+	Actor   string `json:"actor"`
+	Verb    string `json:"verb"`
+	Session string `json:"session"`
+	Remote  string `json:"remote"` // the tracking name: a remote name, or url-<hex>
+	Commit  string `json:"commit"` // the commit imported (the new base)
+	Keep    string `json:"keep,omitempty"`
+	Archive string `json:"archive,omitempty"`
+	Local   string `json:"local,omitempty"` // the local commit archived
+}
+
+func (s *Syncer) logLine(id, commit string) logLine {
+	ns := strings.TrimSuffix(strings.TrimPrefix(Namespace(s.Remote), RemotesPrefix), "/")
+	return logLine{At: registry.Now(), Actor: s.Opts.Actor, Verb: s.Opts.Verb, Session: id, Remote: ns, Commit: commit}
+}
+
+// importJob is one session to replace with a remote commit.
+type importJob struct {
+	ss    *session
+	entry registry.Session
+	log   logLine
+	// archiveBase: the remote commit does not descend from the base, which
+	// is archived before the import.
+	archiveBase bool
+}
+
+// applyImports imports every job in one transaction. A session whose local
+// content moved since it was surveyed is skipped (errChanged), unless it
+// now already equals the remote's (nil: nothing to do); the others are
+// imported whole. The sessions' journals are not touched: the import is
+// recorded in the sync log.
+func (s *Syncer) applyImports(jobs []*importJob) (skipped map[string]error, err error) {
+	err = s.Dir.Update(context.Background(), s.Opts, func(tx *state.Tx) error {
+		skipped = map[string]error{}
+		for _, j := range jobs {
+			id := j.ss.id
+			now, err := readLocal(tx.Dir(), tx.Reg, id)
+			if err != nil {
+				return err
+			}
+			if !j.ss.local.Equal(now) {
+				if now != nil && sameContent(now, j.ss.remoteTree) {
+					skipped[id] = nil
+				} else {
+					skipped[id] = errChanged
+				}
+				continue
+			}
+			importInto(tx, j, now)
+		}
+		return nil
+	})
+	return skipped, err
+}
+
+// importInto stages the replacement of one session by a remote commit: its
+// entry, every file of the commit, the removal of the local files the
+// commit does not have, and the sync log line.
+func importInto(tx *state.Tx, j *importJob, now gitx.Snapshot) {
+	id := j.ss.id
+	if cur := findID(tx.Reg, id); cur != nil {
+		*cur = j.entry
+	} else {
+		tx.Reg.Sessions = append(tx.Reg.Sessions, j.entry)
+	}
+	tx.RegistryChanged()
+	for name, b := range j.ss.remoteTree {
+		if rel, ok := strings.CutPrefix(name, "files/"); ok {
+			tx.Write(id, filepath.FromSlash(rel), b.Data)
+		}
+	}
+	for name := range now {
+		if _, kept := j.ss.remoteTree[name]; kept {
+			continue
+		}
+		if rel, ok := strings.CutPrefix(name, "files/"); ok {
+			tx.RemoveFile(filepath.Join(id, "files", filepath.FromSlash(rel)))
+		}
+	}
+	line, _ := json.Marshal(j.log)
+	tx.AppendState(LogFile, append(line, '\n'))
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package refsync_test
+
+const raceEnabled = false

@@ -1,0 +1,141 @@
+package refsync
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/gitx"
+)
+
+func tree(files map[string]string) gitx.Tree {
+	t := gitx.Tree{}
+	for p, b := range files {
+		t[p] = gitx.Blob{ID: "x", Data: []byte(b)}
+	}
+	return t
+}
+
+func TestSameContent(t *testing.T) {
+	line := func(seq int, verb string) string {
+		return `{"seq":` + string(rune('0'+seq)) + `,"prev":"","at":"2026-01-01T00:00:0` + string(rune('0'+seq)) + `Z","actor":"cli","verb":"` + verb + `","digests":{"entry":"","checkpoint":"","ledger":"","decisions":""}}` + "\n"
+	}
+	remote := tree(map[string]string{"entry.json": "{}", "files/journal.jsonl": line(1, "init") + line(2, "sync pull")})
+	tests := []struct {
+		name  string
+		local map[string]string
+		want  bool
+	}{
+		{"equal", map[string]string{"entry.json": "{}", "files/journal.jsonl": line(1, "init") + line(2, "sync pull")}, true},
+		{"a legacy import line more", map[string]string{"entry.json": "{}", "files/journal.jsonl": line(1, "init") + line(2, "sync pull") + line(3, "sync pull")}, true},
+		{"two legacy import lines more", map[string]string{"entry.json": "{}", "files/journal.jsonl": line(1, "init") + line(2, "sync pull") + line(3, "sync pull") + line(4, "sync pull")}, true},
+		{"a change after an import line", map[string]string{"entry.json": "{}", "files/journal.jsonl": line(1, "init") + line(2, "sync pull") + line(3, "phase set") + line(4, "sync pull")}, false},
+		{"the remote's own import line is not stripped", map[string]string{"entry.json": "{}", "files/journal.jsonl": line(1, "init")}, false},
+		{"another entry", map[string]string{"entry.json": "{ }", "files/journal.jsonl": line(1, "init") + line(2, "sync pull")}, false},
+		{"an extra file", map[string]string{"entry.json": "{}", "files/journal.jsonl": line(1, "init") + line(2, "sync pull"), "files/x": ""}, false},
+		{"a missing file", map[string]string{"entry.json": "{}"}, false},
+		{"no journal", map[string]string{"entry.json": "{}", "files/x": ""}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			local := gitx.Snapshot{}
+			for p, b := range tc.local {
+				local[p] = []byte(b)
+			}
+			if got := sameContent(local, remote); got != tc.want {
+				t.Fatalf("sameContent = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestIdentityIsTheLastChange(t *testing.T) {
+	j := `{"seq":1,"at":"2026-01-02T03:04:05Z","verb":"init"}` + "\n" + `{"seq":2,"at":"2026-02-03T04:05:06Z","verb":"phase set"}` + "\n"
+	who := identity(gitx.Snapshot{"files/journal.jsonl": []byte(j), EntryFile: []byte(`{"updatedAt":"2020-01-01T00:00:00Z"}`)})
+	if want := time.Date(2026, 2, 3, 4, 5, 6, 0, time.UTC); !who.When.Equal(want) || who.Name != "orc-state" {
+		t.Fatalf("identity = %+v, want %v", who, want)
+	}
+	who = identity(gitx.Snapshot{EntryFile: []byte(`{"updatedAt":"2020-01-01T00:00:00Z"}`)})
+	if want := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC); !who.When.Equal(want) {
+		t.Fatalf("identity without a journal = %v, want %v", who.When, want)
+	}
+	if who := identity(gitx.Snapshot{}); who.When.Unix() != 0 {
+		t.Fatalf("identity of nothing = %v", who.When)
+	}
+}
+
+func TestSafeRel(t *testing.T) {
+	for rel, want := range map[string]bool{
+		"journal.jsonl": true, "qa/report.json": true, "a b/c.json": true,
+		"": false, "../x": false, "a/../b": false, "/abs": false, "a//b": false, "./a": false,
+		"a\\b": false, "a/": false, ".journal.jsonl.tmp-123": false, "qa/.x.tmp-9": false, "nul\x00": false,
+	} {
+		if got := safeRel(rel); got != want {
+			t.Errorf("safeRel(%q) = %v, want %v", rel, got, want)
+		}
+	}
+}
+
+func TestRefName(t *testing.T) {
+	for id, ok := range map[string]bool{
+		"feat-x": true, "a.b": true, "v1.2.3": true, "x.locks": true, "lock": true,
+		"x.lock": false, "a..b": false, "trailing.": false,
+	} {
+		if got := refName(id) == ""; got != ok {
+			t.Errorf("refName(%q) = %q; want ok=%v", id, refName(id), ok)
+		}
+	}
+}
+
+func TestNamespace(t *testing.T) {
+	for remote, want := range map[string]string{
+		"origin":              "refs/orc/remotes/origin/",
+		"back-up.2":           "refs/orc/remotes/back-up.2/",
+		"../remote.git":       "refs/orc/remotes/url-",
+		"/srv/remote.git":     "refs/orc/remotes/url-",
+		"file:///srv/r.git":   "refs/orc/remotes/url-",
+		".hidden":             "refs/orc/remotes/url-",
+		"git@host:owner/repo": "refs/orc/remotes/url-",
+	} {
+		got := Namespace(remote)
+		if !strings.HasPrefix(got, want) || !strings.HasSuffix(got, "/") {
+			t.Errorf("Namespace(%q) = %q, want %q...", remote, got, want)
+		}
+	}
+	if Namespace("../a.git") == Namespace("../b.git") {
+		t.Error("two paths share a namespace")
+	}
+}
+
+func TestSummaryExitCodes(t *testing.T) {
+	r := func(o Outcome) Result { return Result{Session: "s" + string(o), Outcome: o} }
+	tests := []struct {
+		results []Result
+		code    int
+		hint    string
+	}{
+		{[]Result{r(Pushed), r(UpToDate), r(Imported), r(IsAhead), r(Resolved)}, fault.OK, ""},
+		{[]Result{r(Pushed), r(IsBehind)}, fault.NotFound, "sync pull"},
+		{[]Result{r(IsDiverged), r(IsBehind)}, fault.NotFound, "sync resolve"},
+		{[]Result{r(Rejected)}, fault.NotFound, "remote refused"},
+		{[]Result{r(Failed)}, fault.NotFound, "again"},
+		{[]Result{r(IsBehind), r(Refused), r(IsDiverged)}, fault.Usage, "credential"},
+		{[]Result{r(Refused), r(IsBehind)}, fault.Usage, "credential"},
+	}
+	for _, tc := range tests {
+		err := Summary("push", "origin", tc.results)
+		if got := fault.Code(err); got != tc.code {
+			t.Errorf("%v: exit %d, want %d (%v)", tc.results, got, tc.code, err)
+		}
+		if tc.hint != "" && !strings.Contains(hintOf(err), tc.hint) {
+			t.Errorf("%v: hint %q, want one naming %q", tc.results, hintOf(err), tc.hint)
+		}
+	}
+}
+
+// hintOf is the hint the CLI would print for err.
+func hintOf(err error) string {
+	_, _, hint := fault.Explain(err)
+	return hint
+}

@@ -1,0 +1,168 @@
+package refsync
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/state"
+)
+
+// The sides sync resolve can keep.
+const (
+	KeepLocal  = "local"
+	KeepRemote = "remote"
+)
+
+// Resolve ends a divergence of one session by keeping one side, losing
+// nothing: the other side's commit is kept under
+// refs/orc/archive/<sessionId>/<time> first, then
+//
+//   - keep remote: the remote's commit is imported (as pull would), and the
+//     choice is recorded in the sync log; this machine is then in sync;
+//   - keep local: the choice is journaled in the session (a change, which
+//     travels with it), and the remote's commit becomes the base; this
+//     machine is then ahead, and the next push publishes it.
+//
+// A session that is not diverged is left alone: exit 0 when it already
+// agrees with the choice, else exit 2 naming its state.
+func (s *Syncer) Resolve(key, keep string) (Result, []string, error) {
+	if keep != KeepLocal && keep != KeepRemote {
+		return Result{}, nil, fault.Usagef("--keep %q: pass local or remote", keep)
+	}
+	if err := s.fetch(); err != nil {
+		return Result{}, nil, err
+	}
+	reg, _, err := s.Dir.ReadRegistry()
+	if err != nil {
+		return Result{}, nil, err
+	}
+	id, _ := Select(reg, key)
+	locals, err := s.readLocals([]string{id}, false)
+	if err != nil {
+		return Result{}, nil, err
+	}
+	rs, err := s.refs()
+	if err != nil {
+		return Result{}, nil, err
+	}
+	surveyed, err := s.survey(rs, []string{id}, locals)
+	if err != nil {
+		return Result{}, nil, err
+	}
+	ss := surveyed[0]
+	switch {
+	case ss.local == nil && ss.remote == "":
+		return Result{}, nil, fault.NotFoundf("no session %q here or on %s", key, s.Remote).WithHint("run orc-state sessions to list them")
+	case ss.err != nil:
+		return Result{id, Failed, ss.err.Error()}, nil, nil
+	case ss.state == InSync:
+		return Result{id, UpToDate, "nothing to resolve"}, nil, nil
+	case keep == KeepLocal && (ss.state == Ahead || ss.state == NotPushed):
+		return Result{id, IsAhead, "nothing to resolve: local changes not pushed; push to publish"}, nil, nil
+	case ss.state != Diverged:
+		hint := "orc-state sync pull --remote " + s.Remote + " " + id
+		if ss.state == Ahead || ss.state == NotPushed {
+			hint = "orc-state sync push --remote " + s.Remote + " " + id
+		}
+		return Result{}, nil, fault.Usagef("%s is %s, not diverged; nothing to resolve", id, ss.state).WithHint("%s", hint)
+	}
+	if keep == KeepRemote {
+		return s.keepRemote(rs, ss)
+	}
+	return s.keepLocal(rs, ss)
+}
+
+// keepRemote archives the local side and imports the remote's.
+func (s *Syncer) keepRemote(rs refSet, ss *session) (Result, []string, error) {
+	entry, err := validateRemote(ss.id, ss.remoteTree)
+	if err != nil {
+		return Result{ss.id, Refused, err.Error() + "; nothing was changed"}, nil, nil
+	}
+	local, err := s.localCommit(ss) // the commit the divergence named
+	if err != nil {
+		return Result{}, nil, fault.Wrap(fault.Invalid, err, "cannot archive the local side")
+	}
+	archive, err := s.archive(rs, ss.id, local)
+	if err != nil {
+		return Result{}, nil, err
+	}
+	log := s.logLine(ss.id, ss.remote)
+	log.Keep, log.Archive, log.Local = KeepRemote, archive, local
+	skipped, err := s.applyImports([]*importJob{{ss: ss, entry: entry, log: log}})
+	if err != nil {
+		s.unarchive(archive, local)
+		return Result{}, nil, err
+	}
+	if err, ok := skipped[ss.id]; ok && errors.Is(err, errChanged) {
+		s.unarchive(archive, local)
+		return Result{ss.id, Failed, "changed while resolving; run it again"}, nil, nil
+	}
+	var warnings []string
+	if err := s.moveRefs([]gitx.RefUpdate{{Name: BaseRef(ss.id), New: ss.remote, Old: ss.base, Check: true}}); err != nil {
+		warnings = append(warnings, "the local sync ref was not moved ("+err.Error()+"); the next sync sets it")
+	}
+	return Result{ss.id, Resolved, "kept remote " + short(ss.remote) + "; local " + short(local) + " archived as " + archive}, warnings, nil
+}
+
+// keepLocal archives the remote's side, journals the choice in the
+// session, and makes the remote's commit the base of the local one.
+func (s *Syncer) keepLocal(rs refSet, ss *session) (Result, []string, error) {
+	archive, err := s.archive(rs, ss.id, ss.remote)
+	if err != nil {
+		return Result{}, nil, err
+	}
+	log := s.logLine(ss.id, ss.remote)
+	log.Keep, log.Archive = KeepLocal, archive
+	changed := false
+	err = s.Dir.Update(context.Background(), s.Opts, func(tx *state.Tx) error {
+		now, err := readLocal(tx.Dir(), tx.Reg, ss.id)
+		if err != nil {
+			return err
+		}
+		if changed = !ss.local.Equal(now); changed {
+			return nil
+		}
+		tx.Touch(ss.id, map[string]string{"keep": KeepLocal, "remote": ss.remote, "archive": archive})
+		line, _ := json.Marshal(log)
+		tx.AppendState(LogFile, append(line, '\n'))
+		return nil
+	})
+	if err != nil || changed {
+		s.unarchive(archive, ss.remote)
+	}
+	if err != nil {
+		return Result{}, nil, err
+	}
+	if changed {
+		return Result{ss.id, Failed, "changed while resolving; run it again"}, nil, nil
+	}
+	var warnings []string
+	if err := s.moveRefs([]gitx.RefUpdate{{Name: BaseRef(ss.id), New: ss.remote, Old: ss.base, Check: true}}); err != nil {
+		warnings = append(warnings, "the local sync ref was not moved ("+err.Error()+"); run orc-state sync resolve again")
+	}
+	return Result{ss.id, Resolved, "kept local; remote " + short(ss.remote) + " archived as " + archive + "; push to publish"}, warnings, nil
+}
+
+// archive creates a new archive ref of the session pointing at commit,
+// named after the time; the name is new in rs (and the ref is created
+// only if absent).
+func (s *Syncer) archive(rs refSet, id, commit string) (string, error) {
+	now := s.now()
+	name := archiveName(id, now, 1)
+	for n := 2; rs.archives[name] != ""; n++ {
+		name = archiveName(id, now, n)
+	}
+	if err := s.moveRefs([]gitx.RefUpdate{{Name: name, New: commit, Check: true}}); err != nil {
+		return "", fault.Wrap(fault.NotFound, err, "cannot create %s", name).WithHint("run orc-state sync resolve again")
+	}
+	rs.archives[name] = commit
+	return name, nil
+}
+
+// unarchive drops an archive made for a resolution that did not happen.
+func (s *Syncer) unarchive(name, commit string) {
+	_ = s.moveRefs([]gitx.RefUpdate{{Name: name, Old: commit, Check: true}})
+}

@@ -1,0 +1,266 @@
+package refsync
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/registry"
+)
+
+// Syncer runs the sync verbs of one state dir against one remote.
+type Syncer struct {
+	Dir    *state.Dir
+	Remote string // a remote name, path or URL, handed to git as is
+	// Opts are the transaction options (verb, actor, lock timeout).
+	Opts state.Options
+	// NoFetch compares with the last fetch and keeps git from fetching
+	// objects on demand (status --no-fetch).
+	NoFetch bool
+	// Now is the clock of archive names; time.Now when nil.
+	Now func() time.Time
+
+	git gitx.Layout
+}
+
+// New returns a Syncer for a state dir inside a git repository.
+func New(d *state.Dir, remote string, opts state.Options) (*Syncer, error) {
+	if d.Git == nil {
+		return nil, fault.Usagef("sync needs a git repository")
+	}
+	if remote == "" || strings.HasPrefix(remote, "-") {
+		return nil, fault.Usagef("--remote %q is not a remote", remote).WithHint("pass a remote name, path or URL")
+	}
+	return &Syncer{Dir: d, Remote: remote, Opts: opts, git: *d.Git}, nil
+}
+
+func (s *Syncer) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// ctx bounds one git command.
+func (s *Syncer) ctx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), Timeout)
+}
+
+// fetch brings the remote's session refs into the tracking namespace
+// (dropping those the remote no longer has).
+func (s *Syncer) fetch() error {
+	ctx, cancel := s.ctx()
+	defer cancel()
+	if err := s.git.Fetch(ctx, s.Remote, fetchSpec(s.Remote)); err != nil {
+		return fault.Wrap(fault.NotFound, err, "cannot fetch from %s", s.Remote)
+	}
+	return nil
+}
+
+// refSet is every ref sync owns, read at one moment: the local bases and
+// the remote's refs as fetched by sessionId, and the archive refs by name.
+type refSet struct {
+	bases, remotes, archives map[string]string
+}
+
+// refs reads refs/orc/ with one git command.
+func (s *Syncer) refs() (refSet, error) {
+	ctx, cancel := s.ctx()
+	defer cancel()
+	all, err := s.git.ListRefs(ctx, "refs/orc/")
+	if err != nil {
+		return refSet{}, fault.Wrap(fault.Invalid, err, "cannot list refs/orc/")
+	}
+	rs := refSet{bases: map[string]string{}, remotes: map[string]string{}, archives: map[string]string{}}
+	ns := Namespace(s.Remote)
+	for name, id := range all {
+		switch {
+		case strings.HasPrefix(name, SessionsPrefix):
+			rs.bases[strings.TrimPrefix(name, SessionsPrefix)] = id
+		case strings.HasPrefix(name, ns):
+			rs.remotes[strings.TrimPrefix(name, ns)] = id
+		case strings.HasPrefix(name, ArchivePrefix):
+			rs.archives[name] = id
+		}
+	}
+	return rs, nil
+}
+
+// session is one session as surveyed: its local content, base, remote
+// commit, their trees, and the state they make.
+type session struct {
+	id         string
+	local      gitx.Snapshot // nil: no such session here
+	base       string
+	remote     string
+	baseTree   gitx.Tree
+	remoteTree gitx.Tree
+	state      State
+	err        error // why the state could not be decided
+}
+
+// survey decides the state of each session of ids from the local content
+// given and the refs. It runs git (object reads, ancestry), so never under
+// the lock.
+func (s *Syncer) survey(rs refSet, ids []string, locals map[string]gitx.Snapshot) ([]*session, error) {
+	ctx, cancel := s.ctx()
+	defer cancel()
+	var env []string
+	if s.NoFetch {
+		env = append(env, "GIT_NO_LAZY_FETCH=1")
+	}
+	objects, err := s.git.OpenObjects(ctx, env...)
+	if err != nil {
+		return nil, fault.Wrap(fault.Invalid, err, "cannot read the repository")
+	}
+	defer objects.Close()
+	trees := map[string]gitx.Tree{}
+	read := func(commit string) (gitx.Tree, error) {
+		if t, ok := trees[commit]; ok {
+			return t, nil
+		}
+		t, err := objects.ReadTree(commit)
+		if err == nil {
+			trees[commit] = t
+		}
+		return t, err
+	}
+	var out []*session
+	for _, id := range ids {
+		ss := &session{id: id, local: locals[id], base: rs.bases[id], remote: rs.remotes[id]}
+		out = append(out, ss)
+		if why := refName(id); why != "" {
+			ss.state, ss.err = InvalidName, fmt.Errorf("%s cannot be a git ref name: %s; rename the session's branch to sync it", id, why)
+			continue
+		}
+		ss.state, ss.err = s.decide(ctx, ss, read)
+	}
+	return out, nil
+}
+
+// decide reads what the state of one session needs and classifies it.
+func (s *Syncer) decide(ctx context.Context, ss *session, read func(string) (gitx.Tree, error)) (State, error) {
+	f := facts{hasLocal: ss.local != nil, base: ss.base, remote: ss.remote, changed: true}
+	var err error
+	if ss.remote != "" {
+		if ss.remoteTree, err = read(ss.remote); err != nil {
+			return Unreadable, fmt.Errorf("cannot read the remote's commit %s: %w", short(ss.remote), err)
+		}
+		f.sameAsRemote = ss.local != nil && sameContent(ss.local, ss.remoteTree)
+	}
+	if ss.base != "" && ss.local != nil {
+		if ss.baseTree, err = read(ss.base); err != nil {
+			return Unreadable, fmt.Errorf("cannot read the base %s (%s): %w", short(ss.base), BaseRef(ss.id), err)
+		}
+		f.changed = !sameContent(ss.local, ss.baseTree)
+	}
+	f.remoteBehindBase = func() (bool, error) {
+		ok, err := s.git.IsAncestor(ctx, ss.remote, ss.base)
+		if err != nil {
+			return false, fmt.Errorf("cannot compare %s with %s: %w", short(ss.remote), short(ss.base), err)
+		}
+		return ok, nil
+	}
+	st, err := classify(f)
+	if err != nil {
+		return Unreadable, err
+	}
+	return st, nil
+}
+
+// readLocals reads the named sessions' content from the registry and the
+// files, under the lock when locked (so each snapshot is from one moment),
+// else lock-free.
+func (s *Syncer) readLocals(ids []string, locked bool) (map[string]gitx.Snapshot, error) {
+	out := map[string]gitx.Snapshot{}
+	read := func(reg *registry.Registry) error {
+		for _, id := range ids {
+			snap, err := readLocal(s.Dir, reg, id)
+			if err != nil {
+				return fault.Wrap(fault.Invalid, err, "cannot read %s", id).WithHint("run orc-state doctor")
+			}
+			if snap != nil {
+				out[id] = snap
+			}
+		}
+		return nil
+	}
+	if !locked {
+		reg, _, err := s.Dir.ReadRegistry()
+		if err != nil {
+			return nil, err
+		}
+		return out, read(reg)
+	}
+	err := s.Dir.Update(context.Background(), s.Opts, func(tx *state.Tx) error { return read(tx.Reg) })
+	return out, err
+}
+
+// Select resolves a session key (raw branch or sessionId) against the
+// registry; ok is false when the registry has no such session.
+func Select(reg *registry.Registry, key string) (string, bool) {
+	if s := reg.Find(key); s != nil {
+		return s.SessionID, true
+	}
+	if s := reg.Find(registry.Sanitize(key)); s != nil {
+		return s.SessionID, true
+	}
+	return registry.Sanitize(key), false
+}
+
+// moveRefs applies ref updates after a verb's work is done; a failure is
+// returned for a warning (the next run repairs it: a local state equal to
+// the remote's is in sync whatever the base says).
+func (s *Syncer) moveRefs(updates []gitx.RefUpdate) error {
+	ctx, cancel := s.ctx()
+	defer cancel()
+	return s.git.UpdateRefs(ctx, updates)
+}
+
+// newCommit records a snapshot as a commit on parent ("" for none).
+func (s *Syncer) newCommit(ss *session, snap gitx.Snapshot, parent string, message string) (string, error) {
+	ctx, cancel := s.ctx()
+	defer cancel()
+	var parents []string
+	if parent != "" {
+		parents = []string{parent}
+	}
+	c, err := s.git.CommitSnapshot(ctx, snap, parents, message, identity(snap))
+	if err != nil {
+		return "", fmt.Errorf("cannot record %s: %w", ss.id, err)
+	}
+	return c, nil
+}
+
+// localCommit is the commit that holds the local content on the base: the
+// one push publishes, resolve --keep remote archives, and divergence
+// messages name.
+func (s *Syncer) localCommit(ss *session) (string, error) {
+	if ss.base != "" && ss.baseTree != nil && sameContent(ss.local, ss.baseTree) {
+		return ss.base, nil
+	}
+	return s.newCommit(ss, ss.local, ss.base, "orc-state sync: "+ss.id)
+}
+
+func sortedIDs(sets ...map[string]string) []string {
+	seen := map[string]bool{}
+	var ids []string
+	for _, set := range sets {
+		for id := range set {
+			if !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
+		}
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+var errChanged = errors.New("changed while sync ran")
