@@ -59,7 +59,11 @@ func (c *RepairCmd) redact(e *Env) error {
 		if plan.Journal != nil {
 			fmt.Fprintf(e.Stdout, "re-chained %s over the redacted lines; ", journal.FileName)
 		}
-		fmt.Fprintf(e.Stdout, "the new journal line records the old tip %s\n", orNone(short(plan.OldTip)))
+		if plan.OldTip == "" {
+			fmt.Fprintln(e.Stdout, "the session had no journal; the new line starts one")
+		} else {
+			fmt.Fprintf(e.Stdout, "the new journal line records the old tip %s\n", short(plan.OldTip))
+		}
 		return nil
 	})
 }
