@@ -6,6 +6,7 @@ package cli
 import (
 	"fmt"
 
+	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/refsync"
 	"github.com/orc-state/orc-state/internal/state"
 )
@@ -34,4 +35,27 @@ func (e *Env) syncReport(verb, remote string, results []refsync.Result, warnings
 		e.warn("%s", w)
 	}
 	return refsync.Summary(verb, remote, results)
+}
+
+// syncKey is the session a sync verb's key names, by the selector rules of
+// every session verb (a branch selects only its own session; a sanitized
+// match of another branch's session is refused): its sessionId when the
+// registry has it, else the key itself, which refsync matches against the
+// remote's sessions.
+func (e *Env) syncKey(s *refsync.Syncer, key string) (string, error) {
+	if key == "" {
+		return "", nil
+	}
+	reg, _, err := s.Dir.ReadRegistry()
+	if err != nil {
+		return "", err
+	}
+	ss, err := e.findKey(reg, key)
+	switch {
+	case err == nil:
+		return ss.SessionID, nil
+	case fault.Code(err) == fault.NotFound:
+		return key, nil
+	}
+	return "", err
 }

@@ -12,7 +12,11 @@ func (c *SyncPullCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	results, warnings, err := s.Pull(c.Key)
+	key, err := e.syncKey(s, c.Key)
+	if err != nil {
+		return err
+	}
+	results, warnings, err := s.Pull(key)
 	if err != nil {
 		return err
 	}

@@ -15,7 +15,11 @@ func (c *SyncResolveCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	r, warnings, err := s.Resolve(c.Key, c.Keep)
+	key, err := e.syncKey(s, c.Key)
+	if err != nil {
+		return err
+	}
+	r, warnings, err := s.Resolve(key, c.Keep)
 	if err != nil {
 		return err
 	}

@@ -20,8 +20,12 @@ func (c *SyncStatusCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
+	key, err := e.syncKey(s, c.Key)
+	if err != nil {
+		return err
+	}
 	s.NoFetch = c.NoFetch
-	rows, err := s.Status(c.Key)
+	rows, err := s.Status(key)
 	if err != nil {
 		return err
 	}
