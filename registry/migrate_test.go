@@ -934,7 +934,7 @@ func TestMigrateKeepsGate(t *testing.T) {
 	}
 }
 
-// TestMigrateRecordsUnusableValues: contract §5 says keys migrate cannot map
+// TestMigrateRecordsUnusableValues: docs/protocol.md §5 says keys migrate cannot map
 // are listed and recorded. A mapped key whose value has the wrong type or an
 // unusable form is replaced by a default instead, and its value is lost.
 func TestMigrateRecordsUnusableValues(t *testing.T) {

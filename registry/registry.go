@@ -110,7 +110,7 @@ type RepoState struct {
 }
 
 // Gate holds the verdicts recorded for the session's phases and the retry
-// count of each phase (contract §13).
+// count of each phase (docs/protocol.md §13).
 type Gate struct {
 	Verdicts []Verdict      `json:"verdicts"`
 	Retries  map[string]int `json:"retries"`

@@ -395,7 +395,7 @@ func TestParseRefuses(t *testing.T) {
 // TestParseRefusesCaseVariantKeys: encoding/json matches field names
 // case-insensitively, so without a guard "Status" is taken for "status" and,
 // after it, silently overrides it, which is exactly the last-wins duplicate
-// that strict parsing exists to refuse (contract §4: an undeclared field is
+// that strict parsing exists to refuse (docs/protocol.md §4: an undeclared field is
 // invalid state).
 func TestParseRefusesCaseVariantKeys(t *testing.T) {
 	tests := []struct {

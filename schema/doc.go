@@ -8,7 +8,11 @@
 // the Go validators (registry.Parse, slices.Parse, decisions.Parse) in
 // agreement over the corpus in testdata/, and checks that the copies shipped
 // with the plugin under skills/state-protocol/references/ are identical.
-// skills_test.go checks the plugin itself: .claude-plugin/plugin.json, the
+// adversarial_test.go holds both to the same verdicts over the registry,
+// ledger and decisions files of the CLI's adversarial corpus
+// (cmd/orc-state/testdata/adversarial), and protocol_test.go checks that
+// docs/protocol.md names every field the schemas define and lists every file
+// orc-state writes. skills_test.go checks the plugin itself: .claude-plugin/plugin.json, the
 // frontmatter of every skills/*/SKILL.md, that every orc-state command the
 // skills mention exists, and hooks/hooks.json when present.
 //

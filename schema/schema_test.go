@@ -220,7 +220,7 @@ func TestVocabularyMatchesGo(t *testing.T) {
 			t.Errorf("the schema reserves %q; registry.IsReserved does not", name)
 		}
 	}
-	// The per-repository names of contract §2 and §3 (.worktrees is already
+	// The per-repository names of docs/protocol.md §2 and §3 (.worktrees is already
 	// excluded by the no-leading-dot rule).
 	for _, name := range []string{"orc.json", "knowledge", "project-context.md", "planning-calibration.json", "pr-budget.json"} {
 		if !stdslices.Contains(reserved, name) {

@@ -421,7 +421,7 @@ func TestHooksJSON(t *testing.T) {
 	if len(file.Hooks) == 0 {
 		t.Fatal("hooks.json has no hooks")
 	}
-	// The plugin must wire the hooks the contract needs, for every source
+	// The plugin must wire the hooks docs/protocol.md §16 needs, for every source
 	// and trigger orc-state serves (PostToolUse: every tool, no matcher).
 	for event, sources := range map[string][]string{
 		"PreCompact":   {"manual", "auto"},

@@ -10,7 +10,7 @@ import (
 )
 
 // Claims let several agents work one ledger in parallel without taking the
-// same slice twice (contract §7). A claim is the pair claimedBy (the
+// same slice twice (docs/protocol.md §7). A claim is the pair claimedBy (the
 // agent) and claimedUntil (the end of its lease, TimeLayout) on one slice.
 // It is live while now is before claimedUntil; an expired claim is no
 // claim for Claim and Set, but stays recorded until it is taken, released

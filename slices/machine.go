@@ -11,7 +11,7 @@ var Statuses = []string{"pending", "red", "green", "committed", "escalated", "sk
 // Edge is one allowed status transition.
 type Edge struct{ From, To string }
 
-// Edges is the status machine (contract §7). It is the only place the
+// Edges is the status machine (docs/protocol.md §7). It is the only place the
 // transitions are written down: Set enforces it, MachineMarkdown renders it
 // into docs/slices-machine.md. Order matters only for display.
 var Edges = []Edge{

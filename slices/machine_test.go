@@ -12,7 +12,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the generated block of ../docs/slices-machine.md")
 
-// wantEdges is the machine of contract §7 written out by hand, independent
+// wantEdges is the machine of docs/protocol.md §7 written out by hand, independent
 // of Edges: from → the targets it allows.
 var wantEdges = map[string][]string{
 	"pending":   {"red", "committed", "escalated", "skipped"},

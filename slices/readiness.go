@@ -78,7 +78,7 @@ type Report struct {
 	Checks  []Finding `json:"checks"`
 }
 
-// Readiness runs the plan checks of contract §7 over l. Verdict: PASS
+// Readiness runs the plan checks of docs/protocol.md §7 over l. Verdict: PASS
 // without failures, CONCERNS when only test-named or est-loc-present fail,
 // FAIL otherwise. Skipped rows do not count.
 func Readiness(l *Ledger, in ReadinessInput) Report {

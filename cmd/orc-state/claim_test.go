@@ -15,7 +15,7 @@ import (
 	"time"
 )
 
-// The tests in this file are contract §7's claims under real concurrency:
+// The tests in this file are docs/protocol.md §7's claims under real concurrency:
 // separate orc-state processes, each an agent, claiming slices of one
 // ledger at once, and one agent killed while it holds a slice.
 

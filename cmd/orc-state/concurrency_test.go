@@ -18,7 +18,7 @@ import (
 	"time"
 )
 
-// TestConcurrentWriters is contract §19's reliability budget: 50 real
+// TestConcurrentWriters is docs/protocol.md §19's reliability budget: 50 real
 // orc-state processes, started together against one session, mixing
 // link-pr, phase set, digest write and status set. The original lost every
 // session with 20 concurrent link-pr calls (reference-orc.md W-A, A1); here

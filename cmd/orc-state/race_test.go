@@ -21,7 +21,7 @@ import (
 )
 
 // The tests in this file start many real orc-state processes at once
-// against one state dir (contract §4 "one writer, one lock", §8
+// against one state dir (docs/protocol.md §4 (one lock), §8
 // compare-and-set, §19 zero lost updates) and then check the files and the
 // journal they leave behind.
 

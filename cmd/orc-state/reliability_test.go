@@ -1,6 +1,6 @@
 package main
 
-// The reliability evidence of contract §19 (and the integrity rules of §4
+// The reliability evidence of docs/protocol.md §19 (and the integrity rules of §4
 // it stands on), measured on real orc-state processes:
 //
 //   - TestCrashKill: writers SIGKILLed at random instants, mixing every
@@ -350,7 +350,7 @@ func relPlan(ids []string) string {
 }
 
 // relNextSlice returns the flags of a legal move of a slice now in
-// status from (contract §7), cycling through every status: pending → red
+// status from (docs/protocol.md §7), cycling through every status: pending → red
 // → green → committed → (forced) pending, with detours through
 // escalated and skipped.
 func relNextSlice(from string, n int, head string) []string {
@@ -506,7 +506,7 @@ type crashStats struct {
 	outside   map[string]int
 }
 
-// TestCrashKill is contract §19's "a writer killed at random instants":
+// TestCrashKill is docs/protocol.md §19's writers killed at random instants:
 // two workers start orc-state processes of every mutating verb and SIGKILL
 // most of them a random instant after they start; after each round of
 // mutations every file must parse through the strict readers, and doctor
@@ -827,7 +827,7 @@ var soakKinds = []string{
 	"slice set", "digest write", "checkpoint --auto", "init", "decision set --supersede", "jira unbind",
 }
 
-// TestSoakWriters is contract §19's "50 concurrent writers mixing all
+// TestSoakWriters is docs/protocol.md §19's "50 concurrent writers mixing all
 // mutating verbs: zero lost updates, zero invalid files". Each writer
 // launches orc-state processes one after another for a bounded time,
 // remembering every acknowledged change that only it makes; at the end

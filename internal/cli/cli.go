@@ -1,7 +1,7 @@
 // Package cli is orc-state's command line: the list of verbs (verbs.go),
 // the global flags (globals.go), one file per verb holding its flags and
 // Run (phase_set.go is "phase set"), and Main, the one place where errors
-// become exit codes and the one-line messages of contract §18.
+// become exit codes and the one-line messages of docs/protocol.md §18.
 package cli
 
 import (

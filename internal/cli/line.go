@@ -171,7 +171,7 @@ func lineCandidates(dir string, data []byte, c lineChoice) []registry.Loose {
 	return out
 }
 
-// pickLine picks what line shows (contract §3, §5): the chosen session
+// pickLine picks what line shows (docs/protocol.md §3, §5): the chosen session
 // whatever its status (a branch selects only the session whose gitBranch is
 // exactly that branch; --session a sessionId); when the branch has none, the
 // newest in_progress session of any branch, marked current false. A branch

@@ -57,7 +57,7 @@ type ArtifactRef struct {
 }
 
 // Run prints the resume packet of the given session, else the current
-// branch's (contract §11). Without one it lists the in-progress sessions on
+// branch's (docs/protocol.md §11). Without one it lists the in-progress sessions on
 // stdout for a picker and exits 1, naming on stderr what it looked for; a
 // name that can never be a session, or another branch's session, is exit 2.
 func (c *ResumeCmd) Run(e *Env) error {

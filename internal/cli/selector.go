@@ -8,7 +8,7 @@ import (
 	"github.com/orc-state/orc-state/registry"
 )
 
-// BranchFlag selects the session a verb acts on (contract §3): --branch B
+// BranchFlag selects the session a verb acts on (docs/protocol.md §3): --branch B
 // (a branch, or the sessionId of a branch that is gone) or --session S (a
 // sessionId, matched exactly); neither means the current branch. Every verb
 // that acts on a session embeds it. A verb passes its --branch (or its

@@ -1,4 +1,4 @@
-// Package fault is orc-state's error vocabulary: the exit codes of contract
+// Package fault is orc-state's error vocabulary: the exit codes of docs/protocol.md
 // §18, the Error that carries one with a hint, and Explain, the one place
 // any error becomes what the user sees: exit code, message and a hint that
 // names the next step. The format packages (registry, slices, decisions)
@@ -11,7 +11,7 @@ package fault
 
 import "fmt"
 
-// Exit codes (contract §18). The table only grows.
+// Exit codes (docs/protocol.md §18). The table only grows.
 const (
 	OK         = 0
 	NotFound   = 1 // not found; a false query; verify found problems; key already settled

@@ -1,5 +1,5 @@
 // Package refsync moves session state between clones through git refs
-// (contract §17): each session is a chain of commits on
+// (docs/protocol.md §17): each session is a chain of commits on
 // refs/orc/sessions/<sessionId>, pushed to and fetched from a git remote.
 //
 // The rule it keeps: a divergence is reported only when two machines each

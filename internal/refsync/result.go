@@ -42,7 +42,7 @@ type Result struct {
 // Line is the result as printed.
 func (r Result) Line() string { return string(r.Outcome) + "\t" + r.Session + "\t" + r.Detail }
 
-// code is the exit code a result asks for (contract §17): 2 for a session
+// code is the exit code a result asks for (docs/protocol.md §17): 2 for a session
 // refused for its content, 1 for one behind, diverged, rejected or failed.
 func (r Result) code() int {
 	switch r.Outcome {

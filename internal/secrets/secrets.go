@@ -1,4 +1,4 @@
-// Package secrets owns the credential guard of contract §4 ("Secrets stay
+// Package secrets owns the credential guard of docs/protocol.md §4 ("Secrets stay
 // out"): text bound for the digest, decisions, progress, artifacts or a
 // sync push is checked with [Find] first, and refused (exit 2) when it looks
 // like a credential. [Decoded] gives the readings a program would decode

@@ -8,7 +8,7 @@ import (
 	"github.com/orc-state/orc-state/internal/secrets"
 )
 
-// refuseCredentials is the credential guard's last line (contract §4,
+// refuseCredentials is the credential guard's last line (docs/protocol.md §4,
 // "Secrets stay out"): before anything is written it scans every byte the
 // transaction would put under the state dir, in every decoded reading
 // (JSON and percent escapes): each path it creates, each staged file, each
