@@ -12,7 +12,7 @@ import (
 )
 
 // redact removes the credentials an older orc-state stored in the session
-// (contract §4, the one exception to append-only): every file holding one
+// (docs/protocol.md §4, the one exception to append-only): every file holding one
 // is rewritten with a marker in the credential's place, a file named after
 // one is renamed, the journal is re-chained over its edited lines, and one
 // journal line records the old tip and what was redacted (file, line,

@@ -298,7 +298,7 @@ func CheckAnchor(anchor []byte, t Tail) *Problem {
 // break (a line whose prev named something else keeps it), so a rewrite
 // never hides an earlier edit. Lines edit leaves alone keep their bytes,
 // except prev. This is the one rewrite of a journal: `repair --redact`
-// removing a credential an older orc-state let in (contract §4); the
+// removing a credential an older orc-state let in (docs/protocol.md §4); the
 // caller records the old tip (see [TailOf]) in the line it appends next.
 func Rewrite(data []byte, edit func(line []byte) []byte) []byte {
 	var out bytes.Buffer

@@ -1,4 +1,4 @@
-// Package redact owns what `repair --redact` does to one session (contract
+// Package redact owns what `repair --redact` does to one session (docs/protocol.md
 // §4, the one exception to append-only): it finds the credentials an older
 // orc-state let into the session's registry entry or into any regular file
 // under its files/ folder (content and names: the checkpoint's
