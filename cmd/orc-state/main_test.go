@@ -75,6 +75,7 @@ func scriptParams() testscript.Params {
 			"rc":         rc,
 			"unpriv":     unpriv,
 			"mounttmpfs": mounttmpfs,
+			"plant":      plant,
 		},
 	}
 }

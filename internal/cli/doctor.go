@@ -156,6 +156,7 @@ func doctor(d *state.Dir) []doctorFinding {
 			add(s.SessionID, "session.unreadable", "orc-state verify "+s.SessionID, "%v", err)
 			continue
 		}
+		fs = append(fs, verify.StoredSecrets(d, s)...)
 		for _, f := range fs {
 			out = append(out, doctorFinding{Session: s.SessionID, Finding: f})
 		}

@@ -28,6 +28,7 @@ func (c *VerifyCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
+	findings = append(findings, verify.StoredSecrets(d, s)...)
 	findings = append(findings, gitFindings(d, s, observe(d, s.GitBranch, 0))...)
 	if c.JSON {
 		if findings == nil {
