@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/orc-state/orc-state/internal/portable"
 )
 
 // fuzzSeeds are registries of every kind: canonical, compact, legacy,
@@ -141,30 +143,42 @@ func FuzzSanitize(f *testing.F) {
 	for _, s := range []string{
 		"", "main", "feat/x", "a b", "é", "feat/café x", "..", "../x", ".hidden", "knowledge",
 		"a\x00b\xff", strings.Repeat("a", 201), strings.Repeat("é", 100), "😀/\t\n",
+		"con", "NUL.txt", "aux.a/b", "lpt9", "com1.", "v1.", "a..", "Knowledge", "ORC.json",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		out := Sanitize(s)
-		if len(out) != len(s) {
-			t.Fatalf("Sanitize(%q) = %q: %d bytes from %d", s, out, len(out), len(s))
+		orig := OriginalKey(s)
+		if len(orig) != len(s) {
+			t.Fatalf("OriginalKey(%q) = %q: %d bytes from %d", s, orig, len(orig), len(s))
 		}
 		for i := 0; i < len(s); i++ {
 			want := byte('-')
 			if keyByte(s[i]) {
 				want = s[i]
 			}
-			if out[i] != want {
-				t.Fatalf("Sanitize(%q) = %q: byte %d is %q, want %q", s, out, i, out[i], want)
+			if orig[i] != want {
+				t.Fatalf("OriginalKey(%q) = %q: byte %d is %q, want %q", s, orig, i, orig[i], want)
 			}
 		}
+		out := Sanitize(s)
+		switch {
+		case orig == "" || orig[0] == '.' || portable.Problem(orig) == "":
+			if out != orig {
+				t.Fatalf("Sanitize(%q) = %q changed a name the original rule made usable (%q)", s, out, orig)
+			}
+		case portable.Problem(out) != "":
+			t.Fatalf("Sanitize(%q) = %q, which Windows cannot use: %s", s, out, portable.Problem(out))
+		case len(out) > len(orig)+2 || strings.ReplaceAll(out, "-", "") != strings.ReplaceAll(orig, "-", ""):
+			t.Fatalf("Sanitize(%q) = %q is not %q with at most two dashes inserted", s, out, orig)
+		}
 		if Sanitize(out) != out {
-			t.Fatalf("Sanitize is not idempotent on %q", s)
+			t.Fatalf("Sanitize is not idempotent on %q: %q then %q", s, out, Sanitize(out))
 		}
 		id, err := KeyFor(s)
 		if err != nil {
-			if s != "" && CheckKey(out) == nil {
-				t.Fatalf("KeyFor(%q) refused (%v) but CheckKey accepts %q", s, err, out)
+			if s != "" && CheckPortable(out) == nil {
+				t.Fatalf("KeyFor(%q) refused (%v) but CheckPortable accepts %q", s, err, out)
 			}
 			return
 		}
@@ -173,6 +187,9 @@ func FuzzSanitize(f *testing.F) {
 		}
 		if err := CheckKey(id); err != nil {
 			t.Fatalf("KeyFor(%q) = %q, which CheckKey refuses: %v", s, id, err)
+		}
+		if portable.Problem(id) != "" {
+			t.Fatalf("KeyFor(%q) = %q, which Windows cannot use: %s", s, id, portable.Problem(id))
 		}
 		root := filepath.Join("/state", ".orc")
 		if p := filepath.Join(root, id); filepath.Dir(p) != root {

@@ -2,8 +2,11 @@ package registry
 
 import (
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/orc-state/orc-state/internal/portable"
 )
 
 func TestSanitize(t *testing.T) {
@@ -230,6 +233,162 @@ func TestKeyCollisions(t *testing.T) {
 		}
 		if k1 != k2 {
 			t.Fatalf("KeyFor(%q) = %q, KeyFor(%q) = %q; want one key", p[0], k1, p[1], k2)
+		}
+	}
+}
+
+// TestSanitizePortable pins the mapping of the names Windows cannot use as
+// a folder, and that every other name keeps the original tool's key.
+func TestSanitizePortable(t *testing.T) {
+	tests := []struct{ branch, want string }{
+		{"con", "con-"},
+		{"CON", "CON-"},
+		{"Con", "Con-"},
+		{"prn", "prn-"},
+		{"aux", "aux-"},
+		{"nul", "nul-"},
+		{"com1", "com1-"},
+		{"COM9", "COM9-"},
+		{"lpt1", "lpt1-"},
+		{"LpT9", "LpT9-"},
+		{"con.txt", "con-.txt"},
+		{"aux.a.b", "aux-.a.b"},
+		{"nul.x/y", "nul-.x-y"},
+		{"trail.", "trail.-"},
+		{"a/b.", "a-b.-"},
+		{"a..", "a..-"},
+		{"con.", "con-.-"},
+		{"nul/", "nul-"}, // the original rule makes "nul-", already usable
+		// Names the original rule already made usable are untouched.
+		{"com0", "com0"},
+		{"lpt10", "lpt10"},
+		{"console", "console"},
+		{"con-x", "con-x"},
+		{"x.con", "x.con"},
+		{"feat/con", "feat-con"},
+		{"a.b", "a.b"},
+		{"com¹", "com--"}, // two bytes outside [A-Za-z0-9._-]
+		{"con ", "con-"},  // the space is a '-' already
+		// A leading dot is CheckKey's refusal, not a mapping.
+		{"..", ".."},
+		{".", "."},
+		{".con.", ".con."},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := Sanitize(tt.branch); got != tt.want {
+			t.Errorf("Sanitize(%q) = %q, want %q", tt.branch, got, tt.want)
+		}
+	}
+}
+
+// TestSanitizeKeepsEveryUsableName: for names of up to four bytes over an
+// alphabet of the interesting bytes, Sanitize is the original rule
+// whenever that rule's key is a name Windows can use, and a usable name
+// otherwise.
+func TestSanitizeKeepsEveryUsableName(t *testing.T) {
+	alphabet := []string{"c", "o", "n", "N", "u", "l", "1", "0", ".", "-", "/", " ", "x"}
+	var walk func(prefix string, depth int)
+	n := 0
+	walk = func(prefix string, depth int) {
+		if prefix != "" {
+			n++
+			orig, got := OriginalKey(prefix), Sanitize(prefix)
+			if orig[0] == '.' || portable.Problem(orig) == "" {
+				if got != orig {
+					t.Errorf("Sanitize(%q) = %q, want the original %q", prefix, got, orig)
+				}
+			} else if p := portable.Problem(got); p != "" {
+				t.Errorf("Sanitize(%q) = %q: %s", prefix, got, p)
+			}
+		}
+		if depth == 4 {
+			return
+		}
+		for _, c := range alphabet {
+			walk(prefix+c, depth+1)
+		}
+	}
+	walk("", 0)
+	if n < 30000 {
+		t.Fatalf("walked %d names; the table is smaller than intended", n)
+	}
+}
+
+func TestCheckPortable(t *testing.T) {
+	tests := []struct {
+		id, wantErr string // "" means accepted
+	}{
+		{"main", ""},
+		{"con-", ""},
+		{"aux-.v2", ""},
+		{"trail.-", ""},
+		{"knowledge-base", ""},
+		{"Orc.json.bak", ""},
+		{"con", "device name"},
+		{"NUL", "device name"},
+		{"aux.v2", "device name"},
+		{"com1", "device name"},
+		{"lpt9.x", "device name"},
+		{"trail.", "ends with a dot"},
+		{"a..", "ends with a dot"},
+		{"Knowledge", `per-repository file "knowledge"`},
+		{"ORC.JSON", `per-repository file "orc.json"`},
+		{"Removed.jsonl", `per-repository file "removed.jsonl"`},
+		{"Pr-Budget.json", `per-repository file "pr-budget.json"`},
+		// CheckKey's refusals come first.
+		{"knowledge", "reserved"},
+		{"..", "traversal"},
+		{".con", "begins with a dot"},
+		{"a/b", "outside"},
+		{"", "empty"},
+	}
+	for _, tt := range tests {
+		err := CheckPortable(tt.id)
+		switch {
+		case tt.wantErr == "" && err != nil:
+			t.Errorf("CheckPortable(%q) = %v, want nil", tt.id, err)
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("CheckPortable(%q) = %v, want an error containing %q", tt.id, err, tt.wantErr)
+		}
+	}
+	// The names an earlier version could store stay acceptable to CheckKey:
+	// they exist, and are found.
+	for _, id := range []string{"con", "aux.v2", "trail.", "Knowledge", "COM1"} {
+		if err := CheckKey(id); err != nil {
+			t.Errorf("CheckKey(%q) = %v; an existing folder of that name must stay usable", id, err)
+		}
+	}
+}
+
+func TestKeyForPortable(t *testing.T) {
+	for branch, want := range map[string]string{"con": "con-", "feat/nul": "feat-nul", "AUX.md": "AUX-.md", "x.": "x.-"} {
+		got, err := KeyFor(branch)
+		if err != nil || got != want {
+			t.Errorf("KeyFor(%q) = %q, %v; want %q", branch, got, err, want)
+		}
+	}
+	for _, branch := range []string{"Knowledge", "ORC.json", "Removed.JSONL"} {
+		if got, err := KeyFor(branch); err == nil {
+			t.Errorf("KeyFor(%q) = %q, want a refusal (a per-repository name on macOS and Windows)", branch, got)
+		}
+	}
+}
+
+func TestKeys(t *testing.T) {
+	tests := []struct {
+		branch string
+		want   []string
+	}{
+		{"main", []string{"main"}},
+		{"feat/x", []string{"feat-x"}},
+		{"con", []string{"con-", "con"}},
+		{"nul.a/b", []string{"nul-.a-b", "nul.a-b"}},
+		{"v1.", []string{"v1.-", "v1."}},
+	}
+	for _, tt := range tests {
+		if got := Keys(tt.branch); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Keys(%q) = %q, want %q", tt.branch, got, tt.want)
 		}
 	}
 }

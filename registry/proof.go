@@ -22,10 +22,12 @@ import (
 // mtime or inode would survive a hand edit; a hash does not), so a proof
 // that does not match, is stale, torn or missing only costs the full parse.
 //
-// proofRules changes whenever Parse refuses something it accepted before or
-// Marshal's layout changes, so a proof written by another build never
-// vouches for bytes this build would judge differently.
-const proofRules = 1
+// proofRules changes whenever Parse refuses something it accepted before,
+// accepts something it refused before, or Marshal's layout changes, so a
+// proof written by another build never vouches for bytes that build would
+// judge differently. 2: an entry may be keyed by the portable rule
+// ("con-" for branch "con"), which builds of rule 1 refuse.
+const proofRules = 2
 
 // Proof is the line recorded beside orc.json for data: the rules version,
 // the BLAKE3 hash of data and its length.
@@ -134,14 +136,14 @@ const (
 
 // locate returns, in file order, the spans of the entries of proven data
 // whose sessionId or gitBranch equals one of keys. A valid registry's
-// sessionId is its gitBranch sanitized, so the entries with gitBranch k
-// are among those with sessionId Sanitize(k): one search per distinct
-// sessionId, then the decoded entries are filtered (see Read).
+// sessionId is one of Keys(gitBranch), so the entries with gitBranch k are
+// among those with such a sessionId: one search per distinct sessionId,
+// then the decoded entries are filtered (see Read).
 func locate(data []byte, keys []string) []span {
 	ids := map[string]bool{}
 	var out []span
 	for _, key := range keys {
-		for _, id := range [...]string{key, Sanitize(key)} {
+		for _, id := range append([]string{key}, Keys(key)...) {
 			if ids[id] {
 				continue
 			}

@@ -34,6 +34,10 @@ func proofSeeds(t testing.TB) [][]byte {
 				s.Gate = &Gate{Verdicts: []Verdict{{Phase: 1, Verdict: "approved", At: "2026-01-02T03:04:05Z", Note: "    }"}}, Retries: map[string]int{"1": 2}}
 			}),
 			entry("é\"quote<>&", func(s *Session) { s.UpdatedAt = "2026-02-01T00:00:00Z" }),
+			entry("con", func(s *Session) { s.SessionID, s.Branch = "con", "con" }),             // an earlier version's key
+			entry("nul.a/b", func(s *Session) { s.SessionID, s.Branch = "nul.a-b", "nul.a-b" }), // found only by its original key
+			entry("aux.v2", nil),
+			entry("v1.", nil),
 			entry("z", func(s *Session) {
 				s.PhaseLabel, s.JiraTicket, s.PlanFile = Str("plan"), Str("AB-1"), Str("p.md")
 				s.LinkedPRs = []PR{{Repo: "r", URL: "u"}}

@@ -21,6 +21,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/orc-state/orc-state/internal/clock"
+	"github.com/orc-state/orc-state/internal/portable"
 	"github.com/orc-state/orc-state/internal/strictjson"
 )
 
@@ -330,6 +331,53 @@ func (r *Registry) Find(key string) *Session {
 	return nil
 }
 
+// ForBranch returns the entry whose gitBranch is branch, or nil. Its
+// sessionId is Sanitize(branch), or the original tool's key for it when an
+// earlier version wrote the entry (see Keys).
+func (r *Registry) ForBranch(branch string) *Session {
+	for i := range r.Sessions {
+		if r.Sessions[i].GitBranch == branch {
+			return &r.Sessions[i]
+		}
+	}
+	return nil
+}
+
+// SameFolder returns an entry whose sessionId differs from id but names
+// the same folder on macOS or Windows (it differs only in case, or in a
+// trailing dot an earlier version kept), or nil.
+func (r *Registry) SameFolder(id string) *Session {
+	for i := range r.Sessions {
+		if portable.Same(r.Sessions[i].SessionID, id) {
+			return &r.Sessions[i]
+		}
+	}
+	return nil
+}
+
+// FolderCollisions returns each group of entries (two or more, in registry
+// order) whose sessionIds name one folder on macOS or Windows. A new one
+// is refused by init; these were written before that rule, or on a machine
+// where they were two folders.
+func (r *Registry) FolderCollisions() [][]*Session {
+	groups := map[string][]*Session{}
+	var order []string
+	for i := range r.Sessions {
+		k := portable.Fold(r.Sessions[i].SessionID)
+		if len(groups[k]) == 0 {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], &r.Sessions[i])
+	}
+	var out [][]*Session
+	for _, k := range order {
+		if len(groups[k]) > 1 {
+			out = append(out, groups[k])
+		}
+	}
+	return out
+}
+
 // Remove deletes the entry with sessionId id and reports whether it existed.
 func (r *Registry) Remove(id string) bool {
 	for i := range r.Sessions {
@@ -347,6 +395,7 @@ func (r *Registry) Validate() error {
 		return fmt.Errorf("schema is %d; expected %d", r.Schema, Schema)
 	}
 	seen := make(map[string]bool, len(r.Sessions))
+	branches := make(map[string]bool, len(r.Sessions))
 	for i := range r.Sessions {
 		s := &r.Sessions[i]
 		if err := s.Validate(); err != nil {
@@ -355,7 +404,12 @@ func (r *Registry) Validate() error {
 		if seen[s.SessionID] {
 			return fmt.Errorf("duplicate sessionId %q", s.SessionID)
 		}
-		seen[s.SessionID] = true
+		// Possible only with both key rules: "con" (an earlier version's)
+		// beside "con-" (this one's), one branch with two sessions.
+		if branches[s.GitBranch] {
+			return fmt.Errorf("duplicate gitBranch %q", s.GitBranch)
+		}
+		seen[s.SessionID], branches[s.GitBranch] = true, true
 	}
 	return nil
 }
@@ -368,7 +422,7 @@ func (s *Session) Validate() error {
 	if s.Branch != s.SessionID {
 		return fmt.Errorf("branch %q differs from sessionId", s.Branch)
 	}
-	if s.GitBranch == "" || Sanitize(s.GitBranch) != s.SessionID {
+	if s.GitBranch == "" || !slices.Contains(Keys(s.GitBranch), s.SessionID) {
 		return fmt.Errorf("gitBranch %q does not map to sessionId %q", s.GitBranch, s.SessionID)
 	}
 	for _, f := range [...]struct{ name, v string }{

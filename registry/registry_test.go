@@ -182,6 +182,17 @@ func TestParseAccepts(t *testing.T) {
 		{"branch that needs no sanitizing", withEntry(t, keyed("main", "main"))},
 		{"unicode branch", withEntry(t, keyed("caf--", "café"))},
 		{"200-byte key", withEntry(t, keyed(strings.Repeat("k", 200), strings.Repeat("k", 200)))},
+		{"device name keyed by the portable rule", withEntry(t, keyed("con-", "con"))},
+		{"device name keyed by an earlier version", withEntry(t, keyed("con", "con"))},
+		{"device name with an extension, earlier key", withEntry(t, keyed("nul.a-b", "nul.a/b"))},
+		{"trailing dot keyed by the portable rule", withEntry(t, keyed("v1.-", "v1."))},
+		{"trailing dot keyed by an earlier version", withEntry(t, keyed("v1.", "v1."))},
+		{"reserved name in another case (an earlier version's)", withEntry(t, keyed("Knowledge", "Knowledge"))},
+		{"two sessions that differ only in case", mustJSON(t, map[string]any{"schema": 1, "sessions": []any{entry(), func() map[string]any {
+			e := entry()
+			keyed("Feat-X", "Feat/X")(e)
+			return e
+		}()}})},
 		{"nullable fields absent", withEntry(t, func(e map[string]any) {
 			delete(e, "phaseLabel")
 			delete(e, "jiraTicket")
@@ -292,6 +303,17 @@ func TestParseRefuses(t *testing.T) {
 		// Keys and branches.
 		{"duplicate sessionId", twoSame, Damaged, `duplicate sessionId "feat-x"`},
 		{"two raw branches on one sessionId", twoSameKey, Damaged, `duplicate sessionId "feat-x"`},
+		{"one branch under both key rules", mustJSON(t, map[string]any{"schema": 1, "sessions": []any{func() map[string]any {
+			e := entry()
+			keyed("con", "con")(e)
+			return e
+		}(), func() map[string]any {
+			e := entry()
+			keyed("con-", "con")(e)
+			return e
+		}()}}), Damaged, `duplicate gitBranch "con"`},
+		{"device name mapped elsewhere", withEntry(t, keyed("con-x", "con")), Damaged, "gitBranch"},
+		{"portable key of another branch", withEntry(t, keyed("con-", "con-.")), Damaged, "gitBranch"},
 		{"branch differs from sessionId", withEntry(t, set("branch", "feat-y")), Damaged, "branch"},
 		{"gitBranch maps elsewhere", withEntry(t, set("gitBranch", "feat/y")), Damaged, "gitBranch"},
 		{"gitBranch empty", withEntry(t, set("gitBranch", "")), Damaged, "gitBranch"},
@@ -616,5 +638,73 @@ func TestStrDeref(t *testing.T) {
 	}
 	if _, err := Parse(withEntry(t, set("updatedAt", Now()))); err != nil {
 		t.Errorf("Now() = %q does not validate: %v", Now(), err)
+	}
+}
+
+func TestForBranch(t *testing.T) {
+	r := &Registry{Schema: 1, Sessions: []Session{
+		{SessionID: "con", GitBranch: "con"},   // an earlier version's key
+		{SessionID: "aux-", GitBranch: "aux"},  // this version's
+		{SessionID: "con-", GitBranch: "con-"}, // another branch on the portable key of "con"
+	}}
+	for branch, want := range map[string]string{"con": "con", "aux": "aux-", "con-": "con-", "nul": "", "CON": ""} {
+		got := r.ForBranch(branch)
+		switch {
+		case want == "" && got != nil:
+			t.Errorf("ForBranch(%q) = %q, want nil", branch, got.SessionID)
+		case want != "" && (got == nil || got.SessionID != want):
+			t.Errorf("ForBranch(%q) = %v, want %q", branch, got, want)
+		}
+	}
+}
+
+// TestFolderCollisions: entries whose sessionIds are one folder on macOS
+// or Windows are grouped, in registry order, each group once.
+func TestFolderCollisions(t *testing.T) {
+	ids := func(groups [][]*Session) [][]string {
+		var out [][]string
+		for _, g := range groups {
+			var ids []string
+			for _, s := range g {
+				ids = append(ids, s.SessionID)
+			}
+			out = append(out, ids)
+		}
+		return out
+	}
+	reg := func(ids ...string) *Registry {
+		r := &Registry{Schema: 1}
+		for _, id := range ids {
+			r.Sessions = append(r.Sessions, Session{SessionID: id, GitBranch: id})
+		}
+		return r
+	}
+	tests := []struct {
+		name string
+		reg  *Registry
+		want [][]string
+	}{
+		{"none", reg("main", "feat-x", "feat_x", "feat-x-"), nil},
+		{"a pair", reg("feat-x", "main", "Feat-X"), [][]string{{"feat-x", "Feat-X"}}},
+		{"three of one name", reg("a", "FEAT-X", "feat-x", "Feat-x"), [][]string{{"FEAT-X", "feat-x", "Feat-x"}}},
+		{"two groups", reg("B", "a", "b", "A"), [][]string{{"B", "b"}, {"a", "A"}}},
+		{"a trailing dot an earlier version kept", reg("v1", "v1."), [][]string{{"v1", "v1."}}},
+		{"the portable key is another folder", reg("v1", "v1.-"), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ids(tt.reg.FolderCollisions())
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("FolderCollisions() = %q, want %q", got, tt.want)
+			}
+			for _, g := range tt.want {
+				if s := tt.reg.SameFolder(g[0]); s == nil || s.SessionID == g[0] {
+					t.Errorf("SameFolder(%q) = %v, want another of %q", g[0], s, g)
+				}
+			}
+			if s := tt.reg.SameFolder("main"); s != nil {
+				t.Errorf("SameFolder(main) = %q, want nil", s.SessionID)
+			}
+		})
 	}
 }

@@ -47,8 +47,17 @@ var faultCases = []faultCase{
 		args: []string{"repair"}},
 	{name: "repair --temp", setup: [][]string{{"sh", "echo x > .orc/main/files/.slices.json.tmp-7 && echo y > .orc/.orc.json.tmp-8"}},
 		args: []string{"repair", "--temp"}},
+	{name: "repair --redact", setup: [][]string{{"phase", "set", "1", "--label", "PLANTME"},
+		{"sh", "echo 'token PLANTME' | orc-state progress append -"},
+		{"sh", "echo '{\"t\": \"PLANTME\"}' | orc-state artifact put qa/PLANTME.json -"},
+		{"plant", "main", "PLANTME", faultToken}},
+		args: []string{"repair", "--redact"}},
 	{name: "migrate", setup: [][]string{{"sh", "rm -rf .orc/main && cp -r $LEGACY/. .orc/"}}, args: []string{"migrate"}},
 }
+
+// faultToken is a fake GitHub token, assembled so that no literal one
+// sits in the repository.
+var faultToken = "gh" + "p_" + strings.Repeat("F4ult", 8)
 
 const faultPlan = `{"slices": [{"id": 1, "title": "parser", "status": "pending"}, {"id": 2, "title": "cli", "status": "pending", "dependsOn": [1]}]}`
 
@@ -229,6 +238,8 @@ func faultTemplate(t *testing.T, bin string, c faultCase) string {
 		switch s[0] {
 		case "sh":
 			exe("sh", "-c", s[1])
+		case "plant": // an older release stored a credential (plant_test.go)
+			must(plantSecret(filepath.Join(repo, ".orc"), s[1], s[2], s[3]))
 		default:
 			for i := range s {
 				if s[i] == "PLAN" {

@@ -55,7 +55,12 @@ func useTestClock() {
 // TestScripts runs the CLI scenarios in testdata/script: each is a real
 // orc-state process against real git repositories and files in a temp dir.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
+	testscript.Run(t, scriptParams())
+}
+
+// scriptParams are the testscript settings every scenario runs with.
+func scriptParams() testscript.Params {
+	return testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
 		Setup:               setupGit,
@@ -70,8 +75,9 @@ func TestScripts(t *testing.T) {
 			"rc":         rc,
 			"unpriv":     unpriv,
 			"mounttmpfs": mounttmpfs,
+			"plant":      plant,
 		},
-	})
+	}
 }
 
 // setupGit makes git hermetic inside every script.

@@ -12,6 +12,7 @@ import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/journal"
+	"github.com/orc-state/orc-state/internal/portable"
 	"github.com/orc-state/orc-state/internal/state"
 )
 
@@ -36,8 +37,8 @@ func checkArtifactName(name string) error {
 		return fault.Usagef("artifact name %q must be a clean relative path (no leading /, no .., no //)", name)
 	case strings.HasPrefix(name, "../") || name == "..":
 		return fault.Usagef("artifact name %q leaves files/", name)
-	case owned[name]:
-		return fault.Usagef("%s is written by its own verb, not by artifact put", name)
+	case ownedName(name) != "":
+		return fault.Usagef("%s is written by its own verb, not by artifact put", ownedName(name))
 	case !strings.HasSuffix(name, ".json"):
 		return fault.Usagef("artifact name %q must end in .json", name)
 	}
@@ -45,6 +46,42 @@ func checkArtifactName(name string) error {
 		if part == ".." || strings.HasPrefix(part, ".") {
 			return fault.Usagef("artifact name %q has a hidden or parent component", name)
 		}
+		if p := portable.Problem(part); p != "" {
+			return fault.Usagef("artifact name %q: %s", name, p).
+				WithHint("artifacts move between machines; use a name Linux, macOS and Windows can all store")
+		}
+	}
+	return nil
+}
+
+// ownedName returns the owned file that name is, also on macOS and
+// Windows, which ignore case ("Slices.json" is slices.json there), or "".
+func ownedName(name string) string {
+	for o := range owned {
+		if o == name || portable.Same(o, name) {
+			return o
+		}
+	}
+	return ""
+}
+
+// caseVariant refuses NAME when files/ holds a file or folder on its path
+// whose name differs only in case: macOS and Windows would read or replace
+// that one, Linux another, and a session must mean the same everywhere.
+func caseVariant(filesDir, name string) error {
+	var walked []string
+	for _, part := range strings.Split(name, "/") {
+		entries, err := os.ReadDir(filepath.Join(append([]string{filesDir}, walked...)...))
+		if err != nil {
+			return nil // the rest does not exist yet
+		}
+		for _, en := range entries {
+			if portable.Same(en.Name(), part) {
+				return fault.Usagef("artifact name %q differs only in case from the stored %s; macOS and Windows treat them as one", name, path.Join(append(walked, en.Name())...)).
+					WithHint("use the stored name's spelling")
+			}
+		}
+		walked = append(walked, part)
 	}
 	return nil
 }

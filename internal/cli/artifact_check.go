@@ -29,6 +29,9 @@ func (c *ArtifactCheckCmd) Run(e *Env) error {
 	if err := noSymlinks(d.FilesDir(s.SessionID), c.Name); err != nil {
 		return err
 	}
+	if err := caseVariant(d.FilesDir(s.SessionID), c.Name); err != nil {
+		return err
+	}
 	data, err := d.ReadFile(s.SessionID, c.Name)
 	if err != nil {
 		return err

@@ -57,6 +57,9 @@ func (c *ArtifactPutCmd) Run(e *Env) error {
 		if err := noSymlinks(tx.Dir().FilesDir(s.SessionID), c.Name); err != nil {
 			return err
 		}
+		if err := caseVariant(tx.Dir().FilesDir(s.SessionID), c.Name); err != nil {
+			return err
+		}
 		tx.Write(s.SessionID, c.Name, buf.Bytes())
 		tx.Touch(s.SessionID, map[string]string{"name": c.Name, "headSha": head, "sha256": journal.Sum(buf.Bytes())})
 		return nil

@@ -16,6 +16,7 @@ import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/lock"
+	"github.com/orc-state/orc-state/internal/portable"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/registry"
@@ -139,6 +140,7 @@ func doctor(d *state.Dir) []doctorFinding {
 		return append(out, orphanFindings(d, nil, inTx)...)
 	}
 	out = append(out, orphanFindings(d, reg, inTx)...)
+	out = append(out, nameFindings(reg)...)
 	for i := range reg.Sessions {
 		s := &reg.Sessions[i]
 		if inTx[s.SessionID] || in != nil && in.Torn {
@@ -154,6 +156,7 @@ func doctor(d *state.Dir) []doctorFinding {
 			add(s.SessionID, "session.unreadable", "orc-state verify "+s.SessionID, "%v", err)
 			continue
 		}
+		fs = append(fs, verify.StoredSecrets(d, s)...)
 		for _, f := range fs {
 			out = append(out, doctorFinding{Session: s.SessionID, Finding: f})
 		}
@@ -171,6 +174,45 @@ func orphanFindings(d *state.Dir, reg *registry.Registry, inTx map[string]bool) 
 		out = append(out, doctorFinding{Finding: verify.Finding{Code: "folder.orphan",
 			Message: fmt.Sprintf("folder %s has no registry entry", name),
 			Next:    "orc-state repair --adopt " + name + " (from its checkpoint) or orc-state repair --remove-orphan " + name}})
+	}
+	return out
+}
+
+// nameFindings names the sessions whose keys would not survive a move to
+// macOS or Windows: keys that differ only in case (one folder there), and
+// keys Windows cannot use as a folder (written before init refused them).
+func nameFindings(reg *registry.Registry) []doctorFinding {
+	var out []doctorFinding
+	for _, group := range reg.FolderCollisions() {
+		var names []string
+		for _, s := range group {
+			names = append(names, fmt.Sprintf("%s (branch %q)", s.SessionID, s.GitBranch))
+		}
+		where := sharedOn(group[0].SessionID, group[1].SessionID)
+		for _, s := range group[2:] {
+			if !portable.CaseOnly(group[0].SessionID, s.SessionID) {
+				where = sharedOn(group[0].SessionID, s.SessionID) // Windows alone
+			}
+		}
+		out = append(out, doctorFinding{Finding: verify.Finding{Code: "name.case-collision",
+			Message: fmt.Sprintf("sessions %s share one folder on %s", strings.Join(names, " and "), where),
+			Next:    fmt.Sprintf("keep one: orc-state session remove %s, on a machine where they are separate folders (Linux)", group[len(group)-1].SessionID)}})
+	}
+	for i := range reg.Sessions {
+		s := &reg.Sessions[i]
+		err := registry.CheckPortable(s.SessionID)
+		if err == nil {
+			continue
+		}
+		next := fmt.Sprintf("nothing, while it stays on Linux or macOS; to move it to Windows, finish it, orc-state session remove %s, and init branch %q again", s.SessionID, s.GitBranch)
+		if id, kerr := registry.KeyFor(s.GitBranch); kerr == nil {
+			next += " (its key is then " + id + ")"
+		} else {
+			next = fmt.Sprintf("finish it, then orc-state session remove %s; branch %q needs another name (%v)", s.SessionID, s.GitBranch, kerr)
+		}
+		out = append(out, doctorFinding{Session: s.SessionID, Finding: verify.Finding{Code: "name.not-portable",
+			Message: fmt.Sprintf("%v; an earlier version stored it", err),
+			Next:    next}})
 	}
 	return out
 }

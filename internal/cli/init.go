@@ -2,9 +2,11 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"unicode/utf8"
 
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/portable"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -61,13 +63,17 @@ func (c *InitCmd) Run(e *Env) error {
 				return fault.Usagef("branch %s has no session yet; registering one needs %s", branch, missing).
 					WithHint("orc-state init --command C --total-phases N")
 			}
-			created = true
 			now := registry.Now()
-			tx.Reg.Sessions = append(tx.Reg.Sessions, registry.Session{
+			fresh := registry.Session{
 				SessionID: id, Branch: id, GitBranch: branch, Status: "in_progress",
 				Phase: registry.Phase{N: 1}, PhaseLabel: registry.Str("init"),
 				LinkedPRs: []registry.PR{}, StartedAt: now, UpdatedAt: now,
-			})
+			}
+			if err := keyTaken(tx, &fresh); err != nil {
+				return err
+			}
+			created = true
+			tx.Reg.Sessions = append(tx.Reg.Sessions, fresh)
 			s = &tx.Reg.Sessions[len(tx.Reg.Sessions)-1]
 		}
 		before := string(s.Canonical())
@@ -136,6 +142,49 @@ func (c *InitCmd) check() error {
 		return fault.Usagef("--repos needs --scope workspace")
 	}
 	return nil
+}
+
+// keyTaken refuses adding s to tx.Reg (init, repair --adopt, sync pull of
+// a new session) unless its key is one every platform can hold apart:
+// portable (registry.CheckPortable), not another branch's, no other session
+// of its branch, and no session or folder whose name differs only in case,
+// which macOS and Windows keep in one folder. Sessions move between
+// machines, so the rule holds on every platform.
+func keyTaken(tx *state.Tx, s *registry.Session) error {
+	id, branch := s.SessionID, s.GitBranch
+	if err := registry.CheckPortable(id); err != nil {
+		return fault.Usagef("%v", err).WithHint("sessions move between machines; a key must be a folder name Linux, macOS and Windows can all use")
+	}
+	if other := findExact(tx.Reg, id); other != nil {
+		return fault.Usagef("branch %q maps to session %q, which belongs to branch %q", branch, id, other.GitBranch).
+			WithHint("rename the branch, or remove the other session with orc-state session remove")
+	}
+	if other := tx.Reg.ForBranch(branch); other != nil {
+		return fault.Usagef("branch %q already has session %q", branch, other.SessionID).
+			WithHint("one session per branch: keep it, or remove it with orc-state session remove %s first", other.SessionID)
+	}
+	if other := tx.Reg.SameFolder(id); other != nil {
+		return fault.Usagef("session %q of branch %q would share one folder with session %q of branch %q on %s",
+			id, branch, other.SessionID, other.GitBranch, sharedOn(id, other.SessionID)).
+			WithHint("use a branch name that differs by more than case, or remove the other session with orc-state session remove %s", other.SessionID)
+	}
+	entries, _ := os.ReadDir(tx.Dir().Path)
+	for _, en := range entries {
+		if en.IsDir() && portable.Same(en.Name(), id) {
+			return fault.Usagef("session %q of branch %q would share one folder with folder %s on %s", id, branch, en.Name(), sharedOn(id, en.Name())).
+				WithHint("run orc-state doctor, or use a branch name that differs by more than case")
+		}
+	}
+	return nil
+}
+
+// sharedOn names the systems on which the names a and b (portable.Same)
+// are one folder, and why.
+func sharedOn(a, b string) string {
+	if portable.CaseOnly(a, b) {
+		return "macOS and Windows, which ignore case"
+	}
+	return "Windows, which ignores case and drops a trailing dot"
 }
 
 // apply sets what was passed and nothing else.

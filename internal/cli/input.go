@@ -17,7 +17,8 @@ import (
 // maxStdin bounds what a verb reads from stdin; more is refused, not cut.
 const maxStdin = 1 << 20
 
-// readStdin reads all of stdin up to maxStdin bytes.
+// readStdin reads all of stdin up to maxStdin bytes, as fromWindows
+// leaves it.
 func (e *Env) readStdin() ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(e.Stdin, maxStdin+1))
 	if err != nil {
@@ -26,7 +27,22 @@ func (e *Env) readStdin() ([]byte, error) {
 	if len(data) > maxStdin {
 		return nil, fault.Usagef("stdin is over %d bytes", maxStdin)
 	}
-	return data, nil
+	return fromWindows("stdin", data)
+}
+
+// fromWindows turns text from a Windows shell or editor into what
+// orc-state stores, which always has LF line endings: CRLF becomes LF
+// (PowerShell pipes CRLF), and a leading UTF-8 byte order mark is dropped
+// (Windows PowerShell 5 and older editors write one). UTF-16, Windows
+// PowerShell's default for files it writes, is refused with the way out.
+// Every verb that reads text from stdin or a file reads it through here.
+func fromWindows(what string, data []byte) ([]byte, error) {
+	if bytes.HasPrefix(data, []byte{0xff, 0xfe}) || bytes.HasPrefix(data, []byte{0xfe, 0xff}) {
+		return nil, fault.Usagef("%s is UTF-16 text; orc-state reads UTF-8", what).
+			WithHint("in PowerShell, write it with -Encoding utf8 (Out-File, Set-Content), or set $OutputEncoding = [Text.UTF8Encoding]::new() before piping")
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	return bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), nil
 }
 
 // readInputFile reads a user's input file, at most maxStdin bytes; "-" is
@@ -57,7 +73,7 @@ func (e *Env) readInputFile(path string) ([]byte, error) {
 	if len(data) > maxStdin {
 		return nil, fault.Usagef("%s is over %d bytes", path, maxStdin)
 	}
-	return data, nil
+	return fromWindows(path, data)
 }
 
 // fileKind names what a non-regular file is.

@@ -39,6 +39,9 @@ type lineOut struct {
 	Policy        any    `json:"policy"`
 	Title         string `json:"title"`
 	Current       *bool  `json:"current,omitempty"`
+	// SessionID names the session's folder for the statusline; line does
+	// not print it.
+	SessionID string `json:"-"`
 }
 
 // runLine is the statusline path: it parses its arguments leniently
@@ -109,7 +112,7 @@ func lineWith(dir string, c lineChoice, layout *gitx.Layout) (lineOut, bool) {
 	}
 	out := lineOut{
 		Command: s.Command, Phase: s.Phase, TotalPhases: s.TotalPhases, PhaseLabel: s.PhaseLabel,
-		Status: s.Status, JiraTicket: s.JiraTicket, GitBranch: s.GitBranch,
+		Status: s.Status, JiraTicket: s.JiraTicket, GitBranch: s.GitBranch, SessionID: s.SessionID,
 	}
 	if out.Command == "" {
 		out.Command = "session"

@@ -21,6 +21,7 @@ type RepairCmd struct {
 	Temp         bool   `help:"Remove temp files left by interrupted writes." xor:"fix"`
 	Adopt        string `help:"Register an orphan folder from its checkpoint frontmatter." placeholder:"NAME" xor:"fix"`
 	RemoveOrphan string `name:"remove-orphan" help:"Remove an orphan folder (tombstone in removed.jsonl)." placeholder:"NAME" xor:"fix"`
+	Redact       bool   `help:"Remove credentials an older orc-state stored in the session's entry, files or journal (rewrites them with a marker and re-chains the journal)." xor:"fix"`
 }
 
 // Run applies the fixes doctor names, each journaled, and invents no data:
@@ -43,6 +44,8 @@ func (c *RepairCmd) Run(e *Env) error {
 		return c.adopt(e)
 	case c.RemoveOrphan != "":
 		return c.removeOrphan(e)
+	case c.Redact:
+		return c.redact(e)
 	}
 	if completed {
 		return nil
@@ -54,6 +57,9 @@ func (c *RepairCmd) Run(e *Env) error {
 		}
 		if !slices.ContainsFunc(findings, func(f verify.Finding) bool { return repairs(f.Code) }) {
 			fmt.Fprintf(e.Stdout, "nothing to repair in %s\n", s.SessionID)
+			if len(verify.StoredSecrets(tx.Dir(), s)) > 0 {
+				fmt.Fprintf(e.Stdout, "it holds a stored credential: orc-state repair --redact --branch %s removes it\n", s.SessionID)
+			}
 			return nil // and nothing written
 		}
 		if err := tx.Mirror(s); err != nil {
@@ -159,6 +165,9 @@ func (c *RepairCmd) adopt(e *Env) error {
 		}
 		if err := s.Validate(); err != nil {
 			return fault.Usagef("cannot adopt %s: %v", name, err)
+		}
+		if err := keyTaken(tx, &s); err != nil {
+			return err
 		}
 		tx.Reg.Sessions = append(tx.Reg.Sessions, s)
 		tx.RegistryChanged()

@@ -55,12 +55,17 @@ func (c choice) keys() []string {
 	return branchKeys(c.branch)
 }
 
-// branchKeys are the gitBranch and sessionId a choice of branch may match.
+// branchKeys are the gitBranch and sessionIds a choice of branch may
+// match: the branch, its key, and the key an earlier version gave it
+// (registry.Keys).
 func branchKeys(branch string) []string {
-	if id := registry.Sanitize(branch); id != branch {
-		return []string{branch, id}
+	keys := []string{branch}
+	for _, id := range registry.Keys(branch) {
+		if id != branch {
+			keys = append(keys, id)
+		}
 	}
-	return []string{branch}
+	return keys
 }
 
 // choose settles the choice for explicit (a --branch value or a positional

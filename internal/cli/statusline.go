@@ -141,7 +141,7 @@ func runStatusline(args []string, stdin io.Reader, stdout io.Writer) {
 	if l, ok := lineWith(stateDir, lineChoice{branch: branch, isBranch: branch != ""}, layout); ok {
 		in.Session = sessionView(l)
 		if layout != nil {
-			in.Session.DigestBehind = digestBehind(*layout, stateDir, l.GitBranch)
+			in.Session.DigestBehind = digestBehind(*layout, stateDir, l.SessionID, l.GitBranch)
 		}
 	}
 
@@ -325,10 +325,11 @@ func terminal() statusline.Terminal {
 
 var suiteSHA = lazyRegexp(`(?m)^- Suite: \S+ @ ([0-9a-fA-F]{7,64})\b`)
 
-// digestBehind reads the session's checkpoint: true when the digest's
-// Suite sha is not the branch head.
-func digestBehind(l gitx.Layout, stateDir, gitBranch string) bool {
-	id := registry.Sanitize(gitBranch)
+// digestBehind reads session id's checkpoint: true when the digest's
+// Suite sha is not the head of gitBranch. The folder is the entry's
+// sessionId, which for an entry an earlier version keyed is not
+// Sanitize(gitBranch) (registry.Keys).
+func digestBehind(l gitx.Layout, stateDir, id, gitBranch string) bool {
 	if stateDir == "" || registry.CheckKey(id) != nil {
 		return false
 	}

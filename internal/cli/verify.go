@@ -28,6 +28,7 @@ func (c *VerifyCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
+	findings = append(findings, verify.StoredSecrets(d, s)...)
 	g := observe(d, s.GitBranch, 0)
 	defer g.close()
 	findings = append(findings, gitFindings(d, s, g)...)

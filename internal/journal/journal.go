@@ -291,3 +291,35 @@ func CheckAnchor(anchor []byte, t Tail) *Problem {
 	}
 	return nil
 }
+
+// Rewrite returns the journal data with edit applied to each line, and the
+// chain carried over to the edited lines: a line whose prev named the line
+// before it names that line's new sha256. A break in the chain stays a
+// break (a line whose prev named something else keeps it), so a rewrite
+// never hides an earlier edit. Lines edit leaves alone keep their bytes,
+// except prev. This is the one rewrite of a journal: `repair --redact`
+// removing a credential an older orc-state let in (docs/protocol.md §4); the
+// caller records the old tip (see [TailOf]) in the line it appends next.
+func Rewrite(data []byte, edit func(line []byte) []byte) []byte {
+	var out bytes.Buffer
+	var oldPrev, newPrev string // sha256 of the last entry line, before and after
+	for rest := data; len(rest) > 0; {
+		line, after, found := bytes.Cut(rest, []byte{'\n'})
+		rest = after
+		var was Entry
+		entry := json.Unmarshal(line, &was) == nil && was.Seq > 0 // as Parse reads it
+		oldSum := Sum(bytes.TrimSuffix(line, []byte{'\r'}))
+		line = edit(line)
+		if entry && oldPrev != "" && was.Prev == oldPrev && oldPrev != newPrev {
+			line = bytes.Replace(line, []byte(`"`+oldPrev+`"`), []byte(`"`+newPrev+`"`), 1)
+		}
+		out.Write(line)
+		if found {
+			out.WriteByte('\n')
+		}
+		if entry {
+			oldPrev, newPrev = oldSum, Sum(bytes.TrimSuffix(line, []byte{'\r'}))
+		}
+	}
+	return out.Bytes()
+}

@@ -1,6 +1,9 @@
 package journal
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -207,5 +210,58 @@ func TestAnchor(t *testing.T) {
 	}
 	if got, want := AnchorOf(tail), AnchorOf(TailOf([]byte(readString(t, big)))); got != want || got.Seq != 200 {
 		t.Fatalf("ReadTail anchor %+v, TailOf %+v", got, want)
+	}
+}
+
+func TestRewriteCarriesTheChain(t *testing.T) {
+	var data []byte
+	for i, v := range []string{"a", "SECRET", "c", "d"} {
+		line, _, err := TailOf(data).Next(Entry{Verb: "v", Args: json.RawMessage(`{"x":"` + v + `"}`), At: fmt.Sprint(i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = append(data, line...)
+	}
+	edit := func(line []byte) []byte { return bytes.ReplaceAll(line, []byte("SECRET"), []byte("[gone]")) }
+
+	got := Rewrite(data, edit)
+	if bytes.Contains(got, []byte("SECRET")) {
+		t.Fatalf("not edited: %s", got)
+	}
+	entries, problems, err := Parse(got)
+	if err != nil || len(problems) != 0 || len(entries) != 4 {
+		t.Fatalf("rewritten journal: %d entries, problems %v, %v", len(entries), problems, err)
+	}
+	oldLines, newLines := bytes.Split(data, []byte("\n")), bytes.Split(got, []byte("\n"))
+	if !bytes.Equal(oldLines[0], newLines[0]) {
+		t.Errorf("the line before the edit changed: %s", newLines[0])
+	}
+
+	// An edit (a break in the chain) stays a break: the rewrite never
+	// hides it.
+	broken := bytes.Replace(data, []byte(`"x":"c"`), []byte(`"x":"C"`), 1)
+	_, before, _ := Parse(broken)
+	_, after, _ := Parse(Rewrite(broken, edit))
+	if len(before) != 1 || len(after) != 1 || before[0] != after[0] {
+		t.Errorf("problems before %v, after %v; want the same one break", before, after)
+	}
+
+	// A torn line (a crash's) is kept as it is; the chain skips it as
+	// Parse does, so the line after it still follows the entry before.
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	torn := bytes.Join([][]byte{lines[0], lines[1], []byte("{\"seq\":3,\"SECRET\n"), lines[2], lines[3]}, nil)
+	_, before, _ = Parse(torn)
+	rewritten := Rewrite(torn, edit)
+	_, after, _ = Parse(rewritten)
+	if len(before) != 1 || before[0].Code != "journal.torn" || len(after) != 1 || after[0] != before[0] {
+		t.Errorf("problems before %v, after %v; want the one torn line", before, after)
+	}
+	if bytes.Contains(rewritten, []byte("SECRET")) {
+		t.Errorf("the torn line was not edited")
+	}
+
+	// Nothing to edit: the same bytes.
+	if same := Rewrite(data, func(l []byte) []byte { return l }); !bytes.Equal(same, data) {
+		t.Errorf("an identity rewrite changed the journal")
 	}
 }

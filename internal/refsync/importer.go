@@ -13,6 +13,7 @@ import (
 	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/journal"
+	"github.com/orc-state/orc-state/internal/portable"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/strictjson"
 	"github.com/orc-state/orc-state/registry"
@@ -60,6 +61,11 @@ func validate(id string, files gitx.Snapshot, side string) (registry.Session, er
 		}
 		if !safeRel(rel) {
 			return s, fmt.Errorf("the %s state of %s has an unsafe path %q", side, id, name)
+		}
+		for _, el := range strings.Split(rel, "/") {
+			if p := portable.Problem(el); p != "" {
+				return s, fmt.Errorf("the %s state of %s has a file %s: %s (sessions move between Linux, macOS and Windows)", side, id, name, p)
+			}
 		}
 		if err := validateFile(rel, files[name]); err != nil {
 			return s, fmt.Errorf("the %s %s of %s is invalid: %v", side, rel, id, err)
@@ -162,6 +168,12 @@ func (s *Syncer) applyImports(jobs []*importJob) (skipped map[string]error, err 
 			if err != nil {
 				return err
 			}
+			if now == nil {
+				if err := sameFolder(tx.Reg, j.entry); err != nil {
+					skipped[id] = err
+					continue
+				}
+			}
 			if !j.ss.local.Equal(now) {
 				if now != nil && sameContent(now, j.ss.remoteTree) {
 					skipped[id] = nil
@@ -175,6 +187,19 @@ func (s *Syncer) applyImports(jobs []*importJob) (skipped map[string]error, err 
 		return nil
 	})
 	return skipped, err
+}
+
+// sameFolder refuses a new session that macOS or Windows would keep in
+// the folder of a local one (sessionIds equal ignoring case), or a second
+// session of one branch.
+func sameFolder(reg *registry.Registry, s registry.Session) error {
+	if other := reg.ForBranch(s.GitBranch); other != nil {
+		return fmt.Errorf("branch %q already has session %q here; nothing of it was imported", s.GitBranch, other.SessionID)
+	}
+	if other := reg.SameFolder(s.SessionID); other != nil {
+		return fmt.Errorf("session %q of branch %q would share one folder with session %q of branch %q on macOS and Windows, which ignore case; nothing of it was imported", s.SessionID, s.GitBranch, other.SessionID, other.GitBranch)
+	}
+	return nil
 }
 
 // importInto stages the replacement of one session by a remote commit: its

@@ -3,6 +3,7 @@ package refsync
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
@@ -23,7 +24,7 @@ func (s *Syncer) Pull(key string) (results []Result, warnings []string, err erro
 	}
 	var ids []string
 	for _, id := range sortedIDs(rs.remotes) {
-		if key == "" || id == key || id == registry.Sanitize(key) {
+		if key == "" || id == key || slices.Contains(registry.Keys(key), id) {
 			ids = append(ids, id)
 		}
 	}
@@ -62,6 +63,10 @@ func (s *Syncer) Pull(key string) (results []Result, warnings []string, err erro
 			switch err, ok := skipped[id]; {
 			case ok && errors.Is(err, errChanged):
 				set(results, Result{id, Failed, "changed while pulling; run orc-state sync pull again"})
+				s.unarchiveBases([]*importJob{j})
+				continue
+			case ok && err != nil:
+				set(results, Result{id, Refused, err.Error()})
 				s.unarchiveBases([]*importJob{j})
 				continue
 			case ok:

@@ -50,7 +50,7 @@ func BaseRef(id string) string { return SessionsPrefix + id }
 // remote name, else (a path or URL) url-<16 hex of its sha256>, so the ref
 // name is always valid.
 func Namespace(remote string) string {
-	if registry.Sanitize(remote) != remote || strings.HasPrefix(remote, ".") {
+	if registry.OriginalKey(remote) != remote || strings.HasPrefix(remote, ".") { // the characters a ref name holds
 		remote = "url-" + journal.Sum([]byte(remote))[:16]
 	}
 	return RemotesPrefix + remote + "/"

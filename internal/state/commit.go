@@ -178,7 +178,13 @@ func (tx *Tx) journalLine(id string) (line, anchor []byte, err error) {
 	} else if tail, err = journal.ReadTail(tx.physical(jpath)); err != nil {
 		return nil, nil, fault.Wrap(fault.Invalid, err, "cannot read the journal of %s", id)
 	}
-	outside, err := tx.outside(id, tail, replaced)
+	judged := tail // what outside edits are judged against: the journal on disk
+	if tx.rewritten[id] {
+		if judged, err = journal.ReadTail(tx.physical(jpath)); err != nil {
+			return nil, nil, fault.Wrap(fault.Invalid, err, "cannot read the journal of %s", id)
+		}
+	}
+	outside, err := tx.outside(id, judged, replaced && !tx.rewritten[id])
 	if err != nil {
 		return nil, nil, err
 	}

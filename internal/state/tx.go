@@ -52,8 +52,11 @@ type Tx struct {
 	renames  [][2]string
 	deletes  []string
 	original map[string]string // sessionId → sha256 of its entry before the change
-	tombs    [][]byte
-	out, err bytes.Buffer
+	// rewritten are the sessions whose journal is rewritten in place
+	// (RewriteJournal): outside edits are judged against the old one.
+	rewritten map[string]bool
+	tombs     [][]byte
+	out, err  bytes.Buffer
 	// Raw is orc.json as read under the lock, with Options.RawRegistry.
 	Raw []byte
 }
@@ -145,7 +148,7 @@ func (d *Dir) Update(ctx context.Context, opts Options, fn func(tx *Tx) error) e
 func newTx(d *Dir, opts Options) *Tx {
 	return &Tx{dir: d, opts: opts, staged: map[string][]byte{},
 		touched: map[string]json.RawMessage{}, removed: map[string]bool{},
-		original: map[string]string{}}
+		original: map[string]string{}, rewritten: map[string]bool{}}
 }
 
 // Stdout is where the verb's function writes its output; it is printed
@@ -241,6 +244,16 @@ func (tx *Tx) stage(path string, data []byte) {
 		tx.order = append(tx.order, path)
 	}
 	tx.staged[path] = data
+}
+
+// RewriteJournal stages a session's journal rewritten in place, the one
+// exception to append-only (repair --redact, see journal.Rewrite). The
+// line the transaction journals follows the new bytes, and what changed
+// outside orc-state before it is still judged against the journal on disk
+// and recorded in that line.
+func (tx *Tx) RewriteJournal(id string, data []byte) {
+	tx.Write(id, journal.FileName, data)
+	tx.rewritten[id] = true
 }
 
 // Append stages an append to an append-only session file (progress.md):

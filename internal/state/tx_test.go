@@ -484,3 +484,42 @@ func TestSafePathInsideOutside(t *testing.T) {
 		}
 	}
 }
+
+// A journal rewritten in place (repair --redact) is chained to by the new
+// line and pinned by the new anchor, while what was edited outside
+// orc-state before is still judged against the old journal and recorded.
+func TestRewriteJournalKeepsOutsideEvidence(t *testing.T) {
+	d := newDir(t)
+	mustUpdate(t, d, "init", func(tx *Tx) error { return addSession(tx, "main") })
+	mustUpdate(t, d, "phase set", setPhase(2))
+	jp := d.File("main", journal.FileName)
+	cp := d.File("main", CheckpointFile)
+	old, _ := os.ReadFile(jp)
+	data, _ := os.ReadFile(cp)
+	if err := os.WriteFile(cp, append(data, "by hand\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	edit := func(line []byte) []byte {
+		return bytes.Replace(line, []byte(`"init":"main"`), []byte(`"init":"[gone]"`), 1)
+	}
+	mustUpdate(t, d, "repair", func(tx *Tx) error {
+		tx.RewriteJournal("main", journal.Rewrite(old, edit))
+		tx.Touch("main", map[string]string{"fix": "redact", "oldTip": journal.Sum(journal.TailOf(old).Raw)})
+		return nil
+	})
+	got, _ := os.ReadFile(jp)
+	entries, problems, err := journal.Parse(got)
+	if err != nil || len(problems) != 0 || len(entries) != 3 {
+		t.Fatalf("journal after the rewrite: %d entries, %v, %v\n%s", len(entries), problems, err, got)
+	}
+	if bytes.Contains(got, []byte(`"init":"main"`)) {
+		t.Fatalf("the rewrite did not land:\n%s", got)
+	}
+	if last := entries[2]; strings.Join(last.Outside, ",") != "checkpoint" {
+		t.Fatalf("outside = %v; want the hand edit of the checkpoint", last.Outside)
+	}
+	anchor, _ := os.ReadFile(d.File("main", journal.AnchorName))
+	if p := journal.CheckAnchor(anchor, journal.TailOf(got)); p != nil {
+		t.Fatalf("anchor: %s", p.Message)
+	}
+}

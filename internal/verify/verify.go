@@ -2,7 +2,9 @@
 // against the registry and the caps, its ledger and decisions, its journal
 // chain, anchor and last digests against the files (edits made outside
 // orc-state), and whether an interrupted transaction left it between two
-// states (transaction.interrupted, never reported as an outside edit). It
+// states (transaction.interrupted, never reported as an outside edit);
+// StoredSecrets, apart because it reads every file, names a credential an
+// older release stored (secret.stored). It
 // surfaces problems with stable codes and the next command; it never
 // repairs anything. The checks of a session's claims against git (HEAD,
 // the digest's Suite sha, committed slices) need what git said before the
@@ -13,6 +15,7 @@ package verify
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/slices"
@@ -21,6 +24,7 @@ import (
 	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/lock"
+	"github.com/orc-state/orc-state/internal/redact"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -84,6 +88,45 @@ func Session(d *state.Dir, reg *registry.Registry, s *registry.Session) ([]Findi
 	out = append(out, dataFindings(d, s.SessionID)...)
 	out = append(out, journalFindings(d, reg, s)...)
 	return out, nil
+}
+
+// StoredSecrets names each place of the session (its entry, each file's
+// content or name) that holds a credential an older orc-state let in:
+// one secret.stored finding per file, never the credential itself. It
+// reads every file of the session, so verify and doctor run it and
+// resume, on the hooks' path, does not.
+func StoredSecrets(d *state.Dir, s *registry.Session) []Finding {
+	next := "orc-state repair --redact --branch " + s.SessionID
+	files, err := redact.Read(d.FilesDir(s.SessionID))
+	var plan *redact.Plan
+	if err == nil {
+		plan, err = redact.Session(*s, files)
+	}
+	if err != nil {
+		return []Finding{{Code: "secret.unreadable", Message: "cannot scan the session for stored credentials: " + err.Error(), Next: "orc-state doctor"}}
+	}
+	var order []string
+	where := map[string][]string{} // file → its places
+	for _, h := range plan.Hits {
+		file, place := h.File, fmt.Sprintf("line %d (%s)", h.Line, h.Kind)
+		switch {
+		case h.Name:
+			file, place = "a file name under files/", "("+h.Kind+")"
+		case h.Line == 0:
+			place = "(" + h.Kind + ")"
+		}
+		if where[file] == nil {
+			order = append(order, file)
+		}
+		where[file] = append(where[file], place)
+	}
+	var out []Finding
+	for _, file := range order {
+		out = append(out, Finding{Code: "secret.stored", Next: next,
+			Message: fmt.Sprintf("a credential is stored in %s %s, written by an older orc-state; sync push refuses the session until it is redacted",
+				file, strings.Join(where[file], ", "))})
+	}
+	return out
 }
 
 // interrupted reports whether session id is in the middle of a

@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/journal"
+	"github.com/orc-state/orc-state/internal/redact"
+	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/registry"
+)
+
+// redact removes the credentials an older orc-state stored in the session
+// (docs/protocol.md §4, the one exception to append-only): every file holding one
+// is rewritten with a marker in the credential's place, a file named after
+// one is renamed, the journal is re-chained over its edited lines, and one
+// journal line records the old tip and what was redacted (file, line,
+// kind; never the credential). All of it is one transaction, so it passes
+// the credential guard like any write and lands whole or not at all. A
+// session that holds none is left alone: nothing is written.
+func (c *RepairCmd) redact(e *Env) error {
+	return e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
+		id := s.SessionID
+		files, err := redact.Read(tx.Dir().FilesDir(id))
+		if err != nil {
+			return fault.Wrap(fault.Invalid, err, "cannot read the files of %s", id)
+		}
+		plan, err := redact.Session(*s, files)
+		if err != nil {
+			return fault.Invalidf("cannot redact %s: %v", id, err).WithHint("orc-state doctor")
+		}
+		if len(plan.Hits) == 0 {
+			fmt.Fprintf(e.Stdout, "no credential stored in %s\n", id)
+			return nil // and nothing written
+		}
+		tx.NoteOriginal(s)
+		if plan.Entry != nil {
+			*s = *plan.Entry
+			tx.RegistryChanged()
+		}
+		for _, name := range sortedKeys(plan.Writes) {
+			tx.Write(id, name, plan.Writes[name])
+		}
+		if plan.Journal != nil {
+			tx.RewriteJournal(id, plan.Journal)
+		}
+		for _, name := range plan.Removes {
+			tx.RemoveFile(filepath.Join(id, "files", filepath.FromSlash(name)))
+		}
+		tx.Touch(id, plan.Args())
+		for _, h := range plan.Hits {
+			if h.Name {
+				fmt.Fprintf(e.Stdout, "redacted %s: renamed to %s\n", h, h.File)
+			} else {
+				fmt.Fprintf(e.Stdout, "redacted %s\n", h)
+			}
+		}
+		if plan.Journal != nil {
+			fmt.Fprintf(e.Stdout, "re-chained %s over the redacted lines; ", journal.FileName)
+		}
+		if plan.OldTip == "" {
+			fmt.Fprintln(e.Stdout, "the session had no journal; the new line starts one")
+		} else {
+			fmt.Fprintf(e.Stdout, "the new journal line records the old tip %s\n", short(plan.OldTip))
+		}
+		return nil
+	})
+}
