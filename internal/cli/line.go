@@ -138,8 +138,9 @@ func lineWith(dir string, c lineChoice, layout *gitx.Layout) (lineOut, bool) {
 
 // lineCandidates is the registry as line reads it: leniently, every entry;
 // but when the proof beside orc.json vouches for its bytes, only the
-// entries pickLine can choose (those the choice names, whatever their
-// status, and the newest live entry of all), decoded alone.
+// entries pickLine can choose, decoded alone: those the choice names,
+// whatever their status, and only when there are none the newest live
+// entry of all.
 func lineCandidates(dir string, data []byte, c lineChoice) []registry.Loose {
 	proof, _ := os.ReadFile(filepath.Join(dir, state.ProofFile))
 	if !registry.Proven(data, proof) {
@@ -154,7 +155,7 @@ func lineCandidates(dir string, data []byte, c lineChoice) []registry.Loose {
 	}
 	var out []registry.Loose
 	if len(keys) > 0 {
-		reg, err := registry.Read(data, proof, keys...)
+		reg, err := registry.ReadProven(data, keys...)
 		if err != nil {
 			return registry.ParseLoose(data)
 		}
@@ -162,8 +163,14 @@ func lineCandidates(dir string, data []byte, c lineChoice) []registry.Loose {
 			out = append(out, registry.LooseOf(&reg.Sessions[i]))
 		}
 	}
-	if s, ok := registry.NewestLive(data); ok {
-		out = append(out, registry.LooseOf(s))
+	// An entry the keys found is the choice's own session or another
+	// branch's that owns its key: pickLine answers from it alone. Only a
+	// choice that found none falls back to the newest live entry of all
+	// (a scan of the whole file), and a --session choice never does.
+	if len(out) == 0 && c.id == "" {
+		if s, ok := registry.NewestLive(data); ok {
+			out = append(out, registry.LooseOf(s))
+		}
 	}
 	return out
 }
