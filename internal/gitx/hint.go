@@ -51,7 +51,7 @@ func mainWorktreeFromHint(commonDir string) string {
 		return ""
 	}
 	gitDir, err := readGitFile(filepath.Join(root, ".git"), func(string) string { return "" })
-	if err != nil || !sameDir(gitDir, commonDir) {
+	if err != nil || !SameDir(gitDir, commonDir) {
 		return ""
 	}
 	return root

@@ -82,7 +82,7 @@ func (l Layout) markCurrent(list []Worktree) {
 		return
 	}
 	for i := range list {
-		if sameDir(list[i].GitDir, l.GitDir) {
+		if SameDir(list[i].GitDir, l.GitDir) {
 			list[i].Current = true
 			return
 		}
@@ -209,8 +209,9 @@ func exists(p string) bool {
 	return err == nil
 }
 
-// sameDir reports whether a and b name the same directory.
-func sameDir(a, b string) bool {
+// SameDir reports whether a and b name the same existing directory, or
+// the same path.
+func SameDir(a, b string) bool {
 	if filepath.Clean(a) == filepath.Clean(b) {
 		return true
 	}

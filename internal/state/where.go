@@ -107,7 +107,7 @@ func refuseStateDir(path string, l *gitx.Layout) error {
 		return nil
 	}
 	for _, root := range []string{l.WorktreeRoot, l.MainWorktree} {
-		if root != "" && sameDir(root, path) {
+		if root != "" && gitx.SameDir(root, path) {
 			return fault.Usagef("state dir %s is the root of a git work tree", path).WithHint("%s", hint)
 		}
 	}
@@ -123,17 +123,6 @@ func refuseStateDir(path string, l *gitx.Layout) error {
 func within(path, dir string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && filepath.IsLocal(rel)
-}
-
-// sameDir reports whether a and b name the same existing directory, or
-// the same path.
-func sameDir(a, b string) bool {
-	if filepath.Clean(a) == filepath.Clean(b) {
-		return true
-	}
-	fa, err1 := os.Stat(a)
-	fb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
 // ensure creates the state dir when missing (never its parents: a mistyped
