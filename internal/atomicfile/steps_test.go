@@ -387,3 +387,26 @@ func TestReadWhileReplaced(t *testing.T) {
 		t.Fatalf("missing: %v", err)
 	}
 }
+
+// ReadFile returns every byte, whatever the size against its first buffer,
+// and allocates the buffer once for a file of known size.
+func TestReadFileSizes(t *testing.T) {
+	dir := t.TempDir()
+	for _, size := range []int{0, 1, 511, 512, 513, 4096, 1 << 20, 4<<20 + 7} {
+		want := make([]byte, size)
+		for i := range want {
+			want[i] = byte(i*7 + size)
+		}
+		path := filepath.Join(dir, fmt.Sprintf("f%d", size))
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadFile(path)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("size %d: got %d bytes, err %v", size, len(got), err)
+		}
+		if size > 0 && cap(got) != size+1 {
+			t.Errorf("size %d: buffer cap %d, want %d (one allocation)", size, cap(got), size+1)
+		}
+	}
+}
