@@ -24,6 +24,8 @@
 // Reads: [Open] and [ReadFile] open a file so that a writer may rename over
 // it while it is open. On Windows that needs FILE_SHARE_DELETE, which
 // os.Open does not ask for; elsewhere they are os.Open and os.ReadFile.
+// [ReadOnly] is ReadFile for bytes that are only read (orc.json): on Linux
+// a large file is mapped instead of copied.
 //
 // Platforms. On Windows a directory cannot be fsynced (the call is refused
 // with "Access denied") and there is nothing to make durable that way, so

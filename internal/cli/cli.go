@@ -10,12 +10,14 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/alecthomas/kong"
 
+	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/fault"
 )
 
@@ -24,6 +26,13 @@ type exitPanic struct{ code int }
 
 // Main runs orc-state with args and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	quiet := isLine(args) || (len(args) >= 1 && args[0] == "statusline") || (len(args) == 2 && args[0] == "hook" && args[1] == "post-tool-use")
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			code = truncatedUnder(r, quiet, stderr)
+		}
+	}()
 	if len(args) == 1 && args[0] == "help" {
 		args = []string{"--help"} // the original's spelling
 	}
@@ -93,6 +102,24 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return report(stderr, verb, err)
 	}
 	return fault.OK
+}
+
+// truncatedUnder is the exit for a panic r that ended Main. A large
+// orc.json is read through a mapping (atomicfile.ReadOnly); if another
+// program truncates it in place meanwhile, reading the lost pages faults.
+// Nothing has been written at that point (a transaction reads and plans
+// before its first write), so this is exit 3, or silence for a display.
+// Any other panic is orc-state's bug and goes on.
+func truncatedUnder(r any, quiet bool, stderr io.Writer) int {
+	if !atomicfile.IsFault(r) {
+		panic(r)
+	}
+	if quiet {
+		return fault.OK
+	}
+	fmt.Fprintln(stderr, "orc-state: a file under .orc/ was truncated in place by another program while orc-state read it; nothing was written")
+	fmt.Fprintln(stderr, "hint: run the command again, then orc-state doctor if it persists")
+	return fault.Invalid
 }
 
 // newParser is kong set up for orc-state over model, a grammar from

@@ -102,7 +102,7 @@ func lineWith(dir string, c lineChoice, layout *gitx.Layout) (lineOut, bool) {
 		c.branch, _, _ = layout.CurrentBranch()
 		c.isBranch = c.branch != ""
 	}
-	data, err := atomicfile.ReadFile(filepath.Join(dir, "orc.json"))
+	data, err := atomicfile.ReadOnly(filepath.Join(dir, "orc.json"))
 	if err != nil {
 		return lineOut{}, false
 	}

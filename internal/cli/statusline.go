@@ -279,7 +279,7 @@ func workspacePlace(dir string) (name string, live int) {
 	if repos < 2 {
 		return "", 0
 	}
-	if data, err := atomicfile.ReadFile(filepath.Join(dir, ".orc", "orc.json")); err == nil {
+	if data, err := atomicfile.ReadOnly(filepath.Join(dir, ".orc", "orc.json")); err == nil {
 		for _, s := range registry.ParseLoose(data) {
 			if s.Status == "in_progress" {
 				live++

@@ -167,7 +167,7 @@ func (d *Dir) ReadRegistryFor(keys ...string) (reg *registry.Registry, exists bo
 	if _, err := d.checkDir(); err != nil {
 		return nil, false, err
 	}
-	data, err := readRegular(d.RegistryPath())
+	data, err := readRegularShared(d.RegistryPath())
 	if errors.Is(err, os.ErrNotExist) {
 		return &registry.Registry{Schema: registry.Schema, Sessions: []registry.Session{}}, false, nil
 	}
@@ -246,4 +246,17 @@ func readRegular(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is not a regular file (a symlink or a directory)", path)
 	}
 	return atomicfile.ReadFile(path)
+}
+
+// readRegularShared is readRegular for bytes that are only read, and may be
+// kept (orc.json): a large file is mapped, not copied (atomicfile.ReadOnly).
+func readRegularShared(path string) ([]byte, error) {
+	st, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (a symlink or a directory)", path)
+	}
+	return atomicfile.ReadOnly(path)
 }
