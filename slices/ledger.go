@@ -44,7 +44,7 @@ func parse(data []byte, input bool) (*Ledger, error) {
 	if v := top.get("schema"); v != nil && string(v) != "null" {
 		n, err := strconv.Atoi(string(v))
 		switch {
-		case err != nil || !integerLit.Match(v):
+		case err != nil || !integerLit(v):
 			return nil, fail(false, "schema must be an integer, got %s", clip(v))
 		case n > Schema:
 			return nil, fail(true, "schema %d is newer than this orc-state understands (%d)", n, Schema)

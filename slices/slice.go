@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -36,10 +35,24 @@ type Slice struct {
 	ClaimedUntil  time.Time // when that claim's lease ends; zero when unclaimed
 }
 
-var (
-	integerLit = regexp.MustCompile(`^-?[0-9]+$`)
-	naturalLit = regexp.MustCompile(`^[0-9]+$`)
-)
+// naturalLit reports whether v is a JSON literal of digits only (no sign,
+// fraction or exponent).
+func naturalLit(v []byte) bool {
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(v) > 0
+}
+
+// integerLit is naturalLit with an optional leading minus.
+func integerLit(v []byte) bool {
+	if len(v) > 0 && v[0] == '-' {
+		v = v[1:]
+	}
+	return naturalLit(v)
+}
 
 // decodeSlice validates the fields of one slice object and returns its view.
 // A null value counts as absent, except for id.
@@ -128,7 +141,7 @@ func idOf(v json.RawMessage, field string) (string, error) {
 		}
 		return s, nil
 	}
-	if !integerLit.Match(v) {
+	if !integerLit(v) {
 		return "", fmt.Errorf("%s must be an integer or a string, got %s", field, clip(v))
 	}
 	return string(v), nil
@@ -154,7 +167,7 @@ func boolean(v json.RawMessage, field string) (bool, error) {
 
 func count(v json.RawMessage, field string) (int, error) {
 	n, err := strconv.Atoi(string(v))
-	if err != nil || !naturalLit.Match(v) {
+	if err != nil || !naturalLit(v) {
 		return 0, fmt.Errorf("%s must be a non-negative integer, got %s", field, clip(v))
 	}
 	return n, nil
