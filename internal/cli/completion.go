@@ -62,7 +62,7 @@ func completionRequest() bool {
 // complete prints the candidates for $COMP_LINE (up to $COMP_POINT), one
 // per line, from the whole grammar, and returns the exit code.
 func complete(stdout, stderr io.Writer) (code int) {
-	parser, err := newParser(grammar(""), stdout, stderr)
+	parser, err := newParser(grammar("", ""), stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "orc-state: internal error: %v\n", err)
 		return 70

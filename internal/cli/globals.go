@@ -42,14 +42,45 @@ func takesGlobalValue(arg string) bool {
 
 // firstWord is the first argument that is not a global flag or its value.
 func firstWord(args []string) string {
+	first, _ := leadingWords(args)
+	return first
+}
+
+// leadingWords returns the first argument that is not a global flag or its
+// value, and the argument after it if that one is a plain word too (global
+// flags between them aside): "slice list" for [--dir D slice list], but no
+// second word for [slice --status red list].
+func leadingWords(args []string) (first, second string) {
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; {
 		case takesGlobalValue(a):
 			i++
+		case isGlobalFlag(a):
 		case strings.HasPrefix(a, "-"):
+			if first != "" {
+				return first, ""
+			}
+		case first == "":
+			first = a
 		default:
-			return a
+			return first, a
 		}
 	}
-	return ""
+	return first, ""
+}
+
+// isGlobalFlag reports whether arg is a global flag with its value joined
+// (--dir=DIR), or a global flag that takes none.
+func isGlobalFlag(arg string) bool {
+	name, ok := strings.CutPrefix(arg, "--")
+	if !ok {
+		return false
+	}
+	name, _, _ = strings.Cut(name, "=")
+	for _, n := range globalTags("name") {
+		if n == name {
+			return true
+		}
+	}
+	return false
 }

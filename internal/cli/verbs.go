@@ -101,24 +101,64 @@ var enums = kong.Vars{
 	"scope_workspace":       registry.ScopeWorkspace,
 }
 
-// Building kong's model of every verb costs milliseconds (it parses every
-// tag), which every hook, statusline and agent call would pay. grammarFor
-// gives kong the global flags and only the verbs the arguments' first word
-// names; top-level help and unknown verbs get them all.
-func grammarFor(args []string) any {
-	first := firstWord(args)
-	for _, v := range verbs {
-		if strings.Fields(v.words)[0] == first {
-			return grammar(first)
+// enumsFor is the part of enums the tags of model use. kong interpolates
+// every variable it is given once for every flag, with a regexp, whether
+// the flag uses it or not: with all of enums that was a sixth of a verb's
+// instructions.
+func enumsFor(model any) kong.Vars {
+	used := kong.Vars{}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			for name, value := range enums {
+				if strings.Contains(string(f.Tag), "${"+name+"}") {
+					used[name] = value
+				}
+			}
+			if f.Type.Kind() == reflect.Struct {
+				walk(f.Type)
+			}
 		}
 	}
-	return grammar("")
+	walk(reflect.TypeOf(model).Elem())
+	return used
+}
+
+// Building kong's model of every verb costs milliseconds (it parses every
+// tag), which every hook, statusline and agent call would pay. grammarFor
+// gives kong the global flags and only the verbs the arguments name: the
+// one verb when its words are the first two arguments (global flags
+// aside), else the family the first word names; top-level help and
+// unknown verbs get them all.
+func grammarFor(args []string) any {
+	first, second := leadingWords(args)
+	if second != "" && isVerb(first+" "+second) {
+		return grammar(first, second)
+	}
+	for _, v := range verbs {
+		if strings.Fields(v.words)[0] == first {
+			return grammar(first, "")
+		}
+	}
+	return grammar("", "")
+}
+
+// isVerb reports whether words is a verb of the list (not a family heading).
+func isVerb(words string) bool {
+	for _, v := range verbs {
+		if v.words == words {
+			return v.flags != nil
+		}
+	}
+	return false
 }
 
 // grammar builds the struct kong parses: Globals, then a command field for
 // each verb of verbs (only those whose first word is only, unless only is
-// ""). A two-word verb is a field of its family's struct.
-func grammar(only string) any {
+// "", and of those only the leaf named leaf, unless leaf is ""). A
+// two-word verb is a field of its family's struct.
+func grammar(only, leaf string) any {
 	root := []reflect.StructField{{Name: "Globals", Type: reflect.TypeFor[Globals](), Tag: `embed:""`}}
 	var family string
 	var leaves []reflect.StructField
@@ -136,7 +176,9 @@ func grammar(only string) any {
 		}
 		switch {
 		case len(words) == 2:
-			leaves = append(leaves, command(words[1], v))
+			if leaf == "" || words[1] == leaf {
+				leaves = append(leaves, command(words[1], v))
+			}
 		case v.flags == nil:
 			closeFamily()
 			family = words[0]

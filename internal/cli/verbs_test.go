@@ -119,7 +119,7 @@ func TestVerbHelp(t *testing.T) {
 		if flat := strings.Join(strings.Fields(out.String()), " "); !strings.Contains(flat, v.help) {
 			t.Errorf("%q --help does not say %q:\n%s", v.words, v.help, out.String())
 		}
-		if full := helpWith(t, grammar(""), args); full != out.String() {
+		if full := helpWith(t, grammar("", ""), args); full != out.String() {
 			t.Errorf("%q --help differs with the whole grammar:\n%s\n---\n%s", v.words, out.String(), full)
 		}
 	}
@@ -168,5 +168,47 @@ func TestFirstWord(t *testing.T) {
 		if got := firstWord(c.args); got != c.want {
 			t.Errorf("firstWord(%q) = %q, want %q", c.args, got, c.want)
 		}
+	}
+}
+
+// TestLeadingWords checks the two-word scan that narrows the grammar to
+// one verb: a second word only when it follows the first directly (global
+// flags aside), and the narrowed grammar only when the two name a verb.
+func TestLeadingWords(t *testing.T) {
+	for _, c := range []struct {
+		args          []string
+		first, second string
+		narrowed      bool
+	}{
+		{nil, "", "", false},
+		{[]string{"slice", "list"}, "slice", "list", true},
+		{[]string{"--dir", "d", "slice", "--lock-timeout=1s", "list", "--json"}, "slice", "list", true},
+		{[]string{"slice", "--status", "red", "list"}, "slice", "", false},
+		{[]string{"slice", "lst"}, "slice", "lst", false},
+		{[]string{"phase", "set", "2"}, "phase", "set", true},
+		{[]string{"get", "phase"}, "get", "phase", false},
+		{[]string{"--help", "slice", "list"}, "slice", "list", true},
+	} {
+		first, second := leadingWords(c.args)
+		if first != c.first || second != c.second {
+			t.Errorf("leadingWords(%q) = %q, %q; want %q, %q", c.args, first, second, c.first, c.second)
+		}
+		if got := second != "" && isVerb(first+" "+second); got != c.narrowed {
+			t.Errorf("%q: narrowed %v, want %v", c.args, got, c.narrowed)
+		}
+	}
+}
+
+// TestEnumsFor checks that a grammar gets exactly the value lists its tags
+// name, so kong never meets an undefined ${name} nor interpolates unused ones.
+func TestEnumsFor(t *testing.T) {
+	if got := enumsFor(grammar("get", "")); len(got) != 0 {
+		t.Errorf("get: %v, want none", got)
+	}
+	if got := enumsFor(grammar("slice", "list")); len(got) != 1 || got["slice_statuses"] == "" {
+		t.Errorf("slice list: %v, want slice_statuses only", got)
+	}
+	if got := enumsFor(grammar("", "")); len(got) != len(enums) {
+		t.Errorf("whole grammar: %d of %d value lists", len(got), len(enums))
 	}
 }
