@@ -204,7 +204,9 @@ func Parse(data []byte) ([]Entry, []Problem, error) {
 		lineNo   int
 	)
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64<<10), len(data)+1)
+	// A line is never longer than data: a buffer of that size (not a fixed
+	// 64 KiB) is enough, and sync status parses thousands of small journals.
+	sc.Buffer(make([]byte, 0, min(len(data)+1, 64<<10)), len(data)+1)
 	for sc.Scan() {
 		lineNo++
 		raw := sc.Bytes()

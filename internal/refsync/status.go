@@ -1,6 +1,7 @@
 package refsync
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -49,30 +50,44 @@ func (s *Syncer) Status(key string) ([]Row, error) {
 		return nil, fault.NotFoundf("no session %q here or on %s", key, s.Remote).
 			WithHint("run orc-state sessions to list them")
 	}
-	locals, err := s.readLocals(ids, false)
-	if err != nil {
-		return nil, err
-	}
-	sessions, err := s.survey(rs, ids, locals)
-	if err != nil {
-		return nil, err
-	}
+	// A chunk of sessions at a time, each read from the registry already
+	// read: with every session's files held at once, sync status at 10,000
+	// sessions kept its heap at the memory limit and collected a thousand
+	// times.
 	var rows []Row
-	for _, ss := range sessions {
-		st := ss.state
-		switch st {
-		case Behind, RemoteOnly:
-			if _, err := validateRemote(ss.id, ss.remoteTree); err != nil {
-				st = InvalidRemote
-			}
-		case Ahead, NotPushed:
-			if unpublishable(ss) != "" {
-				st = InvalidLocal
-			}
+	for chunk := range slices.Chunk(ids, statusChunk) {
+		locals, err := s.readLocalsOf(reg, chunk)
+		if err != nil {
+			return nil, err
 		}
-		rows = append(rows, Row{ss.id, string(st)})
+		sessions, err := s.survey(rs, chunk, locals)
+		if err != nil {
+			return nil, err
+		}
+		for _, ss := range sessions {
+			rows = append(rows, Row{ss.id, string(statusOf(ss))})
+		}
 	}
 	return append(rows, archiveRows(rs, want)...), nil
+}
+
+// statusChunk is how many sessions Status holds in memory at once.
+var statusChunk = 256
+
+// statusOf is the state sync status reports for a surveyed session: what
+// survey decided, unless the side that would move is invalid.
+func statusOf(ss *session) State {
+	switch ss.state {
+	case Behind, RemoteOnly:
+		if _, err := validateRemote(ss.id, ss.remoteTree); err != nil {
+			return InvalidRemote
+		}
+	case Ahead, NotPushed:
+		if unpublishable(ss) != "" {
+			return InvalidLocal
+		}
+	}
+	return ss.state
 }
 
 // archiveRows lists the archive refs of one session ("" for all), oldest

@@ -178,28 +178,34 @@ func (s *Syncer) decide(ctx context.Context, ss *session, read func(string) (git
 // files, under the lock when locked (so each snapshot is from one moment),
 // else lock-free.
 func (s *Syncer) readLocals(ids []string, locked bool) (map[string]gitx.Snapshot, error) {
-	out := map[string]gitx.Snapshot{}
-	read := func(reg *registry.Registry) error {
-		for _, id := range ids {
-			snap, err := readLocal(s.Dir, reg, id)
-			if err != nil {
-				return fault.Wrap(fault.Invalid, err, "cannot read %s", id).WithHint("run orc-state doctor")
-			}
-			if snap != nil {
-				out[id] = snap
-			}
-		}
-		return nil
-	}
 	if !locked {
 		reg, _, err := s.Dir.ReadRegistry()
 		if err != nil {
 			return nil, err
 		}
-		return out, read(reg)
+		return s.readLocalsOf(reg, ids)
 	}
-	err := s.Dir.Update(context.Background(), s.Opts, func(tx *state.Tx) error { return read(tx.Reg) })
+	var out map[string]gitx.Snapshot
+	err := s.Dir.Update(context.Background(), s.Opts, func(tx *state.Tx) (err error) {
+		out, err = s.readLocalsOf(tx.Reg, ids)
+		return err
+	})
 	return out, err
+}
+
+// readLocalsOf reads the local snapshots of ids, their entries taken from reg.
+func (s *Syncer) readLocalsOf(reg *registry.Registry, ids []string) (map[string]gitx.Snapshot, error) {
+	out := map[string]gitx.Snapshot{}
+	for _, id := range ids {
+		snap, err := readLocal(s.Dir, reg, id)
+		if err != nil {
+			return nil, fault.Wrap(fault.Invalid, err, "cannot read %s", id).WithHint("run orc-state doctor")
+		}
+		if snap != nil {
+			out[id] = snap
+		}
+	}
+	return out, nil
 }
 
 // Select resolves a session key (raw branch or sessionId) against the
