@@ -257,8 +257,8 @@ func nextArtifact(d *state.Dir, s *registry.Session, digest string) *ArtifactRef
 			continue
 		}
 		name := artifactName().FindString(line)
-		if name == "" || strings.Contains(name, "..") {
-			return nil
+		if name == "" || !filepath.IsLocal(filepath.FromSlash(name)) {
+			return nil // outside the files folder and the work tree ("a..b.md" is inside)
 		}
 		rel := strings.TrimPrefix(name, "files/")
 		ref := &ArtifactRef{Path: filepath.Join(d.FilesDir(s.SessionID), filepath.FromSlash(rel))}
