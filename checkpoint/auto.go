@@ -37,7 +37,6 @@ type Auto struct {
 	DirtyKnown    bool     // false: git did not answer
 	DirtyTimedOut bool     // git timed out (wins over DirtyKnown)
 	DirtyNote     string   // when not known: "unknown (why)" or "n/a (why)"; "unknown" when empty
-	DirtyApprox   bool     // the list is approximate (no git binary)
 	DirtyCount    int      // dirty files, .orc/ excluded by the caller
 	DirtyPaths    []string // the first paths, .orc/ excluded by the caller
 }
@@ -49,7 +48,7 @@ type Auto struct {
 //   - Phase: <phase>/<total>[ <label>]
 //   - Slices: <done>/<total> done; open: <ids|none>     (only with a ledger)
 //   - HEAD: <short> <subject> | unborn (no commits) | detached at <short> <subject>
-//   - Dirty: <n> file(s)[: <first 5 paths>][ (+k more)][ (approximate)] | unknown (timed out) | <DirtyNote>
+//   - Dirty: <n> file(s)[: <first 5 paths>][ (+k more)] | unknown (timed out) | <DirtyNote>
 //
 // Every value is forced onto one line (control characters become spaces,
 // invalid UTF-8 becomes U+FFFD); the subject is capped at 72 runes, paths at
@@ -117,9 +116,6 @@ func dirty(a Auto) string {
 	}
 	if len(a.DirtyPaths) > 0 {
 		s += ": " + list(a.DirtyPaths, maxShownPaths, maxPathRunes, n)
-	}
-	if a.DirtyApprox {
-		s += " (approximate)"
 	}
 	return s
 }

@@ -41,9 +41,6 @@ func TestRenderAuto(t *testing.T) {
 		{"count beyond the paths given", func(a *Auto) {
 			a.DirtyCount, a.DirtyPaths = 40, paths[:5]
 		}, "- At: 2026-08-20T18:11:00Z (trigger: pre-compact)\n- Phase: 5/9 implement\n- HEAD: abc1234 add notifications\n- Dirty: 40 files: a.go, b.go, c.go, d.go, e.go (+35 more)\n"},
-		{"approximate", func(a *Auto) {
-			a.DirtyApprox, a.DirtyCount, a.DirtyPaths = true, 2, paths[:2]
-		}, "- At: 2026-08-20T18:11:00Z (trigger: pre-compact)\n- Phase: 5/9 implement\n- HEAD: abc1234 add notifications\n- Dirty: 2 files: a.go, b.go (approximate)\n"},
 		{"timed out", func(a *Auto) {
 			a.DirtyKnown, a.DirtyTimedOut = false, true
 		}, "- At: 2026-08-20T18:11:00Z (trigger: pre-compact)\n- Phase: 5/9 implement\n- HEAD: abc1234 add notifications\n- Dirty: unknown (timed out)\n"},

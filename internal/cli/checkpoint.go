@@ -73,7 +73,7 @@ func gitFacts(g reality) checkpoint.Auto {
 		a.HeadShort, a.HeadSubject = g.head.SHA[:7], g.head.Subject
 	}
 	a.DirtyTimedOut = g.dirty.TimedOut
-	a.DirtyKnown, a.DirtyApprox = g.dirty.Known, g.dirty.Approximate
+	a.DirtyKnown = g.dirty.Known
 	if !g.dirty.Known && !g.dirty.TimedOut {
 		a.DirtyNote = g.dirtyNote()
 	}

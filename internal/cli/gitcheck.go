@@ -30,7 +30,7 @@ type reality struct {
 	unborn   bool
 	remote   bool // the branch exists only as a remote-tracking ref; head is its tip
 	log      []gitx.Commit
-	dirty    gitx.Dirty // known, approximate, not applicable or unknown (why)
+	dirty    gitx.Dirty // known, not applicable or unknown (why)
 	paths    []string   // dirty paths, the state dir excluded (when dirty.Known)
 	err      error      // git could not say what HEAD is (why)
 }
@@ -107,12 +107,10 @@ func (g reality) headState(branch string) string {
 	return "branch " + branch
 }
 
-// dirtyNote is "" for a dirty list git gave, else what the list is:
-// "approximate", "unknown (why)" or "n/a (why)".
+// dirtyNote is "" for a dirty list git gave, else why there is none:
+// "unknown (why)" or "n/a (why)".
 func (g reality) dirtyNote() string {
 	switch {
-	case g.dirty.Known && g.dirty.Approximate:
-		return "approximate"
 	case g.dirty.Known:
 		return ""
 	case g.dirty.NotApplicable:
@@ -141,8 +139,8 @@ func remoteTracking(r *gitx.Repo, branch string) (string, bool) {
 }
 
 // gitFindings cross-checks the session's claims against git. Unknown is
-// never reported as clean: when git cannot answer, the finding is
-// git.unreadable. An approximate dirty list (no git program) is a note.
+// never reported as clean: when git cannot answer (no git program
+// included), the finding is git.unreadable.
 func gitFindings(d *state.Dir, s *registry.Session, g reality) []verify.Finding {
 	unreadable := func(why string) []verify.Finding {
 		return []verify.Finding{{Code: "git.unreadable", Message: "git cannot answer: " + why,
@@ -169,13 +167,6 @@ func gitFindings(d *state.Dir, s *registry.Session, g reality) []verify.Finding 
 	case g.dirty.TimedOut:
 		out = append(out, verify.Finding{Code: "git.status-timeout", Message: "git status did not answer in time; the dirty list is unknown",
 			Next: "git status (warm the index), then retry"})
-	case g.dirty.Known && g.dirty.Approximate:
-		msg := "no git program: the dirty list is approximate (the built-in reader ignores global excludes, autocrlf and core.fileMode)"
-		if len(g.paths) > 0 {
-			msg += fmt.Sprintf("; it lists %d file(s): %s", len(g.paths), strings.Join(first(g.paths, 5), ", "))
-		}
-		out = append(out, verify.Finding{Code: "git.approximate", Severity: verify.Note, Message: msg,
-			Next: "install git (on PATH) for an exact answer"})
 	case g.dirty.Known:
 		if len(g.paths) > 0 {
 			out = append(out, verify.Finding{Code: "git.dirty",

@@ -56,8 +56,6 @@ func renderPacket(p Packet, max int) string {
 		gitLines = append(gitLines, "- Worktree: "+p.Worktree)
 	}
 	switch {
-	case p.DirtyNote == "approximate":
-		gitLines = append(gitLines, fmt.Sprintf("- Dirty: %d file(s) (approximate: no git program)", len(p.Dirty)))
 	case p.DirtyNote != "":
 		gitLines = append(gitLines, "- Dirty: "+p.DirtyNote)
 	default:

@@ -40,7 +40,7 @@ type Packet struct {
 	Worktree     string            `json:"worktree"`
 	Commits      []string          `json:"commits"`
 	Dirty        []string          `json:"dirty"`
-	DirtyNote    string            `json:"dirtyNote,omitempty"` // "approximate", "unknown (why)" or "n/a (why)"
+	DirtyNote    string            `json:"dirtyNote,omitempty"` // "unknown (why)" or "n/a (why)"
 	CrossCheck   []string          `json:"crossCheck"`
 	ReentrySlice string            `json:"reentrySlice"`
 	Claims       []string          `json:"claims,omitempty"` // live claims, the caller's first

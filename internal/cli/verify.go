@@ -32,7 +32,7 @@ func (c *VerifyCmd) Run(e *Env) error {
 	g := observe(d, s.GitBranch, 0)
 	defer g.close()
 	findings = append(findings, gitFindings(d, s, g)...)
-	problems := verify.Problems(findings)
+	problems := len(findings)
 	if c.JSON {
 		if findings == nil {
 			findings = []verify.Finding{}
@@ -42,19 +42,11 @@ func (c *VerifyCmd) Run(e *Env) error {
 		}
 	} else {
 		for _, f := range findings {
-			fmt.Fprintf(e.Stdout, "%s%s: %s\n  next: %s\n", notePrefix(f), f.Code, f.Message, f.Next)
+			fmt.Fprintf(e.Stdout, "%s: %s\n  next: %s\n", f.Code, f.Message, f.Next)
 		}
 	}
 	if problems > 0 {
 		return fault.NotFoundf("%d problem(s) in session %s", problems, s.SessionID)
 	}
 	return nil
-}
-
-// notePrefix marks a finding that is no problem.
-func notePrefix(f verify.Finding) string {
-	if f.Severity == verify.Note {
-		return "note: "
-	}
-	return ""
 }

@@ -32,22 +32,6 @@ type commitInfo struct {
 	Subject string    // git's %s: the first paragraph, lines joined by a space
 }
 
-// objectReader answers object questions for one repository.
-type objectReader interface {
-	// claim resolves 7 to 64 hex digits to the full id of the one commit
-	// they abbreviate: errMissing when no object has that name (or it is
-	// no commit), errAmbiguous when several commits match.
-	claim(claim string) (string, error)
-	// commit reads a commit by full id (errMissing when absent).
-	commit(id string) (commitInfo, error)
-	// ref returns what "HEAD" or a full ref name points at (errMissing
-	// when the ref does not exist or is unborn).
-	ref(name string) (string, error)
-	// peel follows an object (an annotated tag) down to a commit.
-	peel(id string) (string, error)
-	close()
-}
-
 // catFile reads objects through one `git cat-file --batch` process in the
 // place the repository was opened from, started on first use and started
 // again after git exits (a partial clone's missing object ends it).
@@ -112,6 +96,7 @@ func (c *catFile) stop() {
 	c.cmd = nil
 }
 
+// close stops the process, if any.
 func (c *catFile) close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -182,6 +167,9 @@ func (c *catFile) exchange(name string) (id, kind string, content []byte, err er
 	return f[0], f[1], buf[:size], nil
 }
 
+// claim resolves 7 to 64 hex digits to the full id of the one commit they
+// abbreviate: errMissing when no object has that name (or it is no
+// commit), errAmbiguous when several commits match.
 func (c *catFile) claim(claim string) (string, error) {
 	claim = strings.ToLower(claim)
 	id, kind, _, err := c.get(claim + "^{commit}")
@@ -194,6 +182,7 @@ func (c *catFile) claim(claim string) (string, error) {
 	return id, nil
 }
 
+// commit reads a commit by full id (errMissing when absent).
 func (c *catFile) commit(id string) (commitInfo, error) {
 	got, kind, content, err := c.get(id)
 	if err != nil {
@@ -205,6 +194,7 @@ func (c *catFile) commit(id string) (commitInfo, error) {
 	return parseCommit(got, content, c.shallow)
 }
 
+// peel follows an object (an annotated tag) down to a commit.
 func (c *catFile) peel(id string) (string, error) {
 	got, kind, _, err := c.get(id + "^{commit}")
 	if err != nil {
@@ -216,6 +206,8 @@ func (c *catFile) peel(id string) (string, error) {
 	return got, nil
 }
 
+// ref returns what "HEAD" or a full ref name points at (errMissing when
+// the ref does not exist or is unborn).
 func (c *catFile) ref(name string) (string, error) {
 	id, _, _, err := c.get(name)
 	return id, err

@@ -4,7 +4,7 @@
 // exist", ancestry) is what git says in the same place and environment, or
 // an explicit unknown with git's reason.
 //
-// It owns four things:
+// It owns three things:
 //
 //   - Discovery (Discover, Layout), without running git: git's own set-up
 //     rules (GIT_DIR, GIT_WORK_TREE, GIT_COMMON_DIR, a .git dir or gitfile,
@@ -21,17 +21,17 @@
 //     never fetches from a read; only sync's Layout.Run may reach a remote.
 //     Object ids are read in the repository's own format (SHA-1 or
 //     SHA-256); claims are 7 to 64 hex digits.
-//   - The fallback without a git program: go-git's storage packages read
-//     the repository formats they know (SHA-1, files refs, benign
-//     extensions; anything else is refused, naming it), and the dirty list
-//     is computed in process and marked approximate (Status.Approximate).
-//     The root go-git package is never imported: it links every transport
-//     and costs milliseconds of start-up per process.
 //   - Sync's plumbing (plumbing.go): its commits and refs are read and
 //     written through the git CLI (cat-file, fast-import, update-ref,
 //     fetch, push) in the same place and environment (Layout.Run), which
 //     works in every object format git does and lets a partial clone fetch
 //     on demand.
+//
+// Without a git program on PATH every question fails with "no git
+// program on PATH" (callers show it as unknown); nothing is computed in
+// git's place. Of go-git only the plumbing package is linked (ref-name
+// rules): its storage, object and config packages would add their
+// initialisers to every process.
 //
 // The only writes are sync's objects and the refs orc-state owns
 // (refs/orc/); the config, the index and the working tree are never

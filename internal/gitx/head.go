@@ -147,8 +147,11 @@ func (r *Repo) resolveCommitish(s string) (string, error) {
 		if c.OK() {
 			return c.Full, nil
 		}
-		if c.State == ClaimBeyondShallow {
+		switch c.State {
+		case ClaimBeyondShallow:
 			return "", fmt.Errorf("commit %q: %w", s, ErrBeyondShallow)
+		case ClaimUnknown:
+			return "", fmt.Errorf("commit %q cannot be checked: %s", s, c.Reason)
 		}
 		return "", fmt.Errorf("unknown commit %q", s)
 	}
@@ -189,10 +192,3 @@ func (r *Repo) resolveCommitish(s string) (string, error) {
 // ErrBeyondShallow is returned when a question needs history a shallow
 // clone does not have.
 var ErrBeyondShallow = errors.New(BeyondShallow)
-
-func branchName(n plumbing.ReferenceName) string {
-	if s, ok := strings.CutPrefix(string(n), "refs/heads/"); ok {
-		return s
-	}
-	return string(n)
-}

@@ -46,9 +46,6 @@ type Layout struct {
 	// FromEnv is set when GIT_DIR, GIT_WORK_TREE or GIT_COMMON_DIR chose the
 	// repository: git must then be run with the same environment.
 	FromEnv bool
-	// Format is empty when the built-in reader can read the repository,
-	// else why not ("unknown extension: objectformat=sha256", ...).
-	Format string
 	// RefFiles is true when refs are stored as files and packed-refs
 	// (no extensions.refStorage other than "files"), so they may be read
 	// by hand.
@@ -114,11 +111,7 @@ func DiscoverEnv(dir string, getenv func(string) string) (Layout, error) {
 	if err != nil {
 		return Layout{}, err
 	}
-	if err := cfg.builtinReadable(); err != nil {
-		l.Format = err.Error()
-	}
-	rs := strings.ToLower(cfg.extensions["refstorage"])
-	l.RefFiles = rs == "" || rs == "files"
+	l.RefFiles = cfg.refStorage == "" || strings.EqualFold(cfg.refStorage, "files")
 
 	// The work tree, as git's setup decides it. core.bare and
 	// core.worktree count only outside a linked worktree.

@@ -9,9 +9,8 @@ import (
 // Dirty is the dirty list of the work tree a branch is checked out in, or
 // why there is none.
 type Dirty struct {
-	Known       bool // Entries is the answer
-	Entries     []StatusEntry
-	Approximate bool // computed by the built-in reader (no git program)
+	Known   bool // Entries is the answer
+	Entries []StatusEntry
 	// NotApplicable: the branch is not checked out in any work tree that
 	// exists, so it has no dirty list (Reason says which case).
 	NotApplicable bool
@@ -80,31 +79,21 @@ func (r *Repo) observeWorktree(ctx context.Context, o *Observation, w Worktree, 
 	var err error
 	var pre Head // HEAD read beside git status (current work tree only)
 	var preErr error
-	if r.builtin {
-		wr := r
-		if !w.Current {
-			l := r.layout
-			l.Place, l.WorktreeRoot, l.GitDir, l.Linked = w.Path, w.Path, w.GitDir, !w.Main
-			wr = &Repo{layout: l, builtin: true}
-		}
-		st, err = wr.builtinStatus(ctx)
-	} else {
-		p := inWorktree(w.Path)
-		if w.Current {
-			p = r.layout.here()
-			// git status, a subprocess, runs while HEAD and its subject
-			// are read through cat-file: on a large tree status is most
-			// of the cost.
-			done := make(chan struct{})
-			go func() {
-				defer close(done)
-				st, err = statusIn(ctx, p)
-			}()
-			pre, preErr = r.Head()
-			<-done
-		} else {
+	p := inWorktree(w.Path)
+	if w.Current {
+		p = r.layout.here()
+		// git status, a subprocess, runs while HEAD and its subject are
+		// read through cat-file: on a large tree status is most of the
+		// cost.
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
 			st, err = statusIn(ctx, p)
-		}
+		}()
+		pre, preErr = r.Head()
+		<-done
+	} else {
+		st, err = statusIn(ctx, p)
 	}
 	switch {
 	case err != nil:
@@ -112,13 +101,13 @@ func (r *Repo) observeWorktree(ctx context.Context, o *Observation, w Worktree, 
 	case st.TimedOut:
 		o.Dirty.TimedOut, o.Dirty.Reason = true, "timed out"
 	default:
-		o.Dirty = Dirty{Known: true, Entries: st.Entries, Approximate: st.Approximate}
+		o.Dirty = Dirty{Known: true, Entries: st.Entries}
 	}
 	head := st.Head
 	if err != nil || st.TimedOut {
 		// HEAD from git status is unknown; the read beside it may still
 		// have answered (a timeout), otherwise HEAD is unknown too.
-		if !w.Current || preErr != nil || r.builtin {
+		if !w.Current || preErr != nil {
 			o.HeadErr = o.Dirty.Reason
 			if preErr != nil {
 				o.HeadErr = preErr.Error()

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
 // BranchSHA reads refs/heads/<branch> by hand (loose ref, then
@@ -101,24 +100,12 @@ func (r *Repo) Merged(target string) (map[string]bool, error) {
 	if !IsClaim(target) {
 		return nil, fmt.Errorf("merged: %q is not a commit id", target)
 	}
+	refs, err := r.refsUnder("refs/heads/", target)
 	out := map[string]bool{}
-	if !r.builtin {
-		refs, err := r.refsUnder("refs/heads/", target)
-		for name := range refs {
-			out[name] = true
-		}
-		return out, err
+	for name := range refs {
+		out[name] = true
 	}
-	all, err := r.Branches()
-	if err != nil {
-		return nil, err
-	}
-	for name, tip := range all {
-		if _, reachable, err := r.CommitsBetween(tip, target); err == nil && reachable {
-			out[name] = true
-		}
-	}
-	return out, nil
+	return out, err
 }
 
 // refsUnder lists the refs under prefix (names with the prefix removed for
@@ -130,29 +117,6 @@ func (r *Repo) refsUnder(prefix, merged string) (map[string]string, error) {
 			return strings.TrimPrefix(name, prefix)
 		}
 		return name
-	}
-	if r.builtin {
-		st, err := r.storage()
-		if err != nil {
-			return nil, err
-		}
-		it, err := st.IterReferences()
-		if err != nil {
-			return nil, err
-		}
-		err = it.ForEach(func(ref *plumbing.Reference) error {
-			name := ref.Name().String()
-			if !strings.HasPrefix(name, prefix) {
-				return nil
-			}
-			got, err := storer.ResolveReference(st, ref.Name())
-			if err != nil {
-				return nil // a dangling symbolic ref
-			}
-			out[trim(name)] = got.Hash().String()
-			return nil
-		})
-		return out, err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
 	defer cancel()

@@ -2,6 +2,7 @@ package gitx
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -170,41 +171,42 @@ func TestExtensions(t *testing.T) {
 	}
 }
 
-// TestExtensionsRefused: without a git program, the built-in reader
-// refuses what it cannot read, naming it; with git, the same repositories
-// open and git answers.
-func TestExtensionsRefused(t *testing.T) {
+// TestNoGitProgram: with git, git answers for every repository format
+// (or refuses, in its own words, what it cannot read); without a git
+// program, discovery still works (it never runs git) and every git fact is
+// an error naming the missing program: nothing is computed in its place.
+func TestNoGitProgram(t *testing.T) {
 	tests := []struct {
 		name    string
 		init    []string
 		setup   func(t *testing.T, repo string)
-		want    string // in the error
-		gitSays string // in the error when git itself refuses
+		gitSays string // in the error when git itself refuses; "" when git answers
 	}{
-		{"sha256", []string{"--object-format=sha256"}, nil, "unknown extension: objectformat", ""},
+		{"sha1", nil, nil, ""},
+		{"sha256", []string{"--object-format=sha256"}, nil, ""},
 		{"sha256+worktreeConfig", []string{"--object-format=sha256"}, func(t *testing.T, repo string) {
 			mustGit(t, repo, "config", "extensions.worktreeConfig", "true")
-		}, "unknown extension: objectformat", ""},
+		}, ""},
 		{"refStorage", nil, func(t *testing.T, repo string) {
 			mustGit(t, repo, "config", "core.repositoryformatversion", "1")
 			mustGit(t, repo, "config", "extensions.refStorage", "reftable")
-		}, "unknown extension: refstorage", "unknown repository extension found: refstorage"},
+		}, "unknown repository extension found: refstorage"},
 		{"unknown", nil, func(t *testing.T, repo string) {
 			mustGit(t, repo, "config", "core.repositoryformatversion", "1")
 			mustGit(t, repo, "config", "extensions.worktreeConfig", "true")
 			mustGit(t, repo, "config", "extensions.somethingNew", "true")
-		}, "unknown extension: somethingnew", "unknown repository extension found: somethingnew"},
-		{"unknown in v0", nil, func(t *testing.T, repo string) {
+		}, "unknown repository extension found: somethingnew"},
+		{"partial clone config in v0", nil, func(t *testing.T, repo string) {
 			mustGit(t, repo, "config", "extensions.partialClone", "origin")
-		}, "unknown extension: partialclone", ""},
+		}, ""},
 		{"format version 2", nil, func(t *testing.T, repo string) {
 			mustGit(t, repo, "config", "core.repositoryformatversion", "2")
-		}, "repositoryformatversion", "Expected git repo version <= 1"},
+		}, "Expected git repo version <= 1"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			repo := initRepo(t, tc.init...)
-			commit(t, repo, "one")
+			one := commit(t, repo, "one")
 			if tc.setup != nil {
 				tc.setup(t, repo)
 			}
@@ -215,16 +217,64 @@ func TestExtensionsRefused(t *testing.T) {
 				if err != nil || h.SHA != sha {
 					t.Errorf("with git: Head = %+v, %v; git says %s", h, err, sha)
 				}
-			} else if err == nil || !strings.Contains(err.Error(), tc.gitSays) {
+			} else if tc.gitSays == "" || err == nil || !strings.Contains(err.Error(), tc.gitSays) {
 				t.Errorf("with git: Head = %+v, %v; git fails (%v), want an error saying %q", h, err, gitErr, tc.gitSays)
 			}
+
 			t.Setenv("PATH", "")
-			_, err = Open(repo)
-			if err == nil {
-				t.Fatal("Open without git succeeded, want refusal")
+			r, err = Open(repo)
+			if err != nil {
+				t.Fatalf("Open without git: %v (discovery runs no git)", err)
 			}
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %q does not say %q", err, tc.want)
+			defer r.Close()
+			if got := r.Layout().WorktreeRoot; got != repo {
+				t.Errorf("without git: WorktreeRoot = %q, want %q", got, repo)
+			}
+			if r.Layout().RefFiles {
+				if b, detached, err := r.Layout().CurrentBranch(); b != "main" || detached || err != nil {
+					t.Errorf("without git: CurrentBranch = %q, %v, %v; want main (a hand read)", b, detached, err)
+				}
+				if sha, ok := r.Layout().BranchSHA("main"); !ok || sha != one {
+					t.Errorf("without git: BranchSHA(main) = %q, %v; want %s (a hand read)", sha, ok, one)
+				}
+			}
+			noGit := func(what string, err error) {
+				t.Helper()
+				if err == nil || !strings.Contains(err.Error(), "no git program on PATH") {
+					t.Errorf("without git: %s: err = %v, want \"no git program on PATH\"", what, err)
+				}
+			}
+			h, err = r.Head()
+			noGit("Head", err)
+			if h.SHA != "" {
+				t.Errorf("without git: Head = %+v, want nothing", h)
+			}
+			st, err := r.Status(context.Background())
+			noGit("Status", err)
+			if st.Head.SHA != "" || st.Entries != nil {
+				t.Errorf("without git: Status = %+v, want nothing", st)
+			}
+			_, ok, err := r.BranchHead("main")
+			noGit("BranchHead", err)
+			if ok {
+				t.Error("without git: BranchHead(main) ok")
+			}
+			_, err = r.Branches()
+			noGit("Branches", err)
+			_, err = r.Merged(one)
+			noGit("Merged", err)
+			_, err = r.Log(5)
+			noGit("Log", err)
+			_, _, err = r.CommitsBetween(one, one)
+			noGit("CommitsBetween", err)
+			if c := r.CheckClaim(one); c.State != ClaimUnknown || !strings.Contains(c.Reason, "no git program on PATH") {
+				t.Errorf("without git: CheckClaim = %+v, want unknown (no git program on PATH)", c)
+			}
+			o := r.ObserveBranch(context.Background(), "main", 3)
+			noGit("ObserveBranch head", errors.New(o.HeadErr))
+			noGit("ObserveBranch dirty", errors.New(o.Dirty.Reason))
+			if o.Dirty.Known || o.Dirty.NotApplicable || o.Head.SHA != "" || o.Log != nil {
+				t.Errorf("without git: ObserveBranch = %+v, want every fact unknown", o)
 			}
 		})
 	}

@@ -19,8 +19,8 @@ import (
 const Timeout = 5 * time.Second
 
 // Program returns the path of the git program on PATH, "" when there is
-// none (the built-in reader is then used, and the dirty list is
-// approximate). It is looked up again when PATH changes.
+// none (every question then fails with errNoGit). It is looked up again
+// when PATH changes.
 func Program() string {
 	path := os.Getenv("PATH")
 	program.Lock()

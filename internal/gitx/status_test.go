@@ -72,7 +72,7 @@ func TestStatusEntries(t *testing.T) {
 	excludeOrc(t, repo)
 	writeFile(t, repo, "build/out.bin", "x")
 	r := mustOpen(t, repo)
-	if st := mustStatus(t, r); len(st.Entries) != 0 || st.Approximate {
+	if st := mustStatus(t, r); len(st.Entries) != 0 {
 		t.Fatalf("clean repo: Status = %+v", st)
 	}
 
@@ -228,28 +228,4 @@ func TestCleanEnv(t *testing.T) {
 	if want := "PATH=/bin GIT_CONFIG_GLOBAL=/dev/null GIT_DIRX=keep HOME=/h"; got != want {
 		t.Errorf("CleanEnv = %q, want %q", got, want)
 	}
-}
-
-// TestStatusFallback hides the git binary: Status must fall back to go-git.
-func TestStatusFallback(t *testing.T) {
-	repo := initRepo(t)
-	commitFile(t, repo, "a.txt", "a\n", "one")
-	commitFile(t, repo, "b.txt", "b\n", "two")
-	excludeOrc(t, repo)
-	writeFile(t, repo, "a.txt", "changed\n")
-	writeFile(t, repo, "b.txt", "staged\n")
-	mustGit(t, repo, "add", "b.txt")
-	writeFile(t, repo, "dir/new file é.txt", "n\n")
-	t.Setenv("PATH", "")
-	r := mustOpen(t, repo)
-	st, err := r.Status(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !st.Approximate || st.TimedOut {
-		t.Errorf("Status = %+v, want Approximate", st)
-	}
-	checkEntries(t, st.Entries, map[string]wantEntry{
-		"a.txt": {".M", ""}, "b.txt": {"M.", ""}, "dir/new file é.txt": {"??", ""},
-	})
 }

@@ -97,7 +97,7 @@ func short(id string) string {
 }
 
 type walker struct {
-	objs    objectReader
+	objs    *catFile
 	q       commitQueue
 	seq     int
 	flags   map[string]uint8 // current paint of every seen commit

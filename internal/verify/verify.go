@@ -35,23 +35,6 @@ type Finding struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
 	Next    string `json:"next"`
-	// Severity is empty for a problem, Note for something worth knowing
-	// that is no problem by itself (such as an approximate git answer).
-	Severity string `json:"severity,omitempty"`
-}
-
-// Note is the Severity of a finding that is not a problem.
-const Note = "note"
-
-// Problems counts the findings that are problems (not notes).
-func Problems(fs []Finding) int {
-	n := 0
-	for _, f := range fs {
-		if f.Severity != Note {
-			n++
-		}
-	}
-	return n
 }
 
 // Session runs every check that needs no git on session s.
