@@ -381,10 +381,12 @@ func TestWorktreesBusy(t *testing.T) {
 	}
 }
 
-// TestNoRootGoGit keeps the package off the root go-git package (and so off
-// its transports: ssh, http, ...), whose init costs milliseconds per
-// process, and off config and index writes.
-func TestNoRootGoGit(t *testing.T) {
+// TestLeanDeps keeps the package's start-up cost down (issue 19): of
+// go-git only the plumbing package (ref-name rules) and its hash package,
+// nothing of go-billy or gcfg, and none of the packages whose initialisers
+// they brought into every process (gob, openpgp, flate, crc32, go-diff,
+// x/sys/cpu, the transports). It also keeps config and index writes out.
+func TestLeanDeps(t *testing.T) {
 	t.Parallel()
 	goBin, err := exec.LookPath("go")
 	if err != nil {
@@ -394,10 +396,16 @@ func TestNoRootGoGit(t *testing.T) {
 	if err != nil {
 		t.Skipf("go list: %v", err)
 	}
+	allowed := map[string]bool{"github.com/go-git/go-git/v5/plumbing": true, "github.com/go-git/go-git/v5/plumbing/hash": true}
 	for _, dep := range strings.Fields(string(out)) {
-		if dep == "github.com/go-git/go-git/v5" || strings.Contains(dep, "/plumbing/transport") ||
-			strings.HasPrefix(dep, "golang.org/x/crypto/ssh") || dep == "net/http" {
-			t.Errorf("internal/gitx depends on %s", dep)
+		if allowed[dep] {
+			continue
+		}
+		for _, bad := range []string{"github.com/go-git/", "github.com/ProtonMail/", "github.com/sergi/", "golang.org/x/sys/cpu",
+			"encoding/gob", "compress/", "hash/crc32", "net/http", "golang.org/x/crypto/ssh"} {
+			if strings.HasPrefix(dep, bad) {
+				t.Errorf("internal/gitx depends on %s", dep)
+			}
 		}
 	}
 	srcs, err := filepath.Glob("*.go")
