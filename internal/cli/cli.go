@@ -65,6 +65,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			os.Unsetenv(name) // set but empty means unset, as in the original
 		}
 	}
+	if verb, cmd, ok := plain(args); ok {
+		env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, G: plainGlobals(), Verb: verb}
+		if err := cmd.Run(env); err != nil {
+			return report(stderr, verb, err)
+		}
+		return fault.OK
+	}
 	model := grammarFor(args)
 	parser, err := newParser(model, stdout, stderr)
 	if err != nil {
