@@ -34,7 +34,7 @@ func (c *CheckpointCmd) Run(e *Env) error {
 		return err
 	}
 	g := observe(d, s.GitBranch, 0)
-	defer g.close()
+	g.close() // its git process ends before the lock is taken (docs/protocol.md §4)
 	return e.writeAuto(s.SessionID, g, c.Trigger)
 }
 

@@ -28,7 +28,7 @@ func (c *HookPreCompactCmd) Run(e *Env) error {
 		trigger = "auto"
 	}
 	g := observe(d, s.GitBranch, 0)
-	defer g.close()
+	g.close() // its git process ends before the lock is taken (docs/protocol.md §4)
 	if err := e.writeAuto(s.SessionID, g, trigger); err != nil {
 		return e.problem(err)
 	}

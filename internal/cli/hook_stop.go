@@ -30,7 +30,7 @@ func (c *HookStopCmd) Run(e *Env) error {
 		return nil
 	}
 	g := observe(d, s.GitBranch, 0)
-	defer g.close()
+	g.close() // its git process ends before the lock is taken (docs/protocol.md §4)
 	if !gitChangedSinceAuto(d, s, g) {
 		return nil
 	}
