@@ -64,8 +64,6 @@ func pickerRows(d *state.Dir, list []registry.Session) []pickerRow {
 	return rows
 }
 
-var autoHeadLine = lazyRegexp(`(?m)^- HEAD: (?:detached at )?([0-9a-f]{7,64})\b`)
-
 // autoHead is the short sha the session's Auto-checkpoint recorded, or "".
 func autoHead(d *state.Dir, id string) string {
 	data, err := d.ReadFile(id, state.CheckpointFile)
@@ -73,8 +71,5 @@ func autoHead(d *state.Dir, id string) string {
 		return ""
 	}
 	content, _ := checkpoint.Section(checkpoint.Parse(data).Body, checkpoint.AutoHeading)
-	if m := autoHeadLine().FindSubmatch(content); m != nil {
-		return string(m[1])
-	}
-	return ""
+	return autoHeadSHA(content)
 }

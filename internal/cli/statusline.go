@@ -323,8 +323,6 @@ func terminal() statusline.Terminal {
 	return t
 }
 
-var suiteSHA = lazyRegexp(`(?m)^- Suite: \S+ @ ([0-9a-fA-F]{7,64})\b`)
-
 // digestBehind reads session id's checkpoint: true when the digest's
 // Suite sha is not the head of gitBranch. The folder is the entry's
 // sessionId, which for an entry an earlier version keyed is not
@@ -338,9 +336,9 @@ func digestBehind(l gitx.Layout, stateDir, id, gitBranch string) bool {
 		return false
 	}
 	digest, _ := checkpoint.Section(checkpoint.QuickBody(data), checkpoint.DigestHeading)
-	if m := suiteSHA().FindSubmatch(digest); m != nil {
+	if sha := suiteSHA(digest); sha != "" {
 		if head, ok := l.BranchSHA(gitBranch); ok {
-			return !strings.HasPrefix(head, strings.ToLower(string(m[1])))
+			return !strings.HasPrefix(head, strings.ToLower(sha))
 		}
 	}
 	return false
