@@ -238,19 +238,16 @@ func (d *Dir) ReadFile(id, name string) ([]byte, error) {
 // readRegular reads a file, refusing a symlink or anything but a regular
 // file: a symlink inside .orc/ must never lead a read or write outside it.
 func readRegular(path string) ([]byte, error) {
-	st, err := os.Lstat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file (a symlink or a directory)", path)
-	}
-	return atomicfile.ReadFile(path)
+	return readRegularWith(path, atomicfile.ReadFile)
 }
 
 // readRegularShared is readRegular for bytes that are only read, and may be
 // kept (orc.json): a large file is mapped, not copied (atomicfile.ReadOnly).
 func readRegularShared(path string) ([]byte, error) {
+	return readRegularWith(path, atomicfile.ReadOnly)
+}
+
+func readRegularWith(path string, read func(string) ([]byte, error)) ([]byte, error) {
 	st, err := os.Lstat(path)
 	if err != nil {
 		return nil, err
@@ -258,5 +255,5 @@ func readRegularShared(path string) ([]byte, error) {
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is not a regular file (a symlink or a directory)", path)
 	}
-	return atomicfile.ReadOnly(path)
+	return read(path)
 }
