@@ -33,12 +33,14 @@ func (r *Repo) Status(ctx context.Context) (Status, error) {
 	return statusIn(ctx, r.layout.here())
 }
 
-// statusIn runs git status in p.
+// statusIn runs git status in p. --no-ahead-behind: orc-state reads HEAD
+// from the branch headers, never the counts against the upstream, which
+// git would otherwise walk history for (slow when a branch is far from it).
 func statusIn(ctx context.Context, p place) (Status, error) {
 	if ctx.Err() != nil {
 		return Status{TimedOut: true}, nil
 	}
-	out, err := p.output(ctx, nil, "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all")
+	out, err := p.output(ctx, nil, "status", "--porcelain=v2", "--branch", "--no-ahead-behind", "-z", "--untracked-files=all")
 	if err != nil {
 		if ctx.Err() != nil || errors.Is(err, errTimedOut) {
 			return Status{TimedOut: true}, nil
