@@ -26,7 +26,7 @@ type exitPanic struct{ code int }
 
 // Main runs orc-state with args and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
-	quiet := isLine(args) || (len(args) >= 1 && args[0] == "statusline") || (len(args) == 2 && args[0] == "hook" && args[1] == "post-tool-use")
+	quiet := false // a display path: silent whatever happens
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
@@ -40,14 +40,17 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return complete(stdout, stderr) // the shell asks for candidates (completion.go)
 	}
 	if isLine(args) {
+		quiet = true
 		runLine(args, stdout) // the statusline path: lenient, silent, fast
 		return fault.OK
 	}
 	if len(args) == 2 && args[0] == "hook" && args[1] == "post-tool-use" {
+		quiet = true
 		runPostToolUse(stdin, stdout) // after every tool call: no parser to build
 		return fault.OK
 	}
 	if len(args) >= 1 && args[0] == "statusline" && !wantsHelp(args) {
+		quiet = true
 		runStatusline(args[1:], stdin, stdout) // rendered on every turn: no parser to build
 		return fault.OK
 	}
