@@ -15,7 +15,7 @@ func ReadFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readAll(f)
+	return readAll(f, sizeOf(f))
 }
 
 // ReadOnly is ReadFile for bytes the caller only reads and may keep until
@@ -37,12 +37,13 @@ func ReadOnly(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() >= mapThreshold && st.Size() < 1<<31 {
-		if data, ok := mapFile(f, int(st.Size())); ok {
+	size := sizeOf(f)
+	if size >= mapThreshold {
+		if data, ok := mapFile(f, size); ok {
 			return data, nil
 		}
 	}
-	return readAll(f)
+	return readAll(f, size)
 }
 
 // IsFault reports whether a recovered panic value is a memory fault (with
@@ -53,15 +54,25 @@ func IsFault(r any) bool {
 	return ok
 }
 
-// readAll reads f to its end. The buffer is sized from the file's length,
-// as os.ReadFile does: growing it by doubling would copy a large registry
-// several times over and touch twice its size in fresh pages.
-func readAll(f *os.File) ([]byte, error) {
-	size := 512
+// sizeOf is the length of the regular file f, or -1 when it has none to
+// trust (a pipe, a device) or is too large to hold.
+func sizeOf(f *os.File) int {
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() < 1<<31 {
-		size = int(st.Size()) + 1 // one more byte, so a full read ends in io.EOF
+		return int(st.Size())
 	}
-	data := make([]byte, 0, size)
+	return -1
+}
+
+// readAll reads f to its end. The buffer is sized from the file's length
+// (size, -1 when unknown), as os.ReadFile does: growing it by doubling
+// would copy a large registry several times over and touch twice its size
+// in fresh pages.
+func readAll(f *os.File, size int) ([]byte, error) {
+	buf := 512
+	if size >= 0 {
+		buf = size + 1 // one more byte, so a full read ends in io.EOF
+	}
+	data := make([]byte, 0, buf)
 	for {
 		n, err := f.Read(data[len(data):cap(data)])
 		data = data[:len(data)+n]
