@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
@@ -35,33 +34,10 @@ type hookPayload struct {
 // hookStdinTimeout bounds the wait for the hook's stdin to close.
 const hookStdinTimeout = 2 * time.Second
 
-// readBounded reads r until EOF, at most limit bytes, giving up after
-// timeout (a host that never closes stdin must not hang us).
-func readBounded(r io.Reader, limit int64, timeout time.Duration) ([]byte, error) {
-	type result struct {
-		data []byte
-		err  error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		data, err := io.ReadAll(io.LimitReader(r, limit+1))
-		ch <- result{data, err}
-	}()
-	select {
-	case res := <-ch:
-		if res.err == nil && int64(len(res.data)) > limit {
-			return nil, fmt.Errorf("stdin is over %d bytes", limit)
-		}
-		return res.data, res.err
-	case <-time.After(timeout):
-		return nil, errors.New("stdin did not close in time")
-	}
-}
-
 // payload reads and decodes the hook's stdin, then moves to its cwd.
 func (e *Env) payload() (hookPayload, error) {
 	var p hookPayload
-	data, err := readBounded(e.Stdin, maxStdin, hookStdinTimeout)
+	data, err := readWithin(e.Stdin, maxStdin, hookStdinTimeout, nil)
 	if err != nil {
 		return p, err
 	}

@@ -38,7 +38,7 @@ func (c *HookPostToolUseCmd) Run(e *Env) error {
 // to write the digest and reach a clean stopping point. Otherwise, for a
 // subagent, or without a live orc session, it prints nothing. Exit 0 always.
 func runPostToolUse(stdin io.Reader, stdout io.Writer) {
-	data, err := readBounded(stdin, maxToolUseStdin, hookStdinTimeout)
+	data, err := readWithin(stdin, maxToolUseStdin, hookStdinTimeout, nil)
 	if err != nil {
 		return
 	}

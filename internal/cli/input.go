@@ -4,10 +4,12 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/orc-state/orc-state/internal/fault"
@@ -136,3 +138,63 @@ func printable(s string) string {
 		return r
 	}, strings.ToValidUTF8(s, "?"))
 }
+
+// errNoClose is readWithin's error when the input neither ended nor was
+// whole in time.
+var errNoClose = errors.New("stdin did not close in time")
+
+// readWithin reads r until EOF, at most limit bytes (more is an error, not
+// a cut), and gives up after timeout: a host that never closes stdin must
+// not hang a hook or the statusline. With whole, reading also stops as soon
+// as whole says the bytes so far are all it needs (a statusline payload is
+// complete once one JSON value has arrived).
+//
+// A file (stdin is one) is read by pollRead where the platform has one:
+// poll(2) with a deadline on the calling goroutine, so no second thread
+// is started and woken for every hook and render. Anything else is read
+// by a goroutine raced against a timer.
+func readWithin(r io.Reader, limit int64, timeout time.Duration, whole func([]byte) bool) ([]byte, error) {
+	if f, ok := r.(*os.File); ok {
+		if data, err, ok := pollRead(f, limit, timeout, whole); ok {
+			return data, err
+		}
+	}
+	type result struct {
+		data []byte
+		err  error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		var data []byte
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := r.Read(buf)
+			data = append(data, buf[:n]...)
+			switch {
+			case int64(len(data)) > limit:
+				ch <- result{nil, overLimit(limit)}
+				return
+			case err == io.EOF:
+				ch <- result{data, nil}
+				return
+			case err != nil:
+				ch <- result{nil, err}
+				return
+			case n > 0 && whole != nil && whole(data):
+				ch <- result{data, nil}
+				return
+			}
+		}
+	}()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case res := <-ch:
+		return res.data, res.err
+	case <-timer.C:
+		return nil, errNoClose
+	}
+}
+
+// overLimit is readWithin's error for input over limit bytes.
+func overLimit(limit int64) error { return fmt.Errorf("stdin is over %d bytes", limit) }

@@ -5,6 +5,9 @@ package cli
 import (
 	"os"
 	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // openInput opens a FILE argument for reading without blocking: opening a
@@ -12,4 +15,56 @@ import (
 // see that it is no regular file.
 func openInput(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+}
+
+// pollRead is readWithin for a file: poll(2) bounded by the deadline, then
+// read(2), on the calling goroutine. The file's mode is left as it is (a
+// descriptor the host made non-blocking stays so). ok is false when f has
+// no descriptor to poll.
+func pollRead(f *os.File, limit int64, timeout time.Duration, whole func([]byte) bool) (data []byte, err error, ok bool) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return nil, nil, false
+	}
+	deadline := time.Now().Add(timeout)
+	if rc.Control(func(fd uintptr) { data, err = pollLoop(int(fd), limit, deadline, whole) }) != nil {
+		return nil, nil, false
+	}
+	return data, err, true
+}
+
+func pollLoop(fd int, limit int64, deadline time.Time, whole func([]byte) bool) ([]byte, error) {
+	buf := make([]byte, 0, 16<<10)
+	for {
+		wait := time.Until(deadline)
+		if wait <= 0 {
+			return nil, errNoClose
+		}
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		ms := int((wait + time.Millisecond - 1) / time.Millisecond)
+		if n, err := unix.Poll(fds, ms); err == unix.EINTR || n == 0 {
+			continue // a signal, or the wait ran out: the deadline decides
+		} else if err != nil {
+			return nil, err
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := unix.Read(fd, buf[len(buf):cap(buf)])
+		switch {
+		case err == unix.EINTR || err == unix.EAGAIN:
+			continue
+		case err != nil:
+			return nil, err
+		case n == 0:
+			return buf, nil
+		}
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > limit {
+			return nil, overLimit(limit)
+		}
+		if whole != nil && whole(buf) {
+			return buf, nil
+		}
+	}
 }

@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -349,16 +351,22 @@ func digestBehind(l gitx.Layout, stateDir, id, gitBranch string) bool {
 // would throw away a payload that is already whole. It waits at most
 // statuslineStdinTimeout; garbage gives nil.
 func readStatusPayload(r io.Reader) []byte {
-	ch := make(chan json.RawMessage, 1)
-	go func() {
-		var raw json.RawMessage
-		_ = json.NewDecoder(io.LimitReader(r, 1<<20)).Decode(&raw)
-		ch <- raw
-	}()
-	select {
-	case raw := <-ch:
-		return raw
-	case <-time.After(statuslineStdinTimeout):
-		return nil
+	data, _ := readWithin(r, 1<<20, statuslineStdinTimeout, func(b []byte) bool {
+		_, decided := firstJSON(b)
+		return decided
+	})
+	raw, _ := firstJSON(data)
+	return raw
+}
+
+// firstJSON returns the first JSON value in data (nil for garbage);
+// decided is false while more input could still complete it.
+func firstJSON(data []byte) (raw json.RawMessage, decided bool) {
+	switch err := json.NewDecoder(bytes.NewReader(data)).Decode(&raw); {
+	case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
+		return nil, false
+	case err != nil:
+		return nil, true
 	}
+	return raw, true
 }
