@@ -166,11 +166,21 @@ func (f *Files) ReadLevel(key string) (Level, bool) {
 	return parseLevel(data)
 }
 
+// LevelRewriteAfter is how long a recorded context level stands for renders
+// that read the same level: well inside StaleAfter, so the monitor never
+// takes a live session's level for a stale one.
+const LevelRewriteAfter = 30 * time.Second
+
 // WriteLevel records the context level of a render. Below red it re-arms
 // the warnings: the level fell (a compaction, a cleared context), so the
-// next climb is warned about again.
+// next climb is warned about again. A render that reads the level already
+// recorded, under LevelRewriteAfter ago, writes nothing: most renders
+// repeat the last reading, and a file write is most of their cost.
 func (f *Files) WriteLevel(key string, l Level) error {
 	l.Schema = 1
+	if old, ok := f.ReadLevel(key); ok && sameReading(old, l) {
+		return nil
+	}
 	data, _ := json.Marshal(l)
 	if t, _ := ParseTier(l.Tier); t < Red {
 		for _, t := range []Tier{Red, Critical} {
@@ -178,6 +188,14 @@ func (f *Files) WriteLevel(key string, l Level) error {
 		}
 	}
 	return atomicfile.WriteCache(f.path("context-", key, ".json"), append(data, '\n'), 0o600)
+}
+
+// sameReading reports whether the render l reads what old recorded, and
+// old is recent enough to stand for it.
+func sameReading(old, l Level) bool {
+	age := time.Duration(l.At-old.At) * time.Second
+	return old.Raw == l.Raw && old.Effective == l.Effective && old.Tier == l.Tier &&
+		old.Session == l.Session && age >= 0 && age < LevelRewriteAfter
 }
 
 // Warned reports whether hook post-tool-use already warned at tier t.

@@ -197,3 +197,63 @@ func TestSweep(t *testing.T) {
 		t.Error("a fresh file was swept")
 	}
 }
+
+// A render that reads the level already recorded writes nothing while the
+// record is under LevelRewriteAfter old; any change, an older record, a
+// clock that went back or a damaged file is written.
+func TestWriteLevelSkipsTheSameReading(t *testing.T) {
+	f := openTemp(t)
+	path := filepath.Join(f.Path(), "context-s.json")
+	base := Level{At: 1000, Raw: 40, Effective: 45, Tier: "yellow", Session: "main"}
+	rewriteAfter := int64(LevelRewriteAfter / time.Second)
+	for _, tc := range []struct {
+		name    string
+		change  func(l *Level)
+		written bool
+	}{
+		{"same reading, a second later", func(l *Level) { l.At++ }, false},
+		{"same reading, just under the rewrite age", func(l *Level) { l.At += rewriteAfter - 1 }, false},
+		{"same reading, at the rewrite age", func(l *Level) { l.At += rewriteAfter }, true},
+		{"raw changed", func(l *Level) { l.At++; l.Raw++ }, true},
+		{"effective changed", func(l *Level) { l.At++; l.Effective++ }, true},
+		{"tier changed", func(l *Level) { l.At++; l.Tier = "red" }, true},
+		{"session changed", func(l *Level) { l.At++; l.Session = "" }, true},
+		{"the clock went back", func(l *Level) { l.At-- }, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
+				t.Fatal(err)
+			}
+			if err := f.WriteLevel("s", base); err != nil {
+				t.Fatal(err)
+			}
+			next := base
+			tc.change(&next)
+			if err := f.WriteLevel("s", next); err != nil {
+				t.Fatal(err)
+			}
+			got, ok := f.ReadLevel("s")
+			if !ok {
+				t.Fatal("no level after WriteLevel")
+			}
+			want := base
+			if tc.written {
+				want = next
+			}
+			want.Schema = 1
+			if got != want {
+				t.Fatalf("recorded %+v, want %+v", got, want)
+			}
+		})
+	}
+	// A damaged record is replaced, not kept.
+	if err := os.WriteFile(path, []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.WriteLevel("s", base); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := f.ReadLevel("s"); !ok || got.At != base.At {
+		t.Fatalf("damaged record not replaced: %+v %v", got, ok)
+	}
+}
