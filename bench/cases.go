@@ -31,14 +31,15 @@ const (
 type class int
 
 const (
-	classFloor  class = iota // the floor program
-	classRead                // a read verb
-	classWrite               // a mutation
-	classOther               // no 1-session target (verify), scaled like a read
-	classSweep               // output grows with the sessions: ms per 1,000 sessions
-	classGitRef              // git status, the reference of the git-bound verbs
-	classGit                 // a git-bound verb
-	classRef                 // a hot path held to 2× another case of its group (ref)
+	classFloor    class = iota // the floor program
+	classRead                  // a read verb
+	classWrite                 // a mutation
+	classOther                 // no 1-session target (verify), scaled like a read
+	classSweep                 // output grows with the sessions: ms per 1,000 sessions
+	classGitRef                // git status, the reference of the git-bound verbs
+	classGitFloor              // the git floor: git status run by a tiny Go program
+	classGit                   // a git-bound verb
+	classRef                   // a hot path held to 2× another case of its group (ref)
 )
 
 // benchCase is one timed command line. args and stdin get the run number
@@ -167,6 +168,8 @@ func bigGroup(name, repo string, h *harness) group {
 		{key: gitStatusKey, label: "`git --no-optional-locks status --porcelain=v2 -z --untracked-files=all`",
 			exe: "git", args: static("--no-optional-locks", "status", "--porcelain=v2", "-z", "--untracked-files=all"),
 			class: classGitRef},
+		{key: "git floor", label: "git floor (a static Go program runs the git status of the verbs below and reads it)",
+			exe: h.gitFloor, args: static(), class: classGitFloor},
 		{key: "checkpoint --auto", label: "`checkpoint --auto`", args: static("checkpoint", "--auto"), class: classGit},
 		{key: "resume", label: "`resume`", args: static("resume"), class: classGit},
 		{key: "hook pre-compact", label: "`hook pre-compact` (PreCompact JSON on stdin)", args: static("hook", "pre-compact"),

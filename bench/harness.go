@@ -11,11 +11,12 @@ import (
 
 // harness runs orc-state and git with a hermetic environment.
 type harness struct {
-	bin   string   // the orc-state binary
-	floor string   // the floor program
-	peak  string   // the peak-RSS probe
-	tmp   string   // the bench's temp dir
-	env   []string // environment of every process it starts
+	bin      string   // the orc-state binary
+	floor    string   // the floor program
+	gitFloor string   // the git floor: git status run by a static Go program
+	peak     string   // the peak-RSS probe
+	tmp      string   // the bench's temp dir
+	env      []string // environment of every process it starts
 }
 
 func newHarness(bin, tmp string) *harness {

@@ -96,6 +96,9 @@ func run(c config) error {
 	if h.floor, err = buildFloor(tmp); err != nil {
 		return err
 	}
+	if h.gitFloor, err = buildGitFloor(tmp); err != nil {
+		return err
+	}
 	if h.peak, err = buildPeak(tmp); err != nil {
 		return err
 	}

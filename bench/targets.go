@@ -61,6 +61,12 @@ func applyTargets(rs []result) {
 		case g.role == roleGit && r.c.class == classGitRef:
 			r.target = "reference"
 			continue
+		case g.role == roleGit && r.c.class == classGitFloor:
+			if ref := find(roleGit, gitStatusKey); ref != nil {
+				r.overFloor = ratio(r.median, ref.median)
+			}
+			r.target = "the least any tool that runs git status costs"
+			continue
 		case g.role == roleGit:
 			if ref := find(roleGit, gitStatusKey); ref != nil {
 				r.overFloor = ratio(r.median, ref.median)
