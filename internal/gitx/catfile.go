@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/orc-state/orc-state/internal/atomicfile"
 )
 
 // Errors of an object reader.
@@ -264,7 +266,7 @@ func subject(msg string) string {
 // readShallow reads the common dir's shallow file: the commits whose
 // parents a shallow clone does not have.
 func readShallow(commonDir string) map[string]bool {
-	data, err := os.ReadFile(filepath.Join(commonDir, "shallow"))
+	data, err := atomicfile.ReadFile(filepath.Join(commonDir, "shallow"))
 	if err != nil {
 		return nil
 	}

@@ -4,9 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/orc-state/orc-state/internal/atomicfile"
 )
 
 // repoConfig is what discovery reads from a repository's own config file:
@@ -24,7 +25,7 @@ type repoConfig struct {
 // read as a boolean.
 func readRepoConfig(path string) (repoConfig, error) {
 	var c repoConfig
-	data, err := os.ReadFile(path)
+	data, err := atomicfile.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return c, nil
 	}

@@ -1,9 +1,10 @@
 package gitx
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/orc-state/orc-state/internal/atomicfile"
 )
 
 // A --separate-git-dir repository records nowhere where its main work tree
@@ -37,7 +38,7 @@ func (l Layout) MainWorktreeHint() (line string, needed bool) {
 // and returns the main work tree it names, "" when there is none or it no
 // longer holds (its .git does not lead to commonDir).
 func mainWorktreeFromHint(commonDir string) string {
-	data, err := os.ReadFile(filepath.Join(commonDir, "info", "exclude"))
+	data, err := atomicfile.ReadFile(filepath.Join(commonDir, "info", "exclude"))
 	if err != nil {
 		return ""
 	}

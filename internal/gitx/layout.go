@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/hexid"
 )
 
@@ -280,7 +281,7 @@ func commonDir(gitDir, place string, getenv func(string) string) (dir string, li
 		}
 		return filepath.Clean(env), true, nil
 	}
-	b, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	b, err := atomicfile.ReadFile(filepath.Join(gitDir, "commondir"))
 	switch {
 	case err == nil:
 		c := strings.TrimRight(string(b), "\r\n")
@@ -327,7 +328,7 @@ func readGitFile(path string, getenv func(string) string) (string, error) {
 
 // readSmall reads at most max bytes of a file.
 func readSmall(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := atomicfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -351,7 +352,7 @@ func (l Layout) CurrentBranch() (branch string, detached bool, err error) {
 	if !l.RefFiles {
 		return l.currentBranchFromGit()
 	}
-	b, err := os.ReadFile(filepath.Join(l.GitDir, "HEAD"))
+	b, err := atomicfile.ReadFile(filepath.Join(l.GitDir, "HEAD"))
 	if err != nil {
 		return "", false, fmt.Errorf("read HEAD: %w", err)
 	}

@@ -6,11 +6,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/orc-state/orc-state/internal/atomicfile"
 )
 
 // BranchSHA reads refs/heads/<branch> by hand (loose ref, then
@@ -22,11 +23,11 @@ func (l Layout) BranchSHA(branch string) (sha string, ok bool) {
 		return "", false
 	}
 	ref := "refs/heads/" + branch
-	if b, err := os.ReadFile(filepath.Join(l.CommonDir, filepath.FromSlash(ref))); err == nil {
+	if b, err := atomicfile.ReadFile(filepath.Join(l.CommonDir, filepath.FromSlash(ref))); err == nil {
 		s := strings.TrimSpace(string(b))
 		return strings.ToLower(s), isObjectID(s)
 	}
-	f, err := os.Open(filepath.Join(l.CommonDir, "packed-refs"))
+	f, err := atomicfile.Open(filepath.Join(l.CommonDir, "packed-refs"))
 	if err != nil {
 		return "", false
 	}

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/orc-state/orc-state/internal/atomicfile"
 )
 
 // Worktree is one work tree of the repository, as `git worktree list`
@@ -57,7 +59,7 @@ func (l Layout) Worktrees() ([]Worktree, error) {
 		if readWorktreeState(&w, admin) != nil {
 			continue // half-created or unreadable: git skips it too
 		}
-		gd, err := os.ReadFile(filepath.Join(admin, "gitdir"))
+		gd, err := atomicfile.ReadFile(filepath.Join(admin, "gitdir"))
 		if err != nil {
 			continue
 		}
@@ -91,7 +93,7 @@ func (l Layout) markCurrent(list []Worktree) {
 
 // readWorktreeState reads a work tree's HEAD and what it is busy with.
 func readWorktreeState(w *Worktree, gitDir string) error {
-	head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	head, err := atomicfile.ReadFile(filepath.Join(gitDir, "HEAD"))
 	if err != nil {
 		return err
 	}
@@ -113,13 +115,13 @@ func busyBranch(gitDir string) string {
 		if f == "rebase-apply/head-name" && exists(filepath.Join(gitDir, "rebase-apply", "applying")) {
 			continue // git am, not a rebase
 		}
-		if b, err := os.ReadFile(filepath.Join(gitDir, filepath.FromSlash(f))); err == nil {
+		if b, err := atomicfile.ReadFile(filepath.Join(gitDir, filepath.FromSlash(f))); err == nil {
 			if name, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "refs/heads/"); ok {
 				return name
 			}
 		}
 	}
-	if b, err := os.ReadFile(filepath.Join(gitDir, "BISECT_START")); err == nil {
+	if b, err := atomicfile.ReadFile(filepath.Join(gitDir, "BISECT_START")); err == nil {
 		if name := strings.TrimSpace(string(b)); validBranch(name) {
 			return name
 		}
@@ -174,7 +176,7 @@ func (l Layout) worktreesFromGit() ([]Worktree, error) {
 			out[i].GitDir = l.CommonDir
 			continue
 		}
-		if b, err := os.ReadFile(filepath.Join(out[i].Path, ".git")); err == nil {
+		if b, err := atomicfile.ReadFile(filepath.Join(out[i].Path, ".git")); err == nil {
 			if gd, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: "); ok {
 				out[i].GitDir = gd
 			}

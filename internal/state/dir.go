@@ -174,7 +174,7 @@ func (d *Dir) ReadRegistryFor(keys ...string) (reg *registry.Registry, exists bo
 	if err != nil {
 		return nil, false, fault.Wrap(fault.Invalid, err, "cannot read orc.json").WithHint("run orc-state doctor")
 	}
-	proof, _ := os.ReadFile(filepath.Join(d.Path, ProofFile)) // missing or unreadable: no proof
+	proof, _ := atomicfile.ReadFile(filepath.Join(d.Path, ProofFile)) // missing or unreadable: no proof
 	r, err := registry.Read(data, proof, keys...)
 	if err != nil {
 		if in, _ := d.Pending(); in != nil {

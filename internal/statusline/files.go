@@ -105,7 +105,7 @@ const (
 
 // ReadPlace returns the cached look for key and how usable it is.
 func (f *Files) ReadPlace(key, dir, branch, head string, now time.Time) (PlaceRecord, Age) {
-	data, err := os.ReadFile(f.path("place-", key, ".json"))
+	data, err := atomicfile.ReadFile(f.path("place-", key, ".json"))
 	if err != nil {
 		return PlaceRecord{}, Missing
 	}
@@ -159,7 +159,7 @@ func (f *Files) EndRefresh(key string) { os.Remove(f.path("place-", key, ".refre
 // ReadLevel returns the context level the statusline last recorded for a
 // Claude Code session.
 func (f *Files) ReadLevel(key string) (Level, bool) {
-	data, err := os.ReadFile(f.path("context-", key, ".json"))
+	data, err := atomicfile.ReadFile(f.path("context-", key, ".json"))
 	if err != nil {
 		return Level{}, false
 	}
