@@ -225,7 +225,8 @@ func (d *Dir) ReadFile(id, name string) ([]byte, error) {
 	if err := d.safePath(d.File(id, name)); err != nil {
 		return nil, err
 	}
-	data, err := readRegular(d.File(id, name))
+	// safePath has seen a regular file there: no second lstat.
+	data, err := atomicfile.ReadFile(d.File(id, name))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
