@@ -147,7 +147,8 @@ var errNoClose = errors.New("stdin did not close in time")
 // a cut), and gives up after timeout: a host that never closes stdin must
 // not hang a hook or the statusline. With whole, reading also stops as soon
 // as whole says the bytes so far are all it needs (a statusline payload is
-// complete once one JSON value has arrived).
+// complete once one JSON value has arrived); no read goes past limit+1
+// bytes, so whole never sees more.
 //
 // A file (stdin is one) is read by pollRead where the platform has one:
 // poll(2) with a deadline on the calling goroutine, so no second thread
@@ -166,11 +167,14 @@ func readWithin(r io.Reader, limit int64, timeout time.Duration, whole func([]by
 	ch := make(chan result, 1)
 	go func() {
 		var data []byte
-		buf := make([]byte, 32<<10)
+		buf := make([]byte, min(32<<10, limit+1))
 		for {
-			n, err := r.Read(buf)
+			n, err := r.Read(buf[:min(int64(len(buf)), limit+1-int64(len(data)))])
 			data = append(data, buf[:n]...)
 			switch {
+			case n > 0 && whole != nil && whole(data):
+				ch <- result{data, nil}
+				return
 			case int64(len(data)) > limit:
 				ch <- result{nil, overLimit(limit)}
 				return
@@ -179,9 +183,6 @@ func readWithin(r io.Reader, limit int64, timeout time.Duration, whole func([]by
 				return
 			case err != nil:
 				ch <- result{nil, err}
-				return
-			case n > 0 && whole != nil && whole(data):
-				ch <- result{data, nil}
 				return
 			}
 		}

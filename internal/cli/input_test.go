@@ -223,3 +223,42 @@ func TestFirstJSON(t *testing.T) {
 		}
 	}
 }
+
+// A whole first value is taken even when more than the limit follows it
+// (the statusline's payload then more); without whole the same input is
+// over the limit. No read goes past limit+1 bytes.
+func TestReadWithinWholeBeforeTheLimit(t *testing.T) {
+	input := append([]byte(`{"a":1}`), bytes.Repeat([]byte(" x"), 100)...)
+	whole := func(b []byte) bool { _, d := firstJSON(b); return d }
+	path := filepath.Join(t.TempDir(), "in")
+	if err := os.WriteFile(path, input, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []struct {
+		name string
+		open func() io.Reader
+	}{
+		{"file", func() io.Reader {
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { f.Close() })
+			return f
+		}},
+		{"plain reader", func() io.Reader { return bytes.NewReader(input) }},
+	} {
+		t.Run(src.name, func(t *testing.T) {
+			got, err := readWithinOrHang(t, src.open(), 50, time.Minute, whole)
+			if err != nil || len(got) > 51 {
+				t.Fatalf("with whole: %d bytes, %v", len(got), err)
+			}
+			if raw, _ := firstJSON(got); string(raw) != `{"a":1}` {
+				t.Fatalf("first value %q", raw)
+			}
+			if _, err := readWithinOrHang(t, src.open(), 50, time.Minute, nil); err == nil || !strings.Contains(err.Error(), "over 50 bytes") {
+				t.Fatalf("without whole: %v", err)
+			}
+		})
+	}
+}

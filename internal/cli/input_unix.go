@@ -50,7 +50,7 @@ func pollLoop(fd int, limit int64, deadline time.Time, whole func([]byte) bool) 
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
-		n, err := unix.Read(fd, buf[len(buf):cap(buf)])
+		n, err := unix.Read(fd, buf[len(buf):min(int64(cap(buf)), limit+1)])
 		switch {
 		case err == unix.EINTR || err == unix.EAGAIN:
 			continue
@@ -60,11 +60,11 @@ func pollLoop(fd int, limit int64, deadline time.Time, whole func([]byte) bool) 
 			return buf, nil
 		}
 		buf = buf[:len(buf)+n]
-		if int64(len(buf)) > limit {
-			return nil, overLimit(limit)
-		}
 		if whole != nil && whole(buf) {
 			return buf, nil
+		}
+		if int64(len(buf)) > limit {
+			return nil, overLimit(limit)
 		}
 	}
 }
