@@ -3,6 +3,7 @@
 package cli
 
 import (
+	"errors"
 	"os"
 	"syscall"
 	"time"
@@ -27,11 +28,15 @@ func pollRead(f *os.File, limit int64, timeout time.Duration, whole func([]byte)
 		return nil, nil, false
 	}
 	deadline := time.Now().Add(timeout)
-	if rc.Control(func(fd uintptr) { data, err = pollLoop(int(fd), limit, deadline, whole) }) != nil {
+	if rc.Control(func(fd uintptr) { data, err = pollLoop(int(fd), limit, deadline, whole) }) != nil || err == errCannotPoll {
 		return nil, nil, false
 	}
 	return data, err, true
 }
+
+// errCannotPoll: poll(2) refuses the descriptor (macOS answers POLLNVAL
+// for a terminal), before anything was read.
+var errCannotPoll = errors.New("cannot poll stdin")
 
 func pollLoop(fd int, limit int64, deadline time.Time, whole func([]byte) bool) ([]byte, error) {
 	buf := make([]byte, 0, 16<<10)
@@ -46,6 +51,9 @@ func pollLoop(fd int, limit int64, deadline time.Time, whole func([]byte) bool) 
 			continue // a signal, or the wait ran out: the deadline decides
 		} else if err != nil {
 			return nil, err
+		}
+		if fds[0].Revents&unix.POLLNVAL != 0 && len(buf) == 0 {
+			return nil, errCannotPoll
 		}
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]

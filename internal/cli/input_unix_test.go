@@ -56,3 +56,14 @@ func fcntlFlags(fd int) (int, error) {
 	}
 	return int(r), nil
 }
+
+// A descriptor poll(2) refuses (POLLNVAL: macOS says so for a terminal;
+// here, a descriptor that is not open) is handed back before anything is
+// read, so that readWithin reads it the other way instead of hanging in a
+// read without a deadline.
+func TestPollLoopHandsBackWhatItCannotPoll(t *testing.T) {
+	const notOpen = 1 << 20
+	if _, err := pollLoop(notOpen, 10, time.Now().Add(time.Minute), nil); err != errCannotPoll {
+		t.Fatalf("err = %v, want errCannotPoll", err)
+	}
+}
