@@ -52,6 +52,9 @@ var faultCases = []faultCase{
 		{"sh", "echo '{\"t\": \"PLANTME\"}' | orc-state artifact put qa/PLANTME.json -"},
 		{"plant", "main", "PLANTME", faultToken}},
 		args: []string{"repair", "--redact"}},
+	{name: "repair --redact-removed", setup: [][]string{{"init", "--branch", "other", "--command", "flow", "--total-phases", "2", "--description", "PLANTME"},
+		{"plant", "other", "PLANTME", faultToken}, {"session", "remove", "other", "--force"}},
+		args: []string{"repair", "--redact-removed"}},
 	{name: "migrate", setup: [][]string{{"sh", "rm -rf .orc/main && cp -r $LEGACY/. .orc/"}}, args: []string{"migrate"}},
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/lock"
 	"github.com/orc-state/orc-state/internal/portable"
+	"github.com/orc-state/orc-state/internal/secrets"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/registry"
@@ -117,6 +118,9 @@ func doctor(d *state.Dir) []doctorFinding {
 			add("", "temp.stale", "orc-state repair --temp", "temporary file %s was left by an interrupted write", t)
 		}
 	}
+	if !inTx[state.RemovedFile] {
+		out = append(out, removedFindings(d)...)
+	}
 	reg, exists, err := d.ReadRegistry()
 	if err != nil && in != nil {
 		return out // orc.json is between two states; repair completes it
@@ -162,6 +166,27 @@ func doctor(d *state.Dir) []doctorFinding {
 		}
 	}
 	return out
+}
+
+// removedFindings names the credentials an older orc-state stored in
+// removed.jsonl (the final entry of a session it removed), by line and
+// kind, never the credential; or why the file cannot be read.
+func removedFindings(d *state.Dir) []doctorFinding {
+	data, err := d.ReadStateFile(state.RemovedFile)
+	if err != nil {
+		return []doctorFinding{{Finding: verify.Finding{Code: "removed.unreadable", Message: err.Error(),
+			Next: "replace " + state.RemovedFile + " with a plain file, then orc-state doctor"}}}
+	}
+	_, hits := secrets.RedactJSON(data)
+	if len(hits) == 0 {
+		return nil
+	}
+	places := make([]string, len(hits))
+	for i, h := range hits {
+		places[i] = fmt.Sprintf("line %d (%s)", h.Line, h.Kind)
+	}
+	return []doctorFinding{{Finding: verify.Finding{Code: "secret.stored", Next: "orc-state repair --redact-removed",
+		Message: fmt.Sprintf("a credential is stored in %s %s, written by an older orc-state", state.RemovedFile, strings.Join(places, ", "))}}}
 }
 
 // orphanFindings names session folders under .orc/ that no entry owns.

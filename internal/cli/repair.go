@@ -18,10 +18,11 @@ import (
 // RepairCmd is `repair`.
 type RepairCmd struct {
 	BranchFlag
-	Temp         bool   `help:"Remove temp files left by interrupted writes." xor:"fix"`
-	Adopt        string `help:"Register an orphan folder from its checkpoint frontmatter." placeholder:"NAME" xor:"fix"`
-	RemoveOrphan string `name:"remove-orphan" help:"Remove an orphan folder (tombstone in removed.jsonl)." placeholder:"NAME" xor:"fix"`
-	Redact       bool   `help:"Remove credentials an older orc-state stored in the session's entry, files or journal (rewrites them with a marker and re-chains the journal)." xor:"fix"`
+	Temp          bool   `help:"Remove temp files left by interrupted writes." xor:"fix"`
+	Adopt         string `help:"Register an orphan folder from its checkpoint frontmatter." placeholder:"NAME" xor:"fix"`
+	RemoveOrphan  string `name:"remove-orphan" help:"Remove an orphan folder (tombstone in removed.jsonl)." placeholder:"NAME" xor:"fix"`
+	Redact        bool   `help:"Remove credentials an older orc-state stored in the session's entry, files or journal (rewrites them with a marker and re-chains the journal)." xor:"fix"`
+	RedactRemoved bool   `name:"redact-removed" help:"Remove credentials an older orc-state stored in removed.jsonl (rewrites those lines with a marker)." xor:"fix"`
 }
 
 // Run applies the fixes doctor names, each journaled, and invents no data:
@@ -46,6 +47,8 @@ func (c *RepairCmd) Run(e *Env) error {
 		return c.removeOrphan(e)
 	case c.Redact:
 		return c.redact(e)
+	case c.RedactRemoved:
+		return c.redactRemoved(e)
 	}
 	if completed {
 		return nil

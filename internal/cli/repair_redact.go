@@ -7,6 +7,7 @@ import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/redact"
+	"github.com/orc-state/orc-state/internal/secrets"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -66,4 +67,42 @@ func (c *RepairCmd) redact(e *Env) error {
 		}
 		return nil
 	})
+}
+
+// redactRemoved removes the credentials an older orc-state stored in
+// removed.jsonl, the record of removed sessions (their final entries): each
+// place becomes [redacted <kind>], the lines stay valid JSON, and a
+// tombstone records what was redacted (line, kind; never the credential).
+// Like repair --redact it is the one exception to append-only, in one
+// transaction; when nothing is stored, nothing is written.
+func (c *RepairCmd) redactRemoved(e *Env) error {
+	var hits []secrets.Hit
+	err := e.Update(func(tx *state.Tx) error {
+		data, err := tx.Dir().ReadStateFile(state.RemovedFile)
+		if err != nil {
+			return err
+		}
+		var redacted []byte
+		if redacted, hits = secrets.RedactJSON(data); len(hits) == 0 {
+			return nil
+		}
+		places := make([]map[string]any, len(hits))
+		for i, h := range hits {
+			places[i] = map[string]any{"line": h.Line, "kind": h.Kind}
+		}
+		tx.WriteState(state.RemovedFile, redacted)
+		tx.Tombstone(tombstone(e.Actor(), e.Verb, map[string]any{"redacted": places}))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(hits) == 0 {
+		fmt.Fprintf(e.Stdout, "no credential stored in %s\n", state.RemovedFile)
+		return nil
+	}
+	for _, h := range hits {
+		fmt.Fprintf(e.Stdout, "redacted %s line %d (%s)\n", state.RemovedFile, h.Line, h.Kind)
+	}
+	return nil
 }

@@ -78,7 +78,7 @@ var verbs = []verb{
 	{"sync resolve", "End a divergence by keeping one side; the other is archived under refs/orc/archive/.", SyncResolveCmd{}},
 	{"cleanup", "Sweep finished sessions: prints the plan; live ones are protected unless --force.", CleanupCmd{}},
 	{"doctor", "Check the whole state dir: registry, orphans, entries without folders, temp files, the lock, every session.", DoctorCmd{}},
-	{"repair", "Apply a fix doctor names: regenerate a mirror (default), --temp, --adopt NAME, --remove-orphan NAME, --redact.", RepairCmd{}},
+	{"repair", "Apply a fix doctor names: regenerate a mirror (default), --temp, --adopt NAME, --remove-orphan NAME, --redact, --redact-removed.", RepairCmd{}},
 	{"completion", "Print the shell completion script for bash, zsh or fish (eval \"$(orc-state completion bash)\").", CompletionCmd{}},
 	{"version", "Print the version.", VersionCmd{}},
 }

@@ -236,6 +236,23 @@ func (d *Dir) ReadFile(id, name string) ([]byte, error) {
 	return data, nil
 }
 
+// ReadStateFile reads a file at the top of the state dir (removed.jsonl);
+// a missing file is (nil, nil).
+func (d *Dir) ReadStateFile(name string) ([]byte, error) {
+	path := filepath.Join(d.Path, name)
+	if err := d.safePath(path); err != nil {
+		return nil, err
+	}
+	data, err := atomicfile.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fault.Wrap(fault.Invalid, err, "cannot read %s", path)
+	}
+	return data, nil
+}
+
 // readRegular reads a file, refusing a symlink or anything but a regular
 // file: a symlink inside .orc/ must never lead a read or write outside it.
 func readRegular(path string) ([]byte, error) {
