@@ -221,28 +221,21 @@ func (d *Dir) safePath(path string) error {
 }
 
 // ReadFile reads a session file; a missing file is (nil, nil).
-func (d *Dir) ReadFile(id, name string) ([]byte, error) {
-	if err := d.safePath(d.File(id, name)); err != nil {
-		return nil, err
-	}
-	// safePath has seen a regular file there: no second lstat.
-	data, err := atomicfile.ReadFile(d.File(id, name))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fault.Wrap(fault.Invalid, err, "cannot read %s", d.File(id, name))
-	}
-	return data, nil
-}
+func (d *Dir) ReadFile(id, name string) ([]byte, error) { return d.readInside(d.File(id, name)) }
 
 // ReadStateFile reads a file at the top of the state dir (removed.jsonl);
 // a missing file is (nil, nil).
 func (d *Dir) ReadStateFile(name string) ([]byte, error) {
-	path := filepath.Join(d.Path, name)
+	return d.readInside(filepath.Join(d.Path, name))
+}
+
+// readInside reads path under the state dir through no symlink (safePath);
+// a missing file is (nil, nil).
+func (d *Dir) readInside(path string) ([]byte, error) {
 	if err := d.safePath(path); err != nil {
 		return nil, err
 	}
+	// safePath has seen a regular file there: no second lstat.
 	data, err := atomicfile.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
