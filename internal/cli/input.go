@@ -171,13 +171,13 @@ func readWithin(r io.Reader, limit int64, timeout time.Duration, whole func([]by
 		for {
 			n, err := r.Read(buf[:min(int64(len(buf)), limit+1-int64(len(data)))])
 			data = append(data, buf[:n]...)
+			if n > 0 {
+				if done, out, err := settled(data, limit, whole); done {
+					ch <- result{out, err}
+					return
+				}
+			}
 			switch {
-			case n > 0 && whole != nil && whole(data):
-				ch <- result{data, nil}
-				return
-			case int64(len(data)) > limit:
-				ch <- result{nil, overLimit(limit)}
-				return
 			case err == io.EOF:
 				ch <- result{data, nil}
 				return
@@ -197,5 +197,16 @@ func readWithin(r io.Reader, limit int64, timeout time.Duration, whole func([]by
 	}
 }
 
-// overLimit is readWithin's error for input over limit bytes.
-func overLimit(limit int64) error { return fmt.Errorf("stdin is over %d bytes", limit) }
+// settled is readWithin's decision after a read brought data: done with
+// the data when whole says it has all it needs (asked first: a whole first
+// value wins over what follows it), done with an error and no data once
+// data passes limit, else not done.
+func settled(data []byte, limit int64, whole func([]byte) bool) (done bool, out []byte, err error) {
+	switch {
+	case whole != nil && whole(data):
+		return true, data, nil
+	case int64(len(data)) > limit:
+		return true, nil, fmt.Errorf("stdin is over %d bytes", limit)
+	}
+	return false, nil, nil
+}

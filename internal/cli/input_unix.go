@@ -68,11 +68,8 @@ func pollLoop(fd int, limit int64, deadline time.Time, whole func([]byte) bool) 
 			return buf, nil
 		}
 		buf = buf[:len(buf)+n]
-		if whole != nil && whole(buf) {
-			return buf, nil
-		}
-		if int64(len(buf)) > limit {
-			return nil, overLimit(limit)
+		if done, out, err := settled(buf, limit, whole); done {
+			return out, err
 		}
 	}
 }
