@@ -1,14 +1,16 @@
 // Package cli is orc-state's command line: the list of verbs (verbs.go),
 // the global flags (globals.go), one file per verb holding its flags and
-// Run (phase_set.go is "phase set"), and Main, the one place where errors
+// Run (phase_set.go is "phase set"), and Run, the one place where errors
 // become exit codes and the one-line messages of docs/protocol.md §18.
+// Everything a run reads from the world comes in its Process
+// (process.go): Main fills one from the operating system, and the tests
+// run the CLI inside their own process with one of their own.
 package cli
 
 import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"runtime/debug"
 	"strings"
@@ -24,8 +26,10 @@ import (
 // exitPanic carries kong's exit request out of the parser.
 type exitPanic struct{ code int }
 
-// Main runs orc-state with args and returns the exit code.
-func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+// Run runs orc-state as p describes and returns the exit code.
+func Run(proc Process) (code int) {
+	p := proc.settled()
+	args, stdout, stderr := p.Args, p.Stdout, p.Stderr
 	quiet := false // a display path: silent whatever happens
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
@@ -36,22 +40,22 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	if len(args) == 1 && args[0] == "help" {
 		args = []string{"--help"} // the original's spelling
 	}
-	if completionRequest() {
-		return complete(stdout, stderr) // the shell asks for candidates (completion.go)
+	if completionRequest(p) {
+		return complete(p, stdout, stderr) // the shell asks for candidates (completion.go)
 	}
 	if isLine(args) {
 		quiet = true
-		runLine(args, stdout) // the statusline path: lenient, silent, fast
+		runLine(p, args) // the statusline path: lenient, silent, fast
 		return fault.OK
 	}
 	if len(args) == 2 && args[0] == "hook" && args[1] == "post-tool-use" {
 		quiet = true
-		runPostToolUse(stdin, stdout) // after every tool call: no parser to build
+		runPostToolUse(p) // after every tool call: no parser to build
 		return fault.OK
 	}
 	if len(args) >= 1 && args[0] == "statusline" && !wantsHelp(args) {
 		quiet = true
-		runStatusline(args[1:], stdin, stdout) // rendered on every turn: no parser to build
+		runStatusline(p, args[1:]) // rendered on every turn: no parser to build
 		return fault.OK
 	}
 	redacted := &redactingWriter{w: stderr}
@@ -63,20 +67,15 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			return fault.Usage
 		}
 	}
-	for _, name := range globalTags("env") {
-		if v, ok := os.LookupEnv(name); ok && v == "" {
-			os.Unsetenv(name) // set but empty means unset, as in the original
-		}
-	}
-	if verb, cmd, ok := plain(args); ok {
-		env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, G: plainGlobals(), Verb: verb}
+	if verb, cmd, ok := plain(p, args); ok {
+		env := newEnv(p, stdout, stderr, plainGlobals(), verb)
 		if err := cmd.Run(env); err != nil {
 			return report(stderr, verb, err)
 		}
 		return fault.OK
 	}
 	model := grammarFor(args)
-	parser, err := newParser(model, stdout, stderr)
+	parser, err := newParser(p, model, stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "orc-state: internal error: %v\n", err)
 		return fault.Software
@@ -106,7 +105,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return fault.Usage
 	}
 	verb := verbName(kctx.Command())
-	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, G: globalsOf(model), Verb: verb}
+	env := newEnv(p, stdout, stderr, globalsOf(model), verb)
 	env.selectFlags(kctx)
 	if err := kctx.Run(env); err != nil {
 		return report(stderr, verb, err)
@@ -133,9 +132,11 @@ func truncatedUnder(r any, quiet bool, stderr io.Writer) int {
 }
 
 // newParser is kong set up for orc-state over model, a grammar from
-// grammarFor; kong's exit requests panic with exitPanic.
-func newParser(model any, stdout, stderr io.Writer) (*kong.Kong, error) {
+// grammarFor, and p's environment; kong's exit requests panic with
+// exitPanic.
+func newParser(p *Process, model any, stdout, stderr io.Writer) (*kong.Kong, error) {
 	return kong.New(model,
+		kong.Resolvers(envResolver(p.Environ)),
 		kong.Name("orc-state"),
 		kong.Description("The single writer of a repository's .orc/ workflow state."),
 		kong.Writers(stdout, stderr),
@@ -208,15 +209,6 @@ func isLine(args []string) bool {
 		}
 	}
 	return line
-}
-
-// cwd is the working directory, or "." when it cannot be read.
-func cwd() string {
-	d, err := os.Getwd()
-	if err != nil {
-		return "."
-	}
-	return d
 }
 
 // lazyRegexp compiles a pattern on first use, so that start-up (which every

@@ -52,17 +52,23 @@ func (c *CompletionCmd) Run(e *Env) error {
 }
 
 // completionRequest reports whether the shell asked orc-state to complete
-// a command line: $COMP_LINE is set and names orc-state.
-func completionRequest() bool {
-	line := os.Getenv("COMP_LINE")
+// a command line: $COMP_LINE is set and names orc-state. kongplete reads
+// $COMP_LINE and $COMP_POINT from the operating system's environment
+// itself, so completion is a real process's (the shell runs orc-state):
+// a run given another environment (a test's) completes nothing.
+func completionRequest(p *Process) bool {
+	if p.getenv("COMP_LINE") != os.Getenv("COMP_LINE") {
+		return false
+	}
+	line := p.getenv("COMP_LINE")
 	first, _, _ := strings.Cut(strings.TrimLeft(line, " \t"), " ")
 	return first != "" && strings.TrimSuffix(filepath.Base(first), ".exe") == "orc-state"
 }
 
 // complete prints the candidates for $COMP_LINE (up to $COMP_POINT), one
 // per line, from the whole grammar, and returns the exit code.
-func complete(stdout, stderr io.Writer) (code int) {
-	parser, err := newParser(grammar("", ""), stdout, stderr)
+func complete(p *Process, stdout, stderr io.Writer) (code int) {
+	parser, err := newParser(p, grammar("", ""), stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "orc-state: internal error: %v\n", err)
 		return 70

@@ -49,7 +49,7 @@ func (c *DoctorCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	findings := doctor(d)
+	findings := doctor(d, e.now())
 	if c.JSON {
 		if findings == nil {
 			findings = []doctorFinding{}
@@ -73,7 +73,7 @@ func (c *DoctorCmd) Run(e *Env) error {
 }
 
 // doctor inspects the state dir without a lock and without git.
-func doctor(d *state.Dir) []doctorFinding {
+func doctor(d *state.Dir, now time.Time) []doctorFinding {
 	var out []doctorFinding
 	add := func(session, code, next, format string, args ...any) {
 		out = append(out, doctorFinding{Session: session, Finding: verify.Finding{Code: code, Message: fmt.Sprintf(format, args...), Next: next}})
@@ -155,7 +155,7 @@ func doctor(d *state.Dir) []doctorFinding {
 				"the registry lists %s but its folder does not exist", s.SessionID)
 			continue
 		}
-		fs, err := verify.Session(d, reg, s)
+		fs, err := verify.Session(d, reg, s, now)
 		if err != nil {
 			add(s.SessionID, "session.unreadable", "orc-state verify "+s.SessionID, "%v", err)
 			continue

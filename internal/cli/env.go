@@ -6,30 +6,56 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
+	"path/filepath"
 	"sort"
+	"time"
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
 
-// Env is what every verb's Run receives: the streams, the global flags and
-// the resolved state dir.
+// Env is what every verb's Run receives: the streams, the global flags,
+// the run's world (its Process) and the resolved state dir.
 type Env struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	G              *Globals
 	Verb           string
+	proc           *Process
+	wd             string // the working directory; a hook moves to its payload's cwd
 	actor          string // set by hooks: hook:<event>
 	sessionFlag    string // the verb's --session (BranchFlag), "" when not given
 	dir            *state.Dir
 }
 
+// newEnv is the Env of verb in the run p, writing to stdout and stderr.
+func newEnv(p *Process, stdout, stderr io.Writer, g *Globals, verb string) *Env {
+	return &Env{Stdin: p.Stdin, Stdout: stdout, Stderr: stderr, G: g, Verb: verb, proc: p, wd: p.Dir}
+}
+
+// getenv returns a variable of the run's environment.
+func (e *Env) getenv(key string) string { return e.proc.getenv(key) }
+
+// now is the time claims are judged by.
+func (e *Env) now() time.Time { return e.proc.Now() }
+
+// abs makes a path the user gave absolute against the run's working
+// directory, and clean, as filepath.Abs does against the process's.
+func (e *Env) abs(path string) string {
+	switch {
+	case path == "":
+		return ""
+	case filepath.IsAbs(path):
+		return filepath.Clean(path)
+	}
+	return filepath.Join(e.wd, path)
+}
+
 // Dir resolves the state dir once.
 func (e *Env) Dir() (*state.Dir, error) {
 	if e.dir == nil {
-		d, err := state.Resolve(e.G.Dir, cwd())
+		d, err := state.Resolve(e.G.Dir, e.wd, e.proc.Environ)
 		if err != nil {
 			return nil, err
 		}
@@ -41,7 +67,7 @@ func (e *Env) Dir() (*state.Dir, error) {
 // Actor is who the journal says made a change: $ORC_ACTOR, else
 // hook:<event> inside a hook, else cli.
 func (e *Env) Actor() string {
-	if a := os.Getenv("ORC_ACTOR"); a != "" {
+	if a := e.getenv("ORC_ACTOR"); a != "" {
 		return a
 	}
 	if e.actor != "" {

@@ -1,9 +1,15 @@
 package cli
 
 import (
+	"fmt"
 	"reflect"
+
+	"github.com/alecthomas/kong"
+
 	"strings"
 	"time"
+
+	"github.com/orc-state/orc-state/internal/environ"
 )
 
 // Globals are the flags every verb takes. They are declared here and
@@ -11,7 +17,29 @@ import (
 // before it (firstWord, isLine) and Main's empty-environment rule.
 type Globals struct {
 	Dir         string        `name:"dir" help:"State dir, relative to the current directory (default: $ORC_STATE_DIR, which must be absolute, else the main worktree root's .orc)." placeholder:"DIR"`
-	LockTimeout time.Duration `name:"lock-timeout" help:"How long a writer waits for the state lock." env:"ORC_LOCK_TIMEOUT" default:"5s"`
+	LockTimeout time.Duration `name:"lock-timeout" help:"How long a writer waits for the state lock ($$ORC_LOCK_TIMEOUT)." envvar:"ORC_LOCK_TIMEOUT" default:"5s"`
+}
+
+// envResolver gives a flag tagged envvar:"NAME" the value of NAME in the
+// run's environment when the command line does not set it: kong's own env
+// tag would read the operating system's environment, not the run's.
+func envResolver(env environ.List) kong.Resolver {
+	return kong.ResolverFunc(func(_ *kong.Context, _ *kong.Path, flag *kong.Flag) (any, error) {
+		name := flag.Tag.Get("envvar")
+		if name == "" {
+			return nil, nil
+		}
+		v, ok := env.Lookup(name)
+		if !ok {
+			return nil, nil
+		}
+		scratch := reflect.New(flag.Target.Type()).Elem() // refused here, the variable is named
+		scan := kong.ScanFromTokens(kong.Token{Type: kong.FlagValueToken, Value: v})
+		if err := flag.Mapper.Decode(&kong.DecodeContext{Value: flag.Value, Scan: scan}, scratch); err != nil {
+			return nil, fmt.Errorf("%w (from envar %s=%q)", err, name, v)
+		}
+		return v, nil
+	})
 }
 
 // globalTags returns one tag of every global flag, in declaration order.

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -34,7 +35,8 @@ type hookPayload struct {
 // hookStdinTimeout bounds the wait for the hook's stdin to close.
 const hookStdinTimeout = 2 * time.Second
 
-// payload reads and decodes the hook's stdin, then moves to its cwd.
+// payload reads and decodes the hook's stdin, then moves to its cwd (the
+// run's working directory becomes it: nothing else of the process moves).
 func (e *Env) payload() (hookPayload, error) {
 	var p hookPayload
 	data, err := readWithin(e.Stdin, maxStdin, hookStdinTimeout, nil)
@@ -48,9 +50,18 @@ func (e *Env) payload() (hookPayload, error) {
 		return p, fmt.Errorf("stdin is not the hook's JSON: %v", err)
 	}
 	if p.Cwd != "" {
-		if err := os.Chdir(p.Cwd); err != nil {
+		dir := p.Cwd
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(e.wd, dir)
+		}
+		fi, err := os.Stat(dir)
+		if err == nil && !fi.IsDir() {
+			err = fmt.Errorf("chdir %s: not a directory", p.Cwd)
+		}
+		if err != nil {
 			return p, fmt.Errorf("cannot enter cwd: %v", err)
 		}
+		e.wd = filepath.Clean(dir)
 	}
 	return p, nil
 }

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"io"
-	"os"
 	"time"
 
 	"github.com/orc-state/orc-state/internal/statusline"
@@ -27,7 +25,7 @@ type postToolUseOutput struct {
 // Run is the context monitor (see runPostToolUse); kong reaches it only for
 // --help, which Main does not dispatch early.
 func (c *HookPostToolUseCmd) Run(e *Env) error {
-	runPostToolUse(e.Stdin, e.Stdout)
+	runPostToolUse(e.proc)
 	return nil
 }
 
@@ -37,8 +35,8 @@ func (c *HookPostToolUseCmd) Run(e *Env) error {
 // registry, no git) and, at red or critical, once per tier, tells the agent
 // to write the digest and reach a clean stopping point. Otherwise, for a
 // subagent, or without a live orc session, it prints nothing. Exit 0 always.
-func runPostToolUse(stdin io.Reader, stdout io.Writer) {
-	data, err := readWithin(stdin, maxToolUseStdin, hookStdinTimeout, nil)
+func runPostToolUse(proc *Process) {
+	data, err := readWithin(proc.Stdin, maxToolUseStdin, hookStdinTimeout, nil)
 	if err != nil {
 		return
 	}
@@ -53,7 +51,7 @@ func runPostToolUse(stdin io.Reader, stdout io.Writer) {
 	if key == "" {
 		return
 	}
-	files, err := statusline.OpenFiles(os.TempDir())
+	files, err := statusline.OpenFiles(proc.tempDir())
 	if err != nil {
 		return
 	}
@@ -69,5 +67,5 @@ func runPostToolUse(stdin io.Reader, stdout io.Writer) {
 	out.HookSpecificOutput.HookEventName = "PostToolUse"
 	out.HookSpecificOutput.AdditionalContext = advice
 	b, _ := json.Marshal(out)
-	stdout.Write(append(b, '\n'))
+	proc.Stdout.Write(append(b, '\n'))
 }

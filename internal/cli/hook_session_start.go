@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/orc-state/orc-state/registry"
 )
@@ -40,8 +39,8 @@ func (c *HookSessionStartCmd) Run(e *Env) error {
 		}
 		return nil
 	}
-	if path := os.Getenv("CLAUDE_ENV_FILE"); path != "" {
-		if err := writeEnvFile(path, orcExports(d, s, cwd())); err != nil {
+	if path := e.getenv("CLAUDE_ENV_FILE"); path != "" {
+		if err := writeEnvFile(e.abs(path), orcExports(d, s, e.wd)); err != nil {
 			e.problem(err)
 		}
 	}
@@ -56,7 +55,7 @@ func (c *HookSessionStartCmd) Run(e *Env) error {
 			"The packet below was read from .orc/ and cross-checked against git just now; findings are listed, not repaired.\n\n",
 			s.SessionID, s.Command, s.Status)
 		agent, _ := e.agent("") // whose claim the packet shows first
-		out.HookSpecificOutput.AdditionalContext = intro + renderPacket(buildPacket(d, reg, s, agent), maxContext-len(intro)-100)
+		out.HookSpecificOutput.AdditionalContext = intro + renderPacket(buildPacket(d, reg, s, agent, e.now()), maxContext-len(intro)-100)
 	default:
 		out.HookSpecificOutput.AdditionalContext = fmt.Sprintf(
 			"orc-state: session %s (%s, phase %s/%d %s, %s) is registered for this branch; `orc-state resume` prints its resume packet.",

@@ -55,7 +55,7 @@ func (e *Env) readInputFile(path string) ([]byte, error) {
 	if path == "-" {
 		return e.readStdin()
 	}
-	f, err := openInput(path)
+	f, err := openInput(e.abs(path))
 	if err != nil {
 		return nil, fault.Usagef("cannot read %s: %v", path, err)
 	}

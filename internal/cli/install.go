@@ -44,11 +44,11 @@ func (c *InstallCmd) Run(e *Env) error {
 	}
 	command := projectStatusLine(verb)
 	if !c.Project {
-		exe, err := os.Executable()
+		exe, err := e.proc.executable()
 		if err != nil {
 			return fault.Wrap(fault.Invalid, err, "cannot find the orc-state binary")
 		}
-		exe, _ = filepath.Abs(exe)
+		exe = e.abs(exe)
 		command = shellQuote(exe) + " " + verb
 	}
 	var buf bytes.Buffer
@@ -142,9 +142,9 @@ func (c *InstallCmd) settingsPath(e *Env) (string, error) {
 		}
 		return filepath.Join(root, ".claude", "settings.json"), nil
 	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fault.Usagef("no home directory: %v", err)
+	home := e.proc.homeDir()
+	if home == "" {
+		return "", fault.Usagef("no home directory: $HOME is not set")
 	}
 	return filepath.Join(home, ".claude", "settings.json"), nil
 }

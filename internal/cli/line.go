@@ -3,13 +3,12 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
-	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
@@ -48,7 +47,7 @@ type lineOut struct {
 // (unknown ones are ignored), takes no lock, runs no git subprocess, reads
 // the registry leniently (legacy and invalid registries still render), and
 // prints one line of JSON or nothing. It never writes to stderr.
-func runLine(args []string, stdout io.Writer) {
+func runLine(p *Process, args []string) {
 	flags := map[string]string{}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -62,7 +61,7 @@ func runLine(args []string, stdout io.Writer) {
 			}
 		}
 	}
-	out, ok := lineFor(flags["--dir"], lineChoice{branch: flags["--branch"], id: flags["--session"], named: flags["--branch"] != ""}, cwd())
+	out, ok := lineFor(p, flags["--dir"], lineChoice{branch: flags["--branch"], id: flags["--session"], named: flags["--branch"] != ""})
 	if !ok {
 		return
 	}
@@ -70,7 +69,7 @@ func runLine(args []string, stdout io.Writer) {
 	if err != nil {
 		return
 	}
-	stdout.Write(append(b, '\n'))
+	p.Stdout.Write(append(b, '\n'))
 }
 
 // lineChoice is the session line shows: by --session, by --branch, else
@@ -81,20 +80,20 @@ type lineChoice struct {
 	named      bool // branch came from --branch, not from HEAD
 }
 
-func lineFor(dir string, c lineChoice, wd string) (lineOut, bool) {
-	d, err := state.Resolve(dir, wd) // the state dir every verb uses; its refusals show nothing
+func lineFor(p *Process, dir string, c lineChoice) (lineOut, bool) {
+	d, err := state.Resolve(dir, p.Dir, p.Environ) // the state dir every verb uses; its refusals show nothing
 	if err != nil {
 		return lineOut{}, false
 	}
 	if c.branch != "" && d.Git != nil {
 		_, c.isBranch = d.Git.BranchSHA(c.branch) // a hand-rolled read: no git process on this path
 	}
-	return lineWith(d.Path, c, d.Git)
+	return lineWith(d.Path, c, d.Git, p.Now())
 }
 
 // lineWith is lineFor once the state dir and the repository (nil outside
-// one) are known.
-func lineWith(dir string, c lineChoice, layout *gitx.Layout) (lineOut, bool) {
+// one) are known; now judges the slice claims.
+func lineWith(dir string, c lineChoice, layout *gitx.Layout, now time.Time) (lineOut, bool) {
 	if dir == "" {
 		return lineOut{}, false
 	}
@@ -127,7 +126,7 @@ func lineWith(dir string, c lineChoice, layout *gitx.Layout) (lineOut, bool) {
 	if registry.CheckKey(s.SessionID) == nil {
 		files := filepath.Join(dir, s.SessionID, "files")
 		if data, err := atomicfile.ReadFile(filepath.Join(files, "slices.json")); err == nil {
-			c, _ := slices.Count(data, clock.Now())
+			c, _ := slices.Count(data, now)
 			out.SlicesDone, out.SlicesTotal, out.SlicesClaimed = c.Done, c.Total, c.Claimed
 		}
 		out.Policy = linePolicy(filepath.Join(files, "decisions.json"))

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -37,8 +36,8 @@ func plainGlobals() *Globals { return &Globals{LockTimeout: 5 * time.Second} }
 
 // plain returns the verb and its flags struct when args call a plain read
 // plainly (see plainRead).
-func plain(args []string) (verb string, cmd runner, ok bool) {
-	if _, set := os.LookupEnv("ORC_LOCK_TIMEOUT"); set {
+func plain(p *Process, args []string) (verb string, cmd runner, ok bool) {
+	if _, set := p.Environ.Lookup("ORC_LOCK_TIMEOUT"); set {
 		return "", nil, false
 	}
 	for _, p := range plainReads {

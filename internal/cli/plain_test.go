@@ -2,27 +2,27 @@ package cli
 
 import (
 	"io"
-	"os"
 	"reflect"
 	"testing"
+
+	"github.com/orc-state/orc-state/internal/environ"
 )
 
 // A plain read builds the same flags struct and globals kong would, and
 // anything else goes to kong.
 func TestPlainReadsParseAsKong(t *testing.T) {
-	t.Setenv("ORC_LOCK_TIMEOUT", "") // restored after the test
-	os.Unsetenv("ORC_LOCK_TIMEOUT")  // Main unsets an empty one before this point
+	proc := Process{Environ: environ.List{"ORC_LOCK_TIMEOUT="}}.settled() // empty counts as unset
 	for _, args := range [][]string{
 		{"get"}, {"get", "feat/x"}, {"get", "main"}, {"current"}, {"sessions"},
 		{"slice", "list"}, {"decision", "get"}, {"decision", "get", "maxRetriesPerSlice"},
 	} {
-		verb, cmd, ok := plain(args)
+		verb, cmd, ok := plain(proc, args)
 		if !ok {
 			t.Errorf("%q is not taken as plain", args)
 			continue
 		}
 		model := grammarFor(args)
-		p, err := newParser(model, io.Discard, io.Discard)
+		p, err := newParser(proc, model, io.Discard, io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,12 +46,12 @@ func TestPlainReadsParseAsKong(t *testing.T) {
 		{"slice"}, {"slice", "set"}, {"decision", "get", "a", "b"}, {"decision", "get", "--echo", "k"},
 		{"getx"}, {"phase", "set", "2"}, {"line"},
 	} {
-		if verb, _, ok := plain(args); ok {
+		if verb, _, ok := plain(proc, args); ok {
 			t.Errorf("%q taken as plain %q; it must go through kong", args, verb)
 		}
 	}
-	t.Setenv("ORC_LOCK_TIMEOUT", "1s")
-	if _, _, ok := plain([]string{"get"}); ok {
+	proc = Process{Environ: environ.List{"ORC_LOCK_TIMEOUT=1s"}}.settled()
+	if _, _, ok := plain(proc, []string{"get"}); ok {
 		t.Error("with ORC_LOCK_TIMEOUT set, get is taken as plain; kong must parse the variable")
 	}
 }

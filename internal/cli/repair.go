@@ -54,7 +54,7 @@ func (c *RepairCmd) Run(e *Env) error {
 		return nil
 	}
 	return e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
-		findings, err := verify.Session(tx.Dir(), tx.Reg, s)
+		findings, err := verify.Session(tx.Dir(), tx.Reg, s, e.now())
 		if err != nil {
 			return err
 		}

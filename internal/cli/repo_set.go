@@ -2,7 +2,6 @@ package cli
 
 import (
 	"net/url"
-	"path/filepath"
 	"slices"
 
 	"github.com/orc-state/orc-state/internal/fault"
@@ -42,14 +41,7 @@ func (c *RepoSetCmd) Run(e *Env) error {
 	if c.Slice != nil && *c.Slice < 0 {
 		return fault.Usagef("--slice %d is negative", *c.Slice)
 	}
-	path := c.Path
-	if path != "" {
-		abs, err := filepath.Abs(path)
-		if err != nil {
-			return fault.Usagef("--path %q: %v", path, err)
-		}
-		path = abs
-	}
+	path := e.abs(c.Path)
 	return e.Mutate("", c, func(_ *state.Tx, s *registry.Session) error {
 		if s.Scope != registry.ScopeWorkspace {
 			return fault.Usagef("session %s is not a workspace session", s.SessionID).WithHint("orc-state init --scope workspace --repos a,b")

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/orc-state/orc-state/checkpoint"
-	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/verify"
@@ -81,7 +80,7 @@ func (c *ResumeCmd) Run(e *Env) error {
 		d, reg = s.d, s.reg // a member repository's workspace session
 	}
 	agent, _ := e.agent("")
-	p := buildPacket(d, reg, s.Session, agent)
+	p := buildPacket(d, reg, s.Session, agent, e.now())
 	if c.JSON {
 		_, err := e.Stdout.Write(fitJSONText(p, c.MaxBytes))
 		return err
@@ -159,7 +158,7 @@ func (e *Env) listLive(d *state.Dir, reg *registry.Registry, key string) error {
 
 // buildPacket gathers the packet of session s for agent (whose own slice
 // claim is shown first; "" when unknown).
-func buildPacket(d *state.Dir, reg *registry.Registry, s *registry.Session, agent string) Packet {
+func buildPacket(d *state.Dir, reg *registry.Registry, s *registry.Session, agent string, now time.Time) Packet {
 	p := Packet{Session: s, Commits: []string{}, Dirty: []string{}, CrossCheck: []string{}, Findings: []verify.Finding{}}
 	var body []byte
 	if data, _ := d.ReadFile(s.SessionID, state.CheckpointFile); data != nil {
@@ -195,11 +194,11 @@ func buildPacket(d *state.Dir, reg *registry.Registry, s *registry.Session, agen
 	}
 	if data, _ := d.ReadFile(s.SessionID, state.LedgerFile); data != nil {
 		if l, err := slices.Parse(data); err == nil {
-			p.ReentrySlice, p.Claims = reentry(l, agent, clock.Now())
+			p.ReentrySlice, p.Claims = reentry(l, agent, now)
 		}
 	}
 	p.NextArtifact = nextArtifact(d, s, p.Digest)
-	if f, err := verify.Session(d, reg, s); err == nil {
+	if f, err := verify.Session(d, reg, s, now); err == nil {
 		p.Findings = append(p.Findings, f...)
 	}
 	p.Findings = append(p.Findings, gitFindings(d, s, g)...)

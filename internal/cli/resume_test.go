@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -14,7 +15,7 @@ import (
 // only a name.
 func TestNextArtifactStaysInside(t *testing.T) {
 	root := t.TempDir()
-	d, err := state.Resolve(filepath.Join(root, ".orc"), root)
+	d, err := state.Resolve(filepath.Join(root, ".orc"), root, environ.OS())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -108,7 +108,7 @@ func (e *Env) gitBranchExists(name string) bool {
 	if err != nil || d.Git == nil {
 		return false
 	}
-	r, err := gitx.Open(d.Git.WorktreeRoot)
+	r, err := gitx.Open(d.Git.WorktreeRoot, d.Git.Env)
 	if err != nil {
 		return false
 	}

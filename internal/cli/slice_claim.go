@@ -2,10 +2,8 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"time"
 
-	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
@@ -37,7 +35,7 @@ func (c *SliceClaimCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	now := clock.Now()
+	now := e.now()
 	var (
 		r    slices.ClaimResult
 		view []byte
@@ -89,10 +87,10 @@ func (c *SliceClaimCmd) Run(e *Env) error {
 func (e *Env) agent(flag string) (string, error) {
 	a, from := flag, "--agent"
 	if a == "" {
-		a, from = os.Getenv("ORC_ACTOR"), "$ORC_ACTOR"
+		a, from = e.getenv("ORC_ACTOR"), "$ORC_ACTOR"
 	}
 	if a == "" {
-		a, from = cwd(), "the working directory"
+		a, from = e.wd, "the working directory"
 		if d, err := e.Dir(); err == nil && d.Git != nil {
 			a, from = d.Git.WorktreeRoot, "the worktree path"
 		}

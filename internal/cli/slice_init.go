@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/state"
@@ -12,7 +11,7 @@ import (
 // SliceInitCmd is `slice init FILE`.
 type SliceInitCmd struct {
 	BranchFlag
-	File  string `arg:"" help:"A JSON file with a .slices array; - reads stdin." type:"path"`
+	File  string `arg:"" help:"A JSON file with a .slices array; - reads stdin."`
 	Force bool   `help:"Replace a ledger that has progress (journaled)."`
 }
 
@@ -46,7 +45,7 @@ func (c *SliceInitCmd) Run(e *Env) error {
 				return fault.Usagef("the ledger has progress (%d of %d slices done, some not pending); refusing to overwrite it", done, total).
 					WithHint("pass --force to replace it (journaled)")
 			}
-			if h := prev.Holdings(clock.Now()); len(h) > 0 {
+			if h := prev.Holdings(e.now()); len(h) > 0 {
 				return fault.Usagef("slice %s is claimed by %s until %s (%d live claim(s)); refusing to replace the ledger under working agents",
 					h[0].ID, h[0].By, h[0].Until.Format(slices.TimeLayout), len(h)).
 					WithHint("wait for them, or pass --force to replace it (journaled)")

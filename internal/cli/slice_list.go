@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/slices"
 )
@@ -36,7 +35,7 @@ func (c *SliceListCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	now := clock.Now()
+	now := e.now()
 	want := map[string]bool{}
 	for _, st := range c.Status {
 		want[st] = true

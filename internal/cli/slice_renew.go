@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
@@ -22,7 +21,7 @@ func (c *SliceRenewCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	now := clock.Now()
+	now := e.now()
 	var r slices.ClaimResult
 	err = e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
 		l, err := readLedger(tx, s.SessionID)

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 
-	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/state"
@@ -38,7 +37,7 @@ func (c *SliceSetCmd) Run(e *Env) error {
 		return err
 	}
 	u := slices.Update{Status: c.Status, Commit: c.Commit, ActualLoc: c.ActualLoc, Note: c.Note, Force: c.Force,
-		Agent: agent, Now: clock.Now()}
+		Agent: agent, Now: e.now()}
 	if c.Commit != "" {
 		u.CommitVerified, u.CommitWhy = e.commitResolves(c.Commit)
 	}

@@ -31,7 +31,7 @@ func (c *SliceVerifyCmd) Run(e *Env) error {
 	}
 	budget := c.Budget
 	if budget == 0 {
-		budget, _ = strconv.Atoi(os.Getenv("ORC_PR_LOC_BUDGET"))
+		budget, _ = strconv.Atoi(e.getenv("ORC_PR_LOC_BUDGET"))
 	}
 	plan := l.PlanPath()
 	if plan == "" {

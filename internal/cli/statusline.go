@@ -36,16 +36,10 @@ type StatuslineCmd struct {
 // it, and a statusline that waits is a statusline that never shows.
 const statuslineStdinTimeout = 250 * time.Millisecond
 
-// PlaceWait is the longest a render waits for git on a cache miss; past
-// it the render goes on without the dirty mark and the detached refresher
-// fills the cache for the next render. A variable only so that the CLI
-// tests can make a cold render wait for git (cmd/orc-state's TestMain).
-var PlaceWait = 30 * time.Millisecond
-
 // Run renders the statusline (see runStatusline); kong reaches it only for
 // --help, which Main does not dispatch early.
 func (c *StatuslineCmd) Run(e *Env) error {
-	runStatusline(nil, e.Stdin, e.Stdout)
+	runStatusline(e.proc, nil)
 	return nil
 }
 
@@ -53,12 +47,12 @@ func (c *StatuslineCmd) Run(e *Env) error {
 // fails): --style, --context-reserve and --off, over the original's
 // userConfig variables CLAUDE_PLUGIN_OPTION_STATUSLINE{,_STYLE,_CONTEXT_RESERVE}.
 // --refresh-place DIR KEY is the detached refresher's internal mode.
-func statuslineArgs(args []string) (opts statusline.Options, refresh []string) {
-	if v := strings.ToLower(os.Getenv("CLAUDE_PLUGIN_OPTION_STATUSLINE")); v == "false" || v == "off" || v == "0" {
+func statuslineArgs(proc *Process, args []string) (opts statusline.Options, refresh []string) {
+	if v := strings.ToLower(proc.getenv("CLAUDE_PLUGIN_OPTION_STATUSLINE")); v == "false" || v == "off" || v == "0" {
 		opts.Off = true
 	}
-	opts.Style = os.Getenv("CLAUDE_PLUGIN_OPTION_STATUSLINE_STYLE")
-	opts.Reserve = reserveOption(os.Getenv("CLAUDE_PLUGIN_OPTION_STATUSLINE_CONTEXT_RESERVE"))
+	opts.Style = proc.getenv("CLAUDE_PLUGIN_OPTION_STATUSLINE_STYLE")
+	opts.Reserve = reserveOption(proc.getenv("CLAUDE_PLUGIN_OPTION_STATUSLINE_CONTEXT_RESERVE"))
 	for i := 0; i < len(args); i++ {
 		name, value, inline := strings.Cut(args[i], "=")
 		next := func() string {
@@ -101,31 +95,35 @@ func reserveOption(s string) int {
 // built (like line). It takes no lock and runs no git on the render path:
 // the registry, the checkpoint and the refs are read as files, and the dirty
 // mark comes from the per-session cache (a miss starts a detached refresher
-// and waits for it at most PlaceWait). Garbage or empty stdin still renders;
-// it prints at most two rows and always exits 0.
-func runStatusline(args []string, stdin io.Reader, stdout io.Writer) {
+// and waits for it at most the run's PlaceWait). Garbage or empty stdin
+// still renders; it prints at most two rows and always exits 0.
+func runStatusline(proc *Process, args []string) {
+	stdout := proc.Stdout
 	defer func() {
 		if recover() != nil {
 			io.WriteString(stdout, "orc\n")
 		}
 	}()
-	opts, refresh := statuslineArgs(args)
+	opts, refresh := statuslineArgs(proc, args)
 	if refresh != nil {
-		refreshPlace(refresh[0], refresh[1])
+		refreshPlace(proc, refresh[0], refresh[1])
 		return
 	}
 	now := time.Now()
-	p := statusline.ParsePayload(readStatusPayload(stdin))
+	p := statusline.ParsePayload(readStatusPayload(proc.Stdin))
 	wd := p.Dir
-	if wd == "" {
-		wd = cwd()
+	switch {
+	case wd == "":
+		wd = proc.Dir
+	case !filepath.IsAbs(wd):
+		wd = filepath.Join(proc.Dir, wd)
 	}
-	in := statusline.Input{Payload: p, Options: opts, Term: terminal()}
+	in := statusline.Input{Payload: p, Options: opts, Term: terminal(proc)}
 	var layout *gitx.Layout
 	stateDir := "" // the state dir every verb uses; "" when it is refused
-	if d, err := state.Resolve("", wd); err == nil {
+	if d, err := state.Resolve("", wd, proc.Environ); err == nil {
 		layout, stateDir = d.Git, d.Path
-	} else if l, err := gitx.Discover(wd); err == nil {
+	} else if l, err := gitx.Discover(wd, proc.Environ); err == nil {
 		layout = &l // no session to show, but the place still does
 	}
 	root := wd
@@ -140,14 +138,14 @@ func runStatusline(args []string, stdin io.Reader, stdout io.Writer) {
 	} else {
 		in.Place = statusline.Place{Dir: wd}
 	}
-	if l, ok := lineWith(stateDir, lineChoice{branch: branch, isBranch: branch != ""}, layout); ok {
+	if l, ok := lineWith(stateDir, lineChoice{branch: branch, isBranch: branch != ""}, layout, proc.Now()); ok {
 		in.Session = sessionView(l)
 		if layout != nil {
 			in.Session.DigestBehind = digestBehind(*layout, stateDir, l.SessionID, l.GitBranch)
 		}
 	}
 
-	files, err := statusline.OpenFiles(os.TempDir())
+	files, err := statusline.OpenFiles(proc.tempDir())
 	if err == nil {
 		key := statusline.Key(p.SessionID)
 		placeKey := key
@@ -157,7 +155,7 @@ func runStatusline(args []string, stdin io.Reader, stdout io.Writer) {
 		}
 		if opts.Off {
 			// nothing is shown: no look at git
-		} else if rec, ok := lookPlace(files, placeKey, root, branch, head, now); ok {
+		} else if rec, ok := lookPlace(proc, files, placeKey, root, branch, head, now); ok {
 			if rec.Known {
 				in.Place.Dirty = statusline.Clean
 				if rec.Dirty {
@@ -180,17 +178,17 @@ func runStatusline(args []string, stdin io.Reader, stdout io.Writer) {
 
 // lookPlace returns the cached look at root for a render: a fresh one as
 // is; a stale one as is, with a refresh started for the next render; on a
-// miss it starts a refresh and waits for it at most PlaceWait.
-func lookPlace(files *statusline.Files, key, root, branch, head string, now time.Time) (statusline.PlaceRecord, bool) {
+// miss it starts a refresh and waits for it at most the run's PlaceWait.
+func lookPlace(proc *Process, files *statusline.Files, key, root, branch, head string, now time.Time) (statusline.PlaceRecord, bool) {
 	rec, age := files.ReadPlace(key, root, branch, head, now)
 	switch age {
 	case statusline.Fresh:
 		return rec, true
 	case statusline.Stale:
-		startRefresh(files, key, root, 0)
+		startRefresh(proc, files, key, root, 0)
 		return rec, true
 	}
-	if !startRefresh(files, key, root, PlaceWait) {
+	if !startRefresh(proc, files, key, root, proc.PlaceWait) {
 		return rec, false
 	}
 	rec, age = files.ReadPlace(key, root, branch, head, time.Now())
@@ -200,17 +198,17 @@ func lookPlace(files *statusline.Files, key, root, branch, head string, now time
 // startRefresh starts a detached `orc-state statusline --refresh-place`
 // for key unless one is running, and waits up to wait for it to finish;
 // true when it finished in time.
-func startRefresh(files *statusline.Files, key, root string, wait time.Duration) bool {
+func startRefresh(proc *Process, files *statusline.Files, key, root string, wait time.Duration) bool {
 	if !files.ClaimRefresh(key, time.Now()) {
 		return false
 	}
-	exe, err := os.Executable()
+	exe, err := proc.executable()
 	if err != nil {
 		files.EndRefresh(key)
 		return false
 	}
 	// argv[0] is the verb's own name whatever the file is called.
-	cmd := &exec.Cmd{Path: exe, Args: []string{"orc-state", "statusline", "--refresh-place", root, key}, Dir: root}
+	cmd := &exec.Cmd{Path: exe, Args: []string{"orc-state", "statusline", "--refresh-place", root, key}, Dir: root, Env: proc.Environ}
 	detach(cmd)
 	if err := cmd.Start(); err != nil {
 		files.EndRefresh(key)
@@ -233,15 +231,15 @@ func startRefresh(files *statusline.Files, key, root string, wait time.Duration)
 // refreshPlace is the detached refresher: it looks at dir (git status for
 // a repository, the child repositories of a workspace folder otherwise),
 // records the look for key, and sweeps the private files older than a day.
-func refreshPlace(dir, key string) {
-	files, err := statusline.OpenFiles(os.TempDir())
+func refreshPlace(proc *Process, dir, key string) {
+	files, err := statusline.OpenFiles(proc.tempDir())
 	if err != nil {
 		return
 	}
 	defer files.EndRefresh(key)
 	started := time.Now()
 	rec := statusline.PlaceRecord{Dir: dir, At: started.UnixMilli()}
-	if l, err := gitx.Discover(dir); err == nil && l.WorktreeRoot == dir {
+	if l, err := gitx.Discover(dir, proc.Environ); err == nil && l.WorktreeRoot == dir {
 		rec.Branch, _, rec.Head = placeIdentity(l)
 		ctx, cancel := context.WithTimeout(context.Background(), statusline.RefreshBound-5*time.Second)
 		out, err := l.Read(ctx, "status", "--porcelain", "-z", "--untracked-files=normal")
@@ -308,20 +306,20 @@ func sessionView(l lineOut) *statusline.Session {
 
 // terminal reads the screen's width, colour and character set from the
 // environment the host gives the statusline.
-func terminal() statusline.Terminal {
-	t := statusline.Terminal{Color: os.Getenv("NO_COLOR") == "", Location: time.Local}
-	if n, err := strconv.Atoi(strings.TrimSpace(os.Getenv("COLUMNS"))); err == nil && n > 0 {
+func terminal(proc *Process) statusline.Terminal {
+	t := statusline.Terminal{Color: proc.getenv("NO_COLOR") == "", Location: time.Local}
+	if n, err := strconv.Atoi(strings.TrimSpace(proc.getenv("COLUMNS"))); err == nil && n > 0 {
 		t.Columns = n
 	}
 	locale := ""
 	for _, v := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
-		if locale = os.Getenv(v); locale != "" {
+		if locale = proc.getenv(v); locale != "" {
 			break
 		}
 	}
 	locale = strings.ToLower(locale)
 	t.UTF8 = strings.Contains(locale, "utf-8") || strings.Contains(locale, "utf8")
-	t.Home, _ = os.UserHomeDir()
+	t.Home = proc.homeDir()
 	return t
 }
 

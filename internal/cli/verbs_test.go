@@ -129,7 +129,7 @@ func TestVerbHelp(t *testing.T) {
 func helpWith(t *testing.T, model any, args []string) (help string) {
 	t.Helper()
 	var out bytes.Buffer
-	p, err := newParser(model, &out, os.Stderr)
+	p, err := newParser(Process{}.settled(), model, &out, os.Stderr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,7 @@ func (c *VerifyCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	findings, err := verify.Session(d, reg, s)
+	findings, err := verify.Session(d, reg, s, e.now())
 	if err != nil {
 		return err
 	}

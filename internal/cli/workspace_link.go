@@ -33,7 +33,7 @@ func (c *WorkspaceLinkCmd) Run(e *Env) error {
 			e.warn("%s has no path; set it with orc-state repo set %s --path P", name, name)
 			continue
 		}
-		l, err := gitx.Discover(rs.RepoPath)
+		l, err := gitx.Discover(rs.RepoPath, e.proc.Environ)
 		if err != nil {
 			return fault.Usagef("%s: %s is not a git repository", name, rs.RepoPath)
 		}

@@ -1,6 +1,8 @@
 package gitx
 
 import (
+	"github.com/orc-state/orc-state/internal/environ"
+
 	"fmt"
 	"os"
 	"os/exec"
@@ -128,9 +130,9 @@ func commitFile(t testing.TB, dir, rel, content, msg string) string {
 
 func mustOpen(t testing.TB, dir string) *Repo {
 	t.Helper()
-	r, err := Open(dir)
+	r, err := Open(dir, environ.OS())
 	if err != nil {
-		t.Fatalf("Open(%s): %v", dir, err)
+		t.Fatalf("Open(%s, environ.OS()): %v", dir, err)
 	}
 	return r
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
+	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/internal/hexid"
 )
 
@@ -47,6 +48,9 @@ type Layout struct {
 	// FromEnv is set when GIT_DIR, GIT_WORK_TREE or GIT_COMMON_DIR chose the
 	// repository: git must then be run with the same environment.
 	FromEnv bool
+	// Env is the environment discovery read (GIT_DIR and the other
+	// variables above), and the one git runs with when asked here.
+	Env environ.List
 	// RefFiles is true when refs are stored as files and packed-refs
 	// (no extensions.refStorage other than "files"), so they may be read
 	// by hand.
@@ -69,20 +73,16 @@ func (l Layout) StateParent() (string, error) {
 	return "", fmt.Errorf("this linked worktree belongs to a --separate-git-dir repository (%s) whose main work tree is not known here", l.CommonDir)
 }
 
-// Discover finds the repository git would use from dir and the process
-// environment. It returns ErrNotRepo when git would find none.
-func Discover(dir string) (Layout, error) {
-	return DiscoverEnv(dir, os.Getenv)
-}
-
-// DiscoverEnv is Discover with the environment given as a lookup function.
-func DiscoverEnv(dir string, getenv func(string) string) (Layout, error) {
+// Discover finds the repository git would use from dir with the
+// environment env. It returns ErrNotRepo when git would find none.
+func Discover(dir string, env environ.List) (Layout, error) {
+	getenv := env.Get
 	place, err := filepath.Abs(dir)
 	if err != nil {
 		return Layout{}, err
 	}
 	place = filepath.Clean(place)
-	l := Layout{Place: place}
+	l := Layout{Place: place, Env: env}
 	abs := func(p, base string) string {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(base, p)

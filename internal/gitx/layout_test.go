@@ -1,6 +1,8 @@
 package gitx
 
 import (
+	"github.com/orc-state/orc-state/internal/environ"
+
 	"errors"
 	"os"
 	"path/filepath"
@@ -59,18 +61,6 @@ func askGit(t *testing.T, dir string, env []string) oracle {
 	return o
 }
 
-// envFunc turns KEY=VALUE pairs into a getenv for DiscoverEnv.
-func envFunc(env []string) func(string) string {
-	return func(k string) string {
-		for _, kv := range env {
-			if key, v, _ := strings.Cut(kv, "="); key == k {
-				return v
-			}
-		}
-		return ""
-	}
-}
-
 // TestDiscover compares Discover with git's own answer in every shape:
 // rev-parse for the git dir, common dir and work tree, and git worktree
 // list for where the shared state dir goes (StateParent), except for a
@@ -126,7 +116,7 @@ func TestDiscover(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			want := askGit(t, tc.dir, tc.env)
-			l, err := DiscoverEnv(tc.dir, envFunc(tc.env))
+			l, err := Discover(tc.dir, environ.List(tc.env))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -165,7 +155,7 @@ func TestSeparateGitDirHint(t *testing.T) {
 	mustGit(t, tmp, "init", "-q", "-b", "main", "--separate-git-dir", gd, wt)
 	commit(t, wt, "one")
 	mustGit(t, wt, "worktree", "add", "-q", "-b", "l", linked)
-	main, err := Discover(wt)
+	main, err := Discover(wt, environ.OS())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +167,7 @@ func TestSeparateGitDirHint(t *testing.T) {
 		t.Error("an empty layout needs a hint")
 	}
 	writeFile(t, gd, "info/exclude", "# git's own comment\n"+line+"\n/.orc/\n")
-	l, err := Discover(linked)
+	l, err := Discover(linked, environ.OS())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +177,7 @@ func TestSeparateGitDirHint(t *testing.T) {
 	// A hint naming a directory whose .git leads elsewhere is not trusted.
 	other := initRepo(t)
 	writeFile(t, gd, "info/exclude", hintPrefix+other+"\n")
-	l, _ = Discover(linked)
+	l, _ = Discover(linked, environ.OS())
 	if p, err := l.StateParent(); err == nil {
 		t.Errorf("StateParent = %q with a hint naming another repository", p)
 	}
@@ -197,7 +187,7 @@ func TestDiscoverRelative(t *testing.T) {
 	repo := initRepo(t)
 	writeFile(t, repo, "sub/x", "x")
 	t.Chdir(filepath.Join(repo, "sub"))
-	l, err := Discover(".")
+	l, err := Discover(".", environ.OS())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,14 +199,14 @@ func TestDiscoverRelative(t *testing.T) {
 func TestDiscoverNotRepo(t *testing.T) {
 	t.Parallel()
 	dir := tempDir(t)
-	if l, err := Discover(filepath.Dir(dir)); err == nil {
+	if l, err := Discover(filepath.Dir(dir), environ.OS()); err == nil {
 		t.Skipf("temp dir is inside a git repository (%s)", l.WorktreeRoot)
 	}
-	_, err := Discover(dir)
+	_, err := Discover(dir, environ.OS())
 	if !errors.Is(err, ErrNotRepo) {
 		t.Fatalf("Discover = %v, want ErrNotRepo", err)
 	}
-	if _, err := Open(dir); !errors.Is(err, ErrNotRepo) {
+	if _, err := Open(dir, environ.OS()); !errors.Is(err, ErrNotRepo) {
 		t.Fatalf("Open = %v, want ErrNotRepo", err)
 	}
 }
@@ -228,7 +218,7 @@ func TestDiscoverBadGitFile(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, ".git"), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Discover(dir); err == nil || errors.Is(err, ErrNotRepo) {
+		if _, err := Discover(dir, environ.OS()); err == nil || errors.Is(err, ErrNotRepo) {
 			t.Errorf(".git = %q: Discover err = %v, want a gitfile error", content, err)
 		}
 	}
@@ -237,7 +227,7 @@ func TestDiscoverBadGitFile(t *testing.T) {
 func TestCurrentBranchDetachedAndUnborn(t *testing.T) {
 	t.Parallel()
 	unborn := initRepo(t)
-	l, err := Discover(unborn)
+	l, err := Discover(unborn, environ.OS())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +238,7 @@ func TestCurrentBranchDetachedAndUnborn(t *testing.T) {
 	repo := initRepo(t)
 	commit(t, repo, "one")
 	mustGit(t, repo, "checkout", "-q", "--detach")
-	l, err = Discover(repo)
+	l, err = Discover(repo, environ.OS())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +283,7 @@ func BenchmarkDiscoverCurrentBranch(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		l, err := Discover(deep)
+		l, err := Discover(deep, environ.OS())
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -79,7 +79,7 @@ func (r *Repo) observeWorktree(ctx context.Context, o *Observation, w Worktree, 
 	var err error
 	var pre Head // HEAD read beside git status (current work tree only)
 	var preErr error
-	p := inWorktree(w.Path)
+	p := r.layout.inWorktree(w.Path)
 	if w.Current {
 		p = r.layout.here()
 		// git status, a subprocess, runs while HEAD and its subject are

@@ -1,6 +1,8 @@
 package gitx
 
 import (
+	"github.com/orc-state/orc-state/internal/environ"
+
 	"context"
 	"errors"
 	"strings"
@@ -12,7 +14,7 @@ import (
 func plumbingRepo(t *testing.T, format string) (string, Layout) {
 	t.Helper()
 	dir := initRepo(t, "--object-format="+format)
-	l, err := Discover(dir)
+	l, err := Discover(dir, environ.OS())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,10 @@
 package gitx
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/orc-state/orc-state/internal/environ"
+)
 
 // Repo is an opened repository: the Layout git would use from a place, and
 // the reader that answers questions about it.
@@ -19,11 +23,11 @@ type Repo struct {
 	objs *catFile // opened on first use
 }
 
-// Open finds the repository git would use from dir and the process
-// environment (see Discover) and opens it. Opening is cheap: no process is
-// started until a question needs git.
-func Open(dir string) (*Repo, error) {
-	l, err := Discover(dir)
+// Open finds the repository git would use from dir with the environment
+// env (see Discover) and opens it. Opening is cheap: no process is started
+// until a question needs git.
+func Open(dir string, env environ.List) (*Repo, error) {
+	l, err := Discover(dir, env)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,8 @@
 package gitx
 
 import (
+	"github.com/orc-state/orc-state/internal/environ"
+
 	"context"
 	"errors"
 	"os"
@@ -89,7 +91,7 @@ func TestSubmodule(t *testing.T) {
 	for _, dir := range []string{fx.sub, filepath.Join(fx.sub, "nested")} {
 		h := mustHead(t, mustOpen(t, dir))
 		if h.SHA != subSHA || h.SHA == superSHA || h.Subject != "sub: init" {
-			t.Errorf("Open(%s).Head = %+v, want submodule HEAD %s", dir, h, subSHA)
+			t.Errorf("Open(%s, environ.OS()).Head = %+v, want submodule HEAD %s", dir, h, subSHA)
 		}
 	}
 }
@@ -222,7 +224,7 @@ func TestNoGitProgram(t *testing.T) {
 			}
 
 			t.Setenv("PATH", "")
-			r, err = Open(repo)
+			r, err = Open(repo, environ.OS())
 			if err != nil {
 				t.Fatalf("Open without git: %v (discovery runs no git)", err)
 			}

@@ -12,21 +12,22 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/orc-state/orc-state/internal/environ"
 )
 
 // Timeout bounds every git command orc-state runs to read (callers may pass
 // a shorter context).
 const Timeout = 5 * time.Second
 
-// Program returns the path of the git program on PATH, "" when there is
-// none (every question then fails with errNoGit). It is looked up again
-// when PATH changes.
-func Program() string {
-	path := os.Getenv("PATH")
+// Program returns the path of the git program on path (a PATH value), ""
+// when there is none (every question then fails with errNoGit). The answer
+// for the last path asked is kept.
+func Program(path string) string {
 	program.Lock()
 	defer program.Unlock()
 	if !program.done || program.path != path {
-		program.bin, _ = exec.LookPath("git")
+		program.bin = lookPath(path, "git")
 		program.path, program.done = path, true
 	}
 	return program.bin
@@ -41,19 +42,19 @@ var program struct {
 // place is where one git command runs: a directory and an environment.
 type place struct {
 	dir string
-	env []string
+	env environ.List
 }
 
 // here is the layout's own place: the directory discovery started from,
-// with the process environment unchanged, so git finds exactly the
-// repository (and applies exactly the checks, such as safe.directory) that
-// a user's git would there.
-func (l Layout) here() place { return place{dir: l.Place, env: os.Environ()} }
+// with the environment discovery read, so git finds exactly the repository
+// (and applies exactly the checks, such as safe.directory) that a user's
+// git would there.
+func (l Layout) here() place { return place{dir: l.Place, env: l.Env} }
 
 // inWorktree is another work tree of the repository: git runs there with
 // the repository-local variables removed, as if a user ran it in that
 // directory.
-func inWorktree(root string) place { return place{dir: root, env: CleanEnv(os.Environ())} }
+func (l Layout) inWorktree(root string) place { return place{dir: root, env: CleanEnv(l.Env)} }
 
 // readOptions go before every git command orc-state runs to read. A
 // partial clone must not fetch missing objects from a read verb or a hook:
@@ -77,7 +78,7 @@ var errNoGit = errors.New("no git program on PATH")
 
 // command builds a git command for p. read adds readOptions.
 func (p place) command(ctx context.Context, read bool, args ...string) (*exec.Cmd, error) {
-	bin := Program()
+	bin := Program(p.env.Get("PATH"))
 	if bin == "" {
 		return nil, errNoGit
 	}
@@ -149,7 +150,7 @@ func (l Layout) RunWith(ctx context.Context, stdin []byte, env []string, args ..
 // git commands run (transport allowed).
 func (l Layout) sync(env []string) place {
 	p := l.here()
-	p.env = append(p.env, env...)
+	p.env = p.env.With(env...)
 	return p
 }
 
@@ -203,16 +204,10 @@ var localEnvVars = map[string]bool{
 // CleanEnv returns env without the repository-local git variables (see
 // localEnvVars and GIT_CONFIG_KEY_n/GIT_CONFIG_VALUE_n): a git started with
 // it in a directory finds the repository of that directory.
-func CleanEnv(env []string) []string {
-	out := make([]string, 0, len(env))
-	for _, kv := range env {
-		k, _, _ := strings.Cut(kv, "=")
-		if localEnvVars[k] || strings.HasPrefix(k, "GIT_CONFIG_KEY_") || strings.HasPrefix(k, "GIT_CONFIG_VALUE_") {
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
+func CleanEnv(env environ.List) environ.List {
+	return env.Without(func(k string) bool {
+		return localEnvVars[k] || strings.HasPrefix(k, "GIT_CONFIG_KEY_") || strings.HasPrefix(k, "GIT_CONFIG_VALUE_")
+	})
 }
 
 // gitFailure builds an error that leads with git's first stderr line

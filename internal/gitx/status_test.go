@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/orc-state/orc-state/internal/environ"
 )
 
 type wantEntry struct{ code, orig string }
@@ -151,19 +153,23 @@ func TestStatusTimeout(t *testing.T) {
 }
 
 // fakeGit puts a shell script named git first on PATH.
-func fakeGit(t *testing.T, script string) {
+// openFakeGit opens repo with a PATH whose only git is script.
+func openFakeGit(t *testing.T, repo, script string) *Repo {
 	t.Helper()
 	bin := tempDir(t)
 	if err := os.WriteFile(filepath.Join(bin, "git"), []byte("#!/bin/sh\n"+script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("PATH", bin)
+	r, err := Open(repo, environ.OS().With("PATH="+bin))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 func TestStatusSlowGitIsKilled(t *testing.T) {
 	repo := initRepo(t)
-	r := mustOpen(t, repo)
-	fakeGit(t, "/bin/sleep 30\n")
+	r := openFakeGit(t, repo, "/bin/sleep 30\n")
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -178,12 +184,11 @@ func TestStatusSlowGitIsKilled(t *testing.T) {
 
 func TestStatusGitErrors(t *testing.T) {
 	repo := initRepo(t)
-	r := mustOpen(t, repo)
 
 	t.Run("dubious ownership", func(t *testing.T) {
-		fakeGit(t, "echo \"fatal: detected dubious ownership in repository at '$PWD'\" >&2\n"+
+		rf := openFakeGit(t, repo, "echo \"fatal: detected dubious ownership in repository at '$PWD'\" >&2\n"+
 			"echo 'To add an exception for this directory, call:' >&2\nexit 128\n")
-		_, err := r.Status(context.Background())
+		_, err := rf.Status(context.Background())
 		if err == nil || !strings.Contains(err.Error(), "fatal: detected dubious ownership in repository at '"+repo+"'") ||
 			strings.Contains(err.Error(), "exception") {
 			t.Errorf("Status error = %v", err)

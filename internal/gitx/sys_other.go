@@ -13,3 +13,15 @@ func deviceOf(string) (uint64, bool) { return 0, false }
 
 // isNotDir: Windows reports a path through a file as "not found".
 func isNotDir(error) bool { return false }
+
+// lookPath finds name as exec.LookPath does (PATHEXT, the current
+// directory's rules). Windows' search is the operating system's own, so
+// it uses the process's PATH: an environment that names another PATH is a
+// test's, and those run on Unix.
+func lookPath(_, name string) string {
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return ""
+	}
+	return p
+}

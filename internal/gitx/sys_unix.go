@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 )
 
@@ -34,3 +35,20 @@ func deviceOf(path string) (uint64, bool) {
 
 // isNotDir reports a path whose parent is a file (ENOTDIR).
 func isNotDir(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
+
+// lookPath finds the program name in the directories of path (a PATH
+// value), as exec.LookPath does with the process's own PATH: the first
+// regular file there that someone may execute. Relative directories are
+// skipped, as exec.LookPath refuses what it would find there (exec.ErrDot).
+func lookPath(path, name string) string {
+	for _, dir := range filepath.SplitList(path) {
+		if !filepath.IsAbs(dir) {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			return p
+		}
+	}
+	return ""
+}

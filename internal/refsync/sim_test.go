@@ -39,6 +39,7 @@ import (
 	"time"
 
 	"github.com/orc-state/orc-state/internal/cli"
+	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/verify"
@@ -731,7 +732,7 @@ func (w *world) journalAt(m *machine, commit string) ([]byte, error) {
 // verifyAll runs verify's session checks (chain, digests, mirror, files)
 // on every session of m.
 func (w *world) verifyAll(m *machine) error {
-	d, err := state.Resolve("", m.dir)
+	d, err := state.Resolve("", m.dir, environ.OS())
 	if err != nil {
 		return err
 	}
@@ -743,7 +744,7 @@ func (w *world) verifyAll(m *machine) error {
 	for i := range reg.Sessions {
 		s := &reg.Sessions[i]
 		ids = append(ids, s.SessionID)
-		findings, err := verify.Session(d, reg, s)
+		findings, err := verify.Session(d, reg, s, time.Now())
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -48,7 +49,7 @@ func TestStatusChunksAgree(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(repo, ".orc", "orc.json"), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	d, err := state.Resolve("", repo)
+	d, err := state.Resolve("", repo, environ.OS())
 	if err != nil {
 		t.Fatal(err)
 	}

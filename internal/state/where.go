@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
+	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
 )
@@ -22,33 +23,33 @@ import (
 //     \orc\st is not absolute);
 //   - <main work tree>/.orc, shared by every linked worktree, or
 //     <bare repository>/.orc for the worktrees of a bare repository, where
-//     the repository is the one git would use from cwd and the process
-//     environment (GIT_DIR, GIT_WORK_TREE and GIT_COMMON_DIR honoured).
+//     the repository is the one git would use from cwd and the
+//     environment env (GIT_DIR, GIT_WORK_TREE and GIT_COMMON_DIR honoured).
 //
 // A state dir that is a work tree's root, or that contains a git dir, is
 // refused (exit 2): orc-state's sweeps would then look at the repository's
 // own files. Resolve writes nothing.
-func Resolve(flagDir, cwd string) (*Dir, error) {
+func Resolve(flagDir, cwd string, env environ.List) (*Dir, error) {
 	d := &Dir{}
-	l, err := gitx.Discover(cwd)
+	l, err := gitx.Discover(cwd, env)
 	switch {
 	case err == nil:
 		d.Git = &l
 	case errors.Is(err, gitx.ErrNotRepo):
-	case os.Getenv("GIT_DIR") != "":
+	case env.Get("GIT_DIR") != "":
 		return nil, fault.Usagef("%v", err).WithHint("unset GIT_DIR, or point it at a repository")
 	default:
 		return nil, fault.Wrap(fault.Invalid, err, "cannot read the git repository")
 	}
-	switch env := os.Getenv("ORC_STATE_DIR"); {
+	switch fromEnv := env.Get("ORC_STATE_DIR"); {
 	case flagDir != "":
 		d.Path = absFrom(cwd, flagDir)
-	case env != "":
-		if !IsAbsolute(runtime.GOOS, env) {
-			return nil, fault.Usagef("ORC_STATE_DIR=%q is not an absolute path", env).
+	case fromEnv != "":
+		if !IsAbsolute(runtime.GOOS, fromEnv) {
+			return nil, fault.Usagef("ORC_STATE_DIR=%q is not an absolute path", fromEnv).
 				WithHint("set ORC_STATE_DIR to an absolute path, or pass --dir")
 		}
-		d.Path = filepath.Clean(env)
+		d.Path = filepath.Clean(fromEnv)
 	case d.Git != nil:
 		parent, err := d.Git.StateParent()
 		if err != nil {

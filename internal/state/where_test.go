@@ -1,6 +1,8 @@
 package state
 
 import (
+	"github.com/orc-state/orc-state/internal/environ"
+
 	"errors"
 	"os"
 	"os/exec"
@@ -72,10 +74,9 @@ func TestResolve(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
-	for _, k := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "ORC_STATE_DIR"} {
-		t.Setenv(k, "")
-		os.Unsetenv(k)
-	}
+	base := environ.OS().Without(func(k string) bool {
+		return k == "GIT_DIR" || k == "GIT_WORK_TREE" || k == "GIT_COMMON_DIR" || k == "ORC_STATE_DIR"
+	})
 	tmp := tempDir(t)
 	repo := filepath.Join(tmp, "repo")
 	git(t, tmp, "init", "-q", "-b", "main", repo)
@@ -122,10 +123,11 @@ func TestResolve(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			env := base
 			for k, v := range tc.env {
-				t.Setenv(k, v)
+				env = env.With(k + "=" + v)
 			}
-			d, err := Resolve(tc.flag, tc.cwd)
+			d, err := Resolve(tc.flag, tc.cwd, env)
 			if tc.want == "" {
 				var fe *fault.Error
 				if !errors.As(err, &fe) || fe.Code != tc.code || !strings.Contains(fe.Msg, tc.msg) {

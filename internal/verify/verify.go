@@ -16,12 +16,12 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/slices"
 
 	"github.com/orc-state/orc-state/checkpoint"
-	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/lock"
 	"github.com/orc-state/orc-state/internal/redact"
@@ -37,8 +37,9 @@ type Finding struct {
 	Next    string `json:"next"`
 }
 
-// Session runs every check that needs no git on session s.
-func Session(d *state.Dir, reg *registry.Registry, s *registry.Session) ([]Finding, error) {
+// Session runs every check that needs no git on session s; now judges its
+// slice claims.
+func Session(d *state.Dir, reg *registry.Registry, s *registry.Session, now time.Time) ([]Finding, error) {
 	var out []Finding
 	add := func(code, next, format string, args ...any) {
 		out = append(out, Finding{Code: code, Message: fmt.Sprintf(format, args...), Next: next})
@@ -68,7 +69,7 @@ func Session(d *state.Dir, reg *registry.Registry, s *registry.Session) ([]Findi
 			}
 		}
 	}
-	out = append(out, dataFindings(d, s.SessionID)...)
+	out = append(out, dataFindings(d, s.SessionID, now)...)
 	out = append(out, journalFindings(d, reg, s)...)
 	return out, nil
 }
@@ -264,7 +265,7 @@ func fileOf(what string) string {
 
 // dataFindings parses the ledger and the decisions file as their verbs do,
 // and checks the ledger's claims at the claim clock's now.
-func dataFindings(d *state.Dir, id string) []Finding {
+func dataFindings(d *state.Dir, id string, now time.Time) []Finding {
 	var out []Finding
 	var ledger *slices.Ledger
 	for _, f := range []struct {
@@ -286,7 +287,7 @@ func dataFindings(d *state.Dir, id string) []Finding {
 	if ledger == nil {
 		return out
 	}
-	for _, p := range ledger.ClaimProblems(clock.Now()) {
+	for _, p := range ledger.ClaimProblems(now) {
 		next := "orc-state slice release " + p.ID + " --force --branch " + id
 		if p.Code == "claim.expired" {
 			next += " (or let the next orc-state slice claim take it)"
