@@ -8,52 +8,121 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/orc-state/orc-state/internal/cli"
-	"github.com/orc-state/orc-state/internal/clock"
+	"github.com/orc-state/orc-state/internal/environ"
 )
 
+// TestMain is two programs. Started as "orc-state" (through the copy of
+// this test binary that installOrcState puts first on $PATH) it is
+// orc-state, with the test seams of seams_test.go: that is what `exec
+// orc-state` in a scenario, a shell line of one, and the Go tests that
+// need a real process run. Otherwise it runs the tests.
 func TestMain(m *testing.M) {
-	installSeams()
-	testscript.Main(m, map[string]func(){
-		"orc-state": func() {
-			useTestClock()
-			// A scenario can make the statusline's cold render wait longer
-			// for git than production's few tens of milliseconds.
-			if d, err := time.ParseDuration(os.Getenv("ORC_TEST_PLACE_WAIT")); err == nil {
-				cli.PlaceWait = d
-			}
-			os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
-		},
-	})
+	if strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe") == "orc-state" {
+		installSeams()
+		os.Exit(cli.Run(childProcess()))
+	}
+	dir, err := installOrcState()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	testRoot = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
-// useTestClock fixes the claim clock (internal/clock) at $ORC_TEST_NOW, an
-// RFC 3339 time, so scenarios can step past a lease without waiting. Only
-// this test binary reads the variable; the journal's at stays real time.
-func useTestClock() {
-	v := os.Getenv("ORC_TEST_NOW")
-	if v == "" {
-		return
-	}
-	t, err := time.Parse(time.RFC3339, v)
+// testRoot is the test run's own temp dir (set by TestMain before any test
+// runs, removed after the last): orc-state's copy and the rig templates.
+var testRoot string
+
+// installOrcState puts a copy of this test binary named orc-state (a hard
+// link where the file system allows) in a new temp dir at the front of
+// $PATH, before any test runs, and returns the dir.
+func installOrcState() (string, error) {
+	self, err := os.Executable()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "ORC_TEST_NOW=%q is not an RFC 3339 time: %v\n", v, err)
+		return "", err
+	}
+	dir, err := os.MkdirTemp("", "orc-state-test-bin-")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "bin", "orc-state"+exeSuffix())
+	if err := os.Mkdir(filepath.Dir(bin), 0o755); err != nil {
+		return "", err
+	}
+	if err := os.Link(self, bin); err != nil {
+		data, err := os.ReadFile(self)
+		if err == nil {
+			err = os.WriteFile(bin, data, 0o755)
+		}
+		if err != nil {
+			os.RemoveAll(dir)
+			return "", fmt.Errorf("install orc-state for the tests: %v", err)
+		}
+	}
+	os.Setenv("PATH", filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return dir, nil
+}
+
+// exeSuffix is the executable suffix of the platform.
+func exeSuffix() string {
+	if runtime.GOOS == "windows" {
+		return ".exe"
+	}
+	return ""
+}
+
+// childProcess is the Process of this binary run as orc-state: the real
+// one, with the claim clock at $ORC_TEST_NOW and the statusline's wait for
+// git at $ORC_TEST_PLACE_WAIT when they are set.
+func childProcess() cli.Process {
+	wd, _ := os.Getwd()
+	p := cli.Process{Args: os.Args[1:], Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Environ: environ.OS(), Dir: wd}
+	if err := testClock(&p); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(70)
 	}
-	clock.Now = func() time.Time { return t }
+	return p
 }
 
-// TestScripts runs the CLI scenarios in testdata/script: each is a real
-// orc-state process against real git repositories and files in a temp dir.
+// testClock sets p's claim clock from $ORC_TEST_NOW, an RFC 3339 time, so
+// scenarios can step past a lease without waiting, and the statusline's
+// wait for git from $ORC_TEST_PLACE_WAIT, so a scenario can make a cold
+// render wait longer for git than production's few tens of milliseconds.
+// Only the tests read these variables; the journal's at stays real time.
+func testClock(p *cli.Process) error {
+	if v := p.Environ.Get("ORC_TEST_NOW"); v != "" {
+		t, err := time.Parse(time.RFC3339, v)
+		if err != nil {
+			return fmt.Errorf("ORC_TEST_NOW=%q is not an RFC 3339 time: %v", v, err)
+		}
+		p.Now = func() time.Time { return t }
+	}
+	if v := p.Environ.Get("ORC_TEST_PLACE_WAIT"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return fmt.Errorf("ORC_TEST_PLACE_WAIT=%q is not a duration: %v", v, err)
+		}
+		p.PlaceWait = d
+	}
+	return nil
+}
+
+// TestScripts runs the CLI scenarios in testdata/script against real git
+// repositories and files in a temp dir: `orc-state ...` runs the CLI in
+// this process (inprocess_test.go), `exec orc-state ...` as a real process.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, scriptParams())
 }
@@ -71,6 +140,7 @@ func scriptParams() testscript.Params {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"orc-state":  orcState,
 			"snapshot":   snapshot,
 			"rc":         rc,
 			"unpriv":     unpriv,
@@ -117,7 +187,9 @@ func snapshot(ts *testscript.TestScript, neg bool, args []string) {
 
 // rc N command args... runs the command like exec (its stdout and stderr
 // are what the next stdout/stderr assertions see) and fails unless it
-// exits with code N: rc 2 orc-state phase set x.
+// exits with code N: rc 2 orc-state phase set x. orc-state runs in this
+// process, as the orc-state command does; rc N exec orc-state ... runs it
+// as a real process.
 func rc(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf("usage: rc N command [args...]")
@@ -126,13 +198,20 @@ func rc(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil || want < 0 || want > 255 {
 		ts.Fatalf("rc: exit code %q is not a number from 0 to 255", args[0])
 	}
-	got := 0
-	if err := ts.Exec(args[1], args[2:]...); err != nil {
-		var exit *exec.ExitError
-		if !errors.As(err, &exit) {
-			ts.Fatalf("rc: %s: %v", args[1], err)
+	got, cmd := 0, args[1:]
+	if cmd[0] == "exec" && len(cmd) > 1 {
+		cmd = cmd[1:] // rc N exec orc-state ...: a real process
+	} else if cmd[0] == "orc-state" {
+		got, cmd = runInProcess(ts, cmd[1:]), nil
+	}
+	if cmd != nil {
+		if err := ts.Exec(cmd[0], cmd[1:]...); err != nil {
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) {
+				ts.Fatalf("rc: %s: %v", cmd[0], err)
+			}
+			got = exit.ExitCode()
 		}
-		got = exit.ExitCode()
 	}
 	if got != want {
 		ts.Fatalf("rc: %s exited with code %d, want %d", args[1], got, want)
@@ -168,37 +247,15 @@ func manifest(root string) (string, error) {
 }
 
 // testBinary returns an orc-state executable for the Go tests that run
-// real processes. testscript.Main (TestMain) installs this test binary as
-// "orc-state" in a testscript-main*/bin directory at the front of $PATH,
-// and that copy runs cli.Main, so it is used when present; otherwise the
-// command is built once into a temp dir.
+// real processes: the copy of this test binary that TestMain installed
+// first on $PATH.
 func testBinary(t *testing.T) string {
 	t.Helper()
-	if p, err := exec.LookPath("orc-state"); err == nil &&
-		strings.HasPrefix(filepath.Base(filepath.Dir(filepath.Dir(p))), "testscript-main") {
-		return p
+	p, err := exec.LookPath("orc-state")
+	if err != nil {
+		t.Fatalf("orc-state is not on $PATH: %v", err)
 	}
-	built.once.Do(func() {
-		dir, err := os.MkdirTemp("", "orc-state-test-bin-")
-		if err != nil {
-			built.err = err
-			return
-		}
-		built.path = filepath.Join(dir, "orc-state")
-		if out, err := exec.Command("go", "build", "-o", built.path, ".").CombinedOutput(); err != nil {
-			built.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if built.err != nil {
-		t.Fatal(built.err)
-	}
-	return built.path
-}
-
-var built struct {
-	once sync.Once
-	path string
-	err  error
+	return p
 }
 
 // hermeticEnv is the process environment with nothing that could steer

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// hostileValues are one-line values that are hostile to YAML (": ",
+// quotes, "#", "---", flow collections, anchors, tags, block indicators,
+// yes/null/1e3, leading and trailing spaces) and to a shell: every free-text
+// flag stores them verbatim, safely encoded (docs/protocol.md §4).
+var hostileValues = []string{
+	"a: b",
+	`x ' "y" #z`,
+	"---",
+	"{k: [1, 2]}",
+	"&a *b !!str | >",
+	"yes",
+	"null",
+	" padded ",
+	"%TAG ! x",
+	"1e3",
+	"@x `y`",
+	"- item",
+	"? key",
+	"[a, b]",
+	"~",
+}
+
+// hostileFlags set a value through one free-text flag (n numbers the value)
+// and read it back as a reader of the state sees it; verify then runs on
+// the session the value went to.
+var hostileFlags = []struct {
+	flag string
+	set  func(r *rig, n int, v string) (session string)
+	get  func(r *rig, n int, session string) string
+}{
+	{"phase set --label",
+		func(r *rig, n int, v string) string { r.mustOrc("", "phase", "set", "2", "--label="+v); return "main" },
+		func(r *rig, n int, s string) string { return line(r.mustOrc("", "get", "--field", "phaseLabel")) }},
+	{"init --command",
+		func(r *rig, n int, v string) string { return r.newSession(n, "c", "--command="+v) },
+		func(r *rig, n int, s string) string { return line(r.mustOrc("", "get", s, "--field", "command")) }},
+	{"init --description",
+		func(r *rig, n int, v string) string {
+			return r.newSession(n, "d", "--command=flow", "--description="+v)
+		},
+		func(r *rig, n int, s string) string { return line(r.mustOrc("", "get", s, "--field", "description")) }},
+	{"init --plan-file",
+		func(r *rig, n int, v string) string { return r.newSession(n, "p", "--command=flow", "--plan-file="+v) },
+		func(r *rig, n int, s string) string { return line(r.mustOrc("", "get", s, "--field", "planFile")) }},
+	{"link-pr --repo",
+		func(r *rig, n int, v string) string {
+			r.mustOrc("", "link-pr", "--repo="+v, "--url", prURL(n))
+			return "main"
+		},
+		func(r *rig, n int, s string) string {
+			var prs []struct{ Repo, URL string }
+			if err := json.Unmarshal([]byte(r.mustOrc("", "get", "--field", "linkedPRs")), &prs); err != nil {
+				r.t.Fatal(err)
+			}
+			for _, pr := range prs {
+				if pr.URL == prURL(n) {
+					return pr.Repo
+				}
+			}
+			return "(no PR " + prURL(n) + ")"
+		}},
+	{"gate record --reviewer",
+		func(r *rig, n int, v string) string {
+			phase := line(r.mustOrc("", "get", "--field", "phase"))
+			r.mustOrc("", "gate", "record", phase, "--verdict", "changes_requested", "--reviewer="+v)
+			return "main"
+		},
+		func(r *rig, n int, s string) string {
+			verdict := "(no verdict in gate show)" // the last verdict row: phase, verdict, reviewer, ...
+			for _, row := range strings.Split(r.mustOrc("", "gate", "show"), "\n") {
+				if cols := strings.Split(row, "\t"); len(cols) >= 3 && row[0] >= '0' && row[0] <= '9' {
+					verdict = cols[2]
+				}
+			}
+			return verdict
+		}},
+	{"checkpoint --trigger",
+		func(r *rig, n int, v string) string {
+			r.mustOrc("", "checkpoint", "--auto", "--trigger="+v)
+			return "main"
+		},
+		func(r *rig, n int, s string) string {
+			data, err := os.ReadFile(filepath.Join(r.dir, ".orc", "main", "files", "checkpoint.md"))
+			if err != nil {
+				r.t.Fatal(err)
+			}
+			m := regexp.MustCompile(`(?m)^- At: \S+ \(trigger: (.*)\)$`).FindSubmatch(data)
+			if m == nil {
+				return "(no Auto-checkpoint)"
+			}
+			return string(m[1])
+		}},
+}
+
+// TestHostileValuesRoundTrip sets every hostile value through every
+// free-text flag: each reads back byte for byte, and verify, which parses
+// the checkpoint's frontmatter strictly and compares it with the registry,
+// stays clean.
+func TestHostileValuesRoundTrip(t *testing.T) {
+	for _, f := range hostileFlags {
+		t.Run(f.flag, func(t *testing.T) {
+			t.Parallel()
+			r := newRig(t, "main")
+			r.mustOrc("", "decision", "set", "maxRetriesPerPhase", "1000", "--provenance", "policy")
+			for n, v := range hostileValues {
+				s := f.set(r, n, v)
+				if got := f.get(r, n, s); got != v {
+					t.Errorf("%q: read back %q", v, got)
+				}
+				if code, stdout, stderr := r.orc("", "verify", s); code != 0 {
+					t.Errorf("%q: verify %s: exit %d\n%s%s", v, s, code, stdout, stderr)
+				}
+			}
+		})
+	}
+	// The frontmatter holds the value YAML-quoted, not as a mapping.
+	r := newRig(t, "main")
+	r.mustOrc("", "phase", "set", "2", "--label=a: b")
+	data, err := os.ReadFile(filepath.Join(r.dir, ".orc", "main", "files", "checkpoint.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^phaseLabel: 'a: b'$`).Match(data) {
+		t.Errorf("checkpoint.md does not quote the label:\n%s", data)
+	}
+}
+
+// newSession registers a session for a new branch prefix<n> with flags.
+func (r *rig) newSession(n int, prefix string, flags ...string) string {
+	branch := fmt.Sprintf("%s%d", prefix, n)
+	r.git("branch", branch)
+	r.mustOrc("", append([]string{"init", "--branch", branch, "--total-phases", "3"}, flags...)...)
+	return branch
+}
+
+// line is a read verb's one-line answer without its newline.
+func line(out string) string { return strings.TrimSuffix(out, "\n") }
+
+func prURL(n int) string { return fmt.Sprintf("https://example.com/pr/%d", n+1) }

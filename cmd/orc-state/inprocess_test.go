@@ -1,0 +1,81 @@
+package main
+
+import (
+	"os/exec"
+	"reflect"
+	"strings"
+	"unsafe"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/orc-state/orc-state/internal/cli"
+	"github.com/orc-state/orc-state/internal/environ"
+)
+
+// orcState is the scenario command `orc-state ARGS`: the CLI run inside
+// the test process (runInProcess), failing the script on a non-zero exit
+// (or, as `! orc-state`, on success), as exec does for a process.
+func orcState(ts *testscript.TestScript, neg bool, args []string) {
+	code := runInProcess(ts, args)
+	switch {
+	case neg && code == 0:
+		ts.Fatalf("unexpected orc-state success")
+	case !neg && code != 0:
+		ts.Fatalf("orc-state exited with code %d", code)
+	}
+}
+
+// runInProcess runs cli.Run with the script's arguments, environment,
+// working directory and stdin (the file the last `stdin` command named,
+// used up as exec uses it up), its stdout and stderr captured for the
+// next stdout/stderr assertions, and returns the exit code. The claim
+// clock and the statusline's wait come from $ORC_TEST_NOW and
+// $ORC_TEST_PLACE_WAIT, as in the child process; the seams that are
+// process-wide (a fixed stamp, fault injection) need `exec orc-state`.
+func runInProcess(ts *testscript.TestScript, args []string) int {
+	env := scriptEnviron(ts)
+	for _, name := range []string{"ORC_TEST_STAMP", "ORC_TEST_FAULT", "ORC_TEST_FAULT_LOG"} {
+		if env.Get(name) != "" {
+			ts.Fatalf("%s needs a real process: use exec orc-state", name)
+		}
+	}
+	self, err := exec.LookPath("orc-state") // the refresher's program: this binary as orc-state
+	ts.Check(err)
+	p := cli.Process{
+		Args: args, Stdin: takeStdin(ts), Stdout: ts.Stdout(), Stderr: ts.Stderr(),
+		Environ: env, Dir: ts.MkAbs("."), Executable: self,
+	}
+	ts.Check(testClock(&p))
+	return cli.Run(p)
+}
+
+// scriptEnviron is the script's environment: what its setup and `env`
+// commands made it. testscript keeps the list to itself (exec passes it to
+// the process), so it is read from its field; fieldOf fails the script
+// loudly if a testscript release renames it.
+func scriptEnviron(ts *testscript.TestScript) environ.List {
+	f := fieldOf(ts, "env", reflect.Slice)
+	env := make(environ.List, f.Len())
+	for i := range env {
+		env[i] = f.Index(i).String()
+	}
+	return env
+}
+
+// takeStdin returns the script's pending stdin and clears it, as exec
+// does: a `stdin FILE` command applies to the next command only.
+func takeStdin(ts *testscript.TestScript) *strings.Reader {
+	f := fieldOf(ts, "stdin", reflect.String)
+	text := f.String()
+	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().SetString("")
+	return strings.NewReader(text)
+}
+
+// fieldOf is the unexported field name of ts, of the kind want.
+func fieldOf(ts *testscript.TestScript, name string, want reflect.Kind) reflect.Value {
+	f := reflect.ValueOf(ts).Elem().FieldByName(name)
+	if !f.IsValid() || f.Kind() != want {
+		ts.Fatalf("testscript.TestScript has no %s field of kind %v: the in-process runner needs updating for this testscript release", name, want)
+	}
+	return f
+}

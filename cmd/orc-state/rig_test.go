@@ -1,0 +1,181 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/orc-state/orc-state/internal/cli"
+	"github.com/orc-state/orc-state/internal/environ"
+)
+
+// A rig is a scratch git repository for the Go tests that drive the CLI
+// inside the test process (cli.Run with a Process of the rig's own): the
+// tables over many inputs, where a process per call would be most of the
+// cost. A rig starts as a copy of a template that is built once per test
+// binary, so a table of a hundred rows builds one repository, not a
+// hundred.
+type rig struct {
+	t   testing.TB
+	dir string // the work tree
+	env environ.List
+}
+
+// rigTemplates build the repositories rigs start from, in the work tree
+// they are given.
+var rigTemplates = map[string]func(r *rig){
+	// git: one commit on main.
+	"git": func(r *rig) {
+		r.git("init", "-q", "-b", "main")
+		r.git("commit", "-q", "--allow-empty", "-m", "base")
+	},
+	// main: one commit on main and a session for it.
+	"main": func(r *rig) {
+		r.git("init", "-q", "-b", "main")
+		r.git("commit", "-q", "--allow-empty", "-m", "base")
+		r.mustOrc("", "init", "--command", "flow", "--total-phases", "9")
+	},
+	// collision: the session of feat/x (sessionId feat-x, a one-slice
+	// ledger), checked out on a branch named feat-x.
+	"collision": func(r *rig) {
+		r.git("init", "-q", "-b", "main")
+		r.git("commit", "-q", "--allow-empty", "-m", "base")
+		r.git("checkout", "-q", "-b", "feat/x")
+		r.mustOrc("", "init", "--command", "flow", "--total-phases", "3")
+		r.mustOrc(`{"slices": [{"id": 1, "title": "one"}]}`, "slice", "init", "-")
+		r.git("checkout", "-q", "-b", "feat-x")
+	},
+}
+
+// built holds each template's folder once made, under testRoot.
+var built sync.Map // name → func() (string, error)
+
+// newRig returns a rig whose work tree is a fresh copy of template.
+func newRig(t testing.TB, template string) *rig {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not found")
+	}
+	build, ok := rigTemplates[template]
+	if !ok {
+		t.Fatalf("no rig template %q", template)
+	}
+	once, _ := built.LoadOrStore(template, sync.OnceValues(func() (dir string, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				f, ok := r.(buildFailure)
+				if !ok {
+					panic(r)
+				}
+				err = f
+			}
+		}()
+		dir = filepath.Join(testRoot, "rigs", template)
+		if err := os.MkdirAll(filepath.Join(dir, "repo"), 0o755); err != nil {
+			return "", err
+		}
+		build(&rig{t: builder{t}, dir: filepath.Join(dir, "repo"), env: rigEnv(dir)})
+		return dir, nil
+	}))
+	from, err := once.(func() (string, error))()
+	if err != nil {
+		t.Fatalf("rig template %s: %v", template, err)
+	}
+	to := t.TempDir()
+	if err := copyTree(from, to); err != nil {
+		t.Fatal(err)
+	}
+	return &rig{t: t, dir: filepath.Join(to, "repo"), env: rigEnv(to)}
+}
+
+// builder is the testing.TB a template is built with: a failure there is
+// the template's, returned to every test that uses it (buildFailure), not
+// the failure of whichever test happened to build it.
+type builder struct{ testing.TB }
+
+type buildFailure string
+
+func (f buildFailure) Error() string { return string(f) }
+
+func (builder) Helper() {}
+
+func (builder) Fatalf(format string, args ...any) { panic(buildFailure(fmt.Sprintf(format, args...))) }
+
+// rigEnv is the environment of a rig whose home (and temp dir) is dir.
+func rigEnv(dir string) environ.List {
+	return environ.List(hermeticEnv(dir, "TMPDIR="+dir))
+}
+
+// orc runs orc-state in the rig, in this process, and returns its exit
+// code and output.
+func (r *rig) orc(stdin string, args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = cli.Run(cli.Process{Args: args, Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Environ: r.env, Dir: r.dir})
+	return code, out.String(), errb.String()
+}
+
+// mustOrc is orc that fails the test unless orc-state exits 0; it returns
+// stdout.
+func (r *rig) mustOrc(stdin string, args ...string) string {
+	r.t.Helper()
+	code, stdout, stderr := r.orc(stdin, args...)
+	if code != 0 {
+		r.t.Fatalf("orc-state %s: exit %d: %s", strings.Join(args, " "), code, stderr)
+	}
+	return stdout
+}
+
+// git runs git in the rig and returns its stdout.
+func (r *rig) git(args ...string) string {
+	r.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir, cmd.Env = r.dir, r.env
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		r.t.Fatalf("git %s: %v: %s", strings.Join(args, " "), err, errb.String())
+	}
+	return out.String()
+}
+
+// copyTree copies the folder from into to (which exists): folders, regular
+// files with their modes, and symlinks as links.
+func copyTree(from, to string) error {
+	return filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, path)
+		dst := filepath.Join(to, rel)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir():
+			if rel == "." {
+				return nil
+			}
+			return os.Mkdir(dst, info.Mode().Perm())
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(path)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(target, dst)
+		case info.Mode().IsRegular():
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(dst, data, info.Mode().Perm())
+		}
+		return fmt.Errorf("copy %s: not a file, folder or symlink", path)
+	})
+}
