@@ -9,9 +9,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
+	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -72,6 +74,12 @@ const faultPlan = `{"slices": [{"id": 1, "title": "parser", "status": "pending"}
 // outside edit), and repair brings the state to exactly what the
 // uninterrupted verb writes. It reports how many injection points it
 // covered.
+//
+// The faulted run is a process (the seam is process-wide: ORC_TEST_FAULT
+// in seams_test.go); everything around it runs in this process: each case
+// starts from a copy of one repository built once per test binary, its
+// set-up and the checks after a fault are the CLI in process, and the
+// steps of a case run several at a time.
 func TestFaultInjection(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not found")
@@ -89,11 +97,11 @@ func TestFaultInjection(t *testing.T) {
 	for _, c := range faultCases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			template := faultTemplate(t, bin, c)
-			run := func(dir string, env []string, stdin string, args ...string) (int, string, string) {
-				cmd := exec.Command(bin, args...)
-				cmd.Dir, cmd.Env = filepath.Join(dir, "repo"), append(hermeticEnv(dir, "ORC_TEST_STAMP=2026-03-04T05:06:07Z", "ORC_ACTOR=fault"), env...)
-				cmd.Stdin = strings.NewReader(stdin)
+			template := faultTemplate(t, c)
+			faulted := func(dir string, env ...string) (int, string, string) {
+				cmd := exec.Command(bin, c.args...)
+				cmd.Dir, cmd.Env = filepath.Join(dir, "repo"), append(faultEnv(dir), env...)
+				cmd.Stdin = strings.NewReader(c.stdin)
 				var out, errb bytes.Buffer
 				cmd.Stdout, cmd.Stderr = &out, &errb
 				err := cmd.Run()
@@ -102,7 +110,7 @@ func TestFaultInjection(t *testing.T) {
 				if errors.As(err, &ee) {
 					code = ee.ExitCode()
 				} else if err != nil {
-					t.Fatal(err)
+					t.Error(err)
 				}
 				return code, out.String(), errb.String()
 			}
@@ -111,7 +119,7 @@ func TestFaultInjection(t *testing.T) {
 			// The uninterrupted run: the new state, and how many steps.
 			clean := faultCopy(t, template)
 			logPath := filepath.Join(t.TempDir(), "steps")
-			if code, _, stderr := run(clean, []string{"ORC_TEST_FAULT_LOG=" + logPath}, c.stdin, c.args...); code != 0 {
+			if code, _, stderr := faulted(clean, "ORC_TEST_FAULT_LOG="+logPath); code != 0 {
 				t.Fatalf("uninterrupted: exit %d: %s", code, stderr)
 			}
 			want := faultManifest(t, clean)
@@ -124,47 +132,76 @@ func TestFaultInjection(t *testing.T) {
 				t.Fatalf("only %d steps logged: %q", len(steps), logData)
 			}
 			t.Logf("%s: %d steps", c.name, len(steps))
+			type point struct {
+				k     int
+				errno string
+			}
+			work := make(chan point)
+			var wg sync.WaitGroup
+			for range faultWorkers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for p := range work {
+						what := fmt.Sprintf("step %d/%d (%s) failing with %s", p.k, len(steps), steps[p.k-1], p.errno)
+						dir := faultCopy(t, template)
+						code, stdout, stderr := faulted(dir, fmt.Sprintf("ORC_TEST_FAULT=%d:%s", p.k, p.errno))
+						points.Add(1)
+						switch code {
+						case 3:
+							if got := faultManifest(t, dir); got != old {
+								t.Errorf("%s: exit 3, but the state changed:\n%s", what, faultDiff(old, got))
+							}
+							if !strings.Contains(stderr, "nothing was written") {
+								t.Errorf("%s: exit 3 without saying nothing was written: %s", what, stderr)
+							}
+						case 6:
+							interrupted.Add(1)
+							if stdout != "" {
+								t.Errorf("%s: exit 6 printed %q (output is printed only after a commit)", what, stdout)
+							}
+							r := &rig{t: t, dir: filepath.Join(dir, "repo"), env: faultEnv(dir)}
+							faultCheckNamed(t, what, r)
+							if code, _, stderr := r.orc("", "repair"); code != 0 {
+								t.Errorf("%s: repair: exit %d: %s", what, code, stderr)
+							}
+							if got := faultManifest(t, dir); got != want {
+								t.Errorf("%s: after repair the state is not what the verb writes:\n%s", what, faultDiff(want, got))
+							}
+						default:
+							t.Errorf("%s: exit %d (want 3, or 6 and a recorded transaction)\nstderr: %s", what, code, stderr)
+						}
+					}
+				}()
+			}
 			for _, errno := range errnos {
 				for k := 1; k <= len(steps); k++ {
-					what := fmt.Sprintf("step %d/%d (%s) failing with %s", k, len(steps), steps[k-1], errno)
-					dir := faultCopy(t, template)
-					code, stdout, stderr := run(dir, []string{fmt.Sprintf("ORC_TEST_FAULT=%d:%s", k, errno)}, c.stdin, c.args...)
-					points.Add(1)
-					switch code {
-					case 3:
-						if got := faultManifest(t, dir); got != old {
-							t.Errorf("%s: exit 3, but the state changed:\n%s", what, faultDiff(old, got))
-						}
-						if !strings.Contains(stderr, "nothing was written") {
-							t.Errorf("%s: exit 3 without saying nothing was written: %s", what, stderr)
-						}
-					case 6:
-						interrupted.Add(1)
-						if stdout != "" {
-							t.Errorf("%s: exit 6 printed %q (output is printed only after a commit)", what, stdout)
-						}
-						faultCheckNamed(t, what, run, dir)
-						if code, _, stderr := run(dir, nil, "", "repair"); code != 0 {
-							t.Errorf("%s: repair: exit %d: %s", what, code, stderr)
-						}
-						if got := faultManifest(t, dir); got != want {
-							t.Errorf("%s: after repair the state is not what the verb writes:\n%s", what, faultDiff(want, got))
-						}
-					default:
-						t.Errorf("%s: exit %d (want 3, or 6 and a recorded transaction)\nstderr: %s", what, code, stderr)
-					}
+					work <- point{k, errno}
 				}
 			}
+			close(work)
+			wg.Wait()
 		})
 	}
+}
+
+// faultWorkers is how many steps of one case are failed at a time: each is
+// a process that spends most of its time waiting for fsync.
+const faultWorkers = 3
+
+// faultEnv is the environment of a faulted run in dir (its home) and of
+// the checks after it: the stamp fixed, so that a state repaired after an
+// interruption can be compared byte for byte with an uninterrupted run.
+func faultEnv(dir string) environ.List {
+	return rigEnv(dir).With("ORC_TEST_STAMP=2026-03-04T05:06:07Z", "ORC_ACTOR=fault")
 }
 
 // faultCheckNamed asserts that doctor names the interrupted transaction
 // and reports nothing it is in the middle of as damage, and that verify
 // names it for each session it touches.
-func faultCheckNamed(t *testing.T, what string, run func(string, []string, string, ...string) (int, string, string), dir string) {
+func faultCheckNamed(t *testing.T, what string, r *rig) {
 	var in struct{ Sessions []string }
-	data, err := os.ReadFile(filepath.Join(dir, "repo", ".orc", ".transaction.json"))
+	data, err := os.ReadFile(filepath.Join(r.dir, ".orc", ".transaction.json"))
 	if err != nil || json.Unmarshal(data, &in) != nil {
 		t.Errorf("%s: exit 6 without a readable record: %v", what, err)
 		return
@@ -176,7 +213,7 @@ func faultCheckNamed(t *testing.T, what string, run func(string, []string, strin
 		checks = append(checks, []string{"verify", "--json", "--session", registry.Sanitize(id)})
 	}
 	for _, verb := range checks {
-		code, stdout, stderr := run(dir, nil, "", verb...)
+		code, stdout, stderr := r.orc("", verb...)
 		var out struct {
 			Findings []struct{ Code, Message string }
 		}
@@ -208,10 +245,11 @@ func faultCheckNamed(t *testing.T, what string, run func(string, []string, strin
 }
 
 // faultTemplate builds the repository a case starts from, in a dir whose
-// "repo" subfolder is the work tree.
-func faultTemplate(t *testing.T, bin string, c faultCase) string {
-	dir := t.TempDir()
-	repo := filepath.Join(dir, "repo")
+// "repo" subfolder is the work tree: a copy of the git template, the
+// session (but for init's case) and the case's set-up.
+func faultTemplate(t *testing.T, c faultCase) string {
+	r := newRig(t, "git")
+	dir := filepath.Dir(r.dir)
 	legacy := filepath.Join(dir, "legacy")
 	plan := filepath.Join(dir, "plan.json")
 	must := func(err error) {
@@ -219,60 +257,53 @@ func faultTemplate(t *testing.T, bin string, c faultCase) string {
 			t.Fatal(err)
 		}
 	}
-	must(os.MkdirAll(repo, 0o755))
 	must(os.WriteFile(plan, []byte(faultPlan), 0o644))
 	must(os.MkdirAll(filepath.Join(legacy, "feat-sso login", "files"), 0o755))
 	must(os.WriteFile(filepath.Join(legacy, "orc.json"), []byte(faultLegacy), 0o644))
 	must(os.WriteFile(filepath.Join(legacy, "feat-sso login", "files", "checkpoint.md"), []byte(faultLegacyCheckpoint), 0o644))
-	env := append(hermeticEnv(dir, "ORC_TEST_STAMP=2026-01-01T00:00:00Z", "LEGACY="+legacy), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
-	exe := func(name string, args ...string) {
-		cmd := exec.Command(name, args...)
-		cmd.Dir, cmd.Env = repo, env
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
-		}
-	}
-	exe("git", "init", "-q", "-b", "main")
-	exe("git", "commit", "-q", "--allow-empty", "-m", "base")
+	r.env = r.env.With("LEGACY=" + legacy)
 	if !strings.HasPrefix(c.name, "init") {
-		exe(bin, "init", "--command", "flow", "--total-phases", "9")
+		r.mustOrc("", "init", "--command", "flow", "--total-phases", "9")
 	}
 	for _, s := range c.setup {
 		switch s[0] {
 		case "sh":
-			exe("sh", "-c", s[1])
+			cmd := exec.Command("sh", "-c", s[1])
+			cmd.Dir, cmd.Env = r.dir, r.env
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("sh -c %s: %v\n%s", s[1], err, out)
+			}
 		case "plant": // an older release stored a credential (plant_test.go)
-			must(plantSecret(filepath.Join(repo, ".orc"), s[1], s[2], s[3]))
+			must(plantSecret(filepath.Join(r.dir, ".orc"), s[1], s[2], s[3]))
 		default:
-			for i := range s {
-				if s[i] == "PLAN" {
-					s[i] = plan
+			args := append([]string{}, s...)
+			for i := range args {
+				if args[i] == "PLAN" {
+					args[i] = plan
 				}
 			}
-			exe(bin, s...)
+			r.mustOrc("", args...)
 		}
-	}
-	if filepath.Base(bin) != "orc-state" {
-		t.Fatalf("test binary %s", bin)
 	}
 	return dir
 }
 
-// faultCopy copies a template dir.
+// faultCopy copies a template dir. It may run on a worker goroutine: a
+// failure is reported, and the copy's checks then fail too.
 func faultCopy(t *testing.T, from string) string {
 	to := t.TempDir()
-	if out, err := exec.Command("cp", "-a", from+"/.", to).CombinedOutput(); err != nil {
-		t.Fatalf("cp: %v\n%s", err, out)
+	if err := copyTree(from, to); err != nil {
+		t.Error(err)
 	}
 	return to
 }
 
 // faultManifest is the state: every entry under repo/.orc and the
-// repository's info/exclude.
+// repository's info/exclude. It may run on a worker goroutine.
 func faultManifest(t *testing.T, dir string) string {
 	m, err := manifest(filepath.Join(dir, "repo", ".orc"))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		t.Fatal(err)
+		t.Error(err) // on a worker goroutine: reported, not fatal
 	}
 	exclude, _ := os.ReadFile(filepath.Join(dir, "repo", ".git", "info", "exclude"))
 	return m + "\nexclude:\n" + string(exclude)
