@@ -10,14 +10,15 @@ import (
 // Explain returns what the user sees for err: its exit code, its message
 // and a hint naming the next step ("" when none helps). The first error in
 // err's tree (walked in the order errors.As walks it) that Explain knows
-// decides; an error it does not know is exit 1 without a hint.
+// decides; an error it does not know is an internal failure (exit 7), never
+// an answer such as "not found".
 func Explain(err error) (code int, msg, hint string) {
 	if err == nil {
 		return OK, "", ""
 	}
 	code, hint, suffix, ok := explainKnown(err)
 	if !ok {
-		code = NotFound
+		code, hint = Internal, hintInternal
 	}
 	return code, err.Error() + suffix, hint
 }
@@ -33,6 +34,8 @@ const (
 	hintDoctor  = "run orc-state doctor"
 	hintMigrate = "run orc-state migrate"
 	hintUpgrade = "upgrade orc-state"
+	// hintInternal follows a failure orc-state has no word for.
+	hintInternal = "this is not an answer: retry once the cause the message names is gone; if it stays, run orc-state doctor"
 )
 
 // registryHints is what to do about each kind of unusable orc.json.

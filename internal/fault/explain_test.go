@@ -23,7 +23,7 @@ func TestExplain(t *testing.T) {
 		hint string
 	}{
 		{"nil", nil, OK, "", ""},
-		{"unknown error", errors.New("boom"), NotFound, "boom", ""},
+		{"unknown error", errors.New("boom"), Internal, "boom", hintInternal},
 		{"fault error", Usagef("bad %s", "x").WithHint("do y"), Usage, "bad x", "do y"},
 		{"fault error outside a typed one", Wrap(Invalid, regInvalid(registry.Legacy), "cannot read orc.json").WithHint("run orc-state doctor"),
 			Invalid, "cannot read orc.json: orc.json is invalid: f", "run orc-state doctor"},

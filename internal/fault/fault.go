@@ -22,7 +22,11 @@ const (
 	// Interrupted: a change was partly written after its commit point and
 	// is recorded; orc-state repair completes it (package state).
 	Interrupted = 6
-	Software    = 70 // orc-state's own bug (its grammar refused by the parser)
+	// Internal: a failure outside this vocabulary (an I/O error, a
+	// resource limit, the operating system refusing something orc-state
+	// did not expect to fail). It is never an answer: exit 1 means one.
+	Internal = 7
+	Software = 70 // orc-state's own bug (its grammar refused by the parser)
 )
 
 // Error is an error with an exit code and an optional hint.
