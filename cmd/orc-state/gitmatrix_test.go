@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/orc-state/orc-state/internal/cli"
 )
 
 // TestGitMatrix runs every verb that reads git in every repository shape
@@ -24,7 +26,6 @@ func TestGitMatrix(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
-	bin := testBinary(t)
 	var checks atomic.Int64
 	t.Cleanup(func() { // after every parallel subtest
 		t.Logf("%d shapes x 2 object formats; %d verb runs compared with git", len(gitShapes), checks.Load())
@@ -37,7 +38,7 @@ func TestGitMatrix(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				c := &matrix{t: t, bin: bin, root: root, format: format}
+				c := &matrix{t: t, root: root, format: format}
 				c.home = filepath.Join(c.root, "home")
 				if err := os.Mkdir(c.home, 0o755); err != nil {
 					t.Fatal(err)
@@ -183,7 +184,6 @@ var gitShapes = []struct {
 // matrix is one shape being built and checked.
 type matrix struct {
 	t            *testing.T
-	bin          string
 	root, home   string
 	format       string
 	commitsSoFar int
@@ -299,9 +299,13 @@ func (c *matrix) run(dir string, env []string, stdin, name string, args ...strin
 	return res, err
 }
 
+// orc runs orc-state in the row's place and environment, in this process
+// (the repository shapes are what is tested, not the process boundary).
 func (c *matrix) orc(r row, stdin string, args ...string) result {
-	res, _ := c.run(r.dir, r.env, stdin, c.bin, args...)
-	return res
+	var stdout, stderr bytes.Buffer
+	code := cli.Run(cli.Process{Args: args, Stdin: strings.NewReader(stdin), Stdout: &stdout, Stderr: &stderr,
+		Environ: hermeticEnv(c.home, r.env...), Dir: r.dir})
+	return result{stdout: stdout.String(), stderr: stderr.String(), code: code}
 }
 
 func (c *matrix) mustOrc(r row, stdin string, args ...string) result {
