@@ -142,6 +142,7 @@ func newParser(model any, stdout, stderr io.Writer) (*kong.Kong, error) {
 		kong.Exit(func(c int) { panic(exitPanic{c}) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: false}),
 		enumsFor(model),
+		decimalIntegers(),
 	)
 }
 
