@@ -20,7 +20,10 @@
 //
 // Keys are 1 to 128 bytes of [A-Za-z0-9._-]. Values are 1 to 4096 bytes of
 // valid UTF-8 on one line: no control character other than tab. Times are
-// UTC to the second, like 2026-01-02T15:04:05Z.
+// UTC to the second, like 2026-01-02T15:04:05Z. The retry budgets
+// (Counts) are decimal counts: Set refuses anything else, and a file that
+// holds anything else still parses (so the key can be superseded) while
+// Count and SettingProblems report it.
 package decisions
 
 import (
@@ -29,7 +32,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -240,20 +242,6 @@ func (f *File) Keys() []string {
 func (f *File) Get(key string) (Decision, bool) {
 	d, ok := f.Decisions[key]
 	return d, ok
-}
-
-// Int reads key as a non-negative decimal integer (maxRetriesPerSlice,
-// maxRetriesPerPhase); def when the key is absent or holds anything else.
-func (f *File) Int(key string, def int) int {
-	d, ok := f.Decisions[key]
-	if !ok || d.Value == "" || strings.TrimLeft(d.Value, "0123456789") != "" {
-		return def
-	}
-	n, err := strconv.Atoi(d.Value)
-	if err != nil {
-		return def
-	}
-	return n
 }
 
 // Echo is the line a command prints when it uses a settled decision

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/orc-state/orc-state/checkpoint"
+	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
@@ -55,7 +56,9 @@ func (c *GateRecordCmd) Run(e *Env) error {
 		if err != nil {
 			return err
 		}
-		budget = dec.Int("maxRetriesPerPhase", defaultMaxRetriesPerPhase)
+		if budget, err = dec.Count(decisions.MaxRetriesPerPhase, defaultMaxRetriesPerPhase); err != nil {
+			return err // a budget that is no count is not replaced by the default
+		}
 		if s.Gate == nil {
 			s.Gate = &registry.Gate{}
 		}
