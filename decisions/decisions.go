@@ -34,10 +34,11 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/orc-state/orc-state/internal/strictjson"
+
+	"github.com/orc-state/orc-state/internal/textin"
 )
 
 // Schema is the format version this build reads and writes.
@@ -185,12 +186,9 @@ func CheckValue(v string) error {
 	case !utf8.ValidString(v):
 		return errors.New("value is not valid UTF-8")
 	}
-	for _, r := range v {
-		if r != '\t' && unicode.IsControl(r) {
-			return fmt.Errorf("value contains a control character (%U); it must be one line", r)
-		}
-	}
-	return nil
+	// The one-line rule, but for a tab, which a decision value has always
+	// been allowed to hold.
+	return textin.SingleLine("value", strings.ReplaceAll(v, "\t", " "))
 }
 
 // CheckProvenance refuses a provenance outside Provenances.

@@ -14,6 +14,7 @@ import (
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/portable"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/textin"
 )
 
 // maxArtifactName bounds an artifact path, in bytes.
@@ -31,7 +32,7 @@ func checkArtifactName(name string) error {
 	switch {
 	case name == "" || len(name) > maxArtifactName:
 		return fault.Usagef("artifact name must be 1..%d bytes", maxArtifactName)
-	case !utf8.ValidString(name) || strings.ContainsAny(name, "\\\x00\n\r"):
+	case strings.Contains(name, "\\") || textin.SingleLine("", name) != nil:
 		return fault.Usagef("artifact name %q has characters that are not allowed", name)
 	case path.IsAbs(name) || path.Clean(name) != name:
 		return fault.Usagef("artifact name %q must be a clean relative path (no leading /, no .., no //)", name)

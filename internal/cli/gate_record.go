@@ -10,6 +10,7 @@ import (
 	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -33,7 +34,7 @@ const defaultMaxRetriesPerPhase = 2
 // budget pauses the session and exits 5.
 func (c *GateRecordCmd) Run(e *Env) error {
 	for name, v := range map[string]string{"--reviewer": c.Reviewer, "--note": c.Note} {
-		if err := registry.SingleLine(name, v); err != nil {
+		if err := textin.SingleLine(name, v); err != nil {
 			return fault.Usagef("%v", err)
 		}
 	}

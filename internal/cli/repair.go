@@ -94,6 +94,9 @@ func (e *Env) finishInterrupted() (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	if err := e.checkActor(); err != nil {
+		return false, err
+	}
 	in, err := d.Finish(ctxBackground(), state.Options{Verb: e.Verb, Actor: e.Actor(), LockTimeout: e.G.LockTimeout})
 	if err != nil || in == nil {
 		return false, err
