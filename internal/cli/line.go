@@ -78,7 +78,10 @@ func runLine(args []string, stdout io.Writer) {
 type lineChoice struct {
 	branch, id string
 	isBranch   bool
-	named      bool // branch came from --branch, not from HEAD
+	// unsure: the hand read cannot tell whether branch is a branch (refs
+	// not stored as files), so a sessionId match is not taken for it.
+	unsure bool
+	named  bool // branch came from --branch, not from HEAD
 }
 
 func lineFor(dir string, c lineChoice, wd string) (lineOut, bool) {
@@ -88,6 +91,7 @@ func lineFor(dir string, c lineChoice, wd string) (lineOut, bool) {
 	}
 	if c.branch != "" && d.Git != nil {
 		_, c.isBranch = d.Git.BranchSHA(c.branch) // a hand-rolled read: no git process on this path
+		c.unsure = !c.isBranch && !d.Git.RefFiles
 	}
 	return lineWith(d.Path, c, d.Git)
 }
@@ -215,7 +219,7 @@ func pickLine(list []registry.Loose, c lineChoice) (*registry.Loose, bool) {
 			// a legacy entry without gitBranch can only be matched by its id
 			return l.GitBranch == c.branch || l.GitBranch == "" && sid != "" && l.SessionID == sid
 		})
-		if own == nil && !c.isBranch {
+		if own == nil && !c.isBranch && !c.unsure {
 			own = newest(func(l *registry.Loose) bool { return l.SessionID == c.branch })
 		}
 		if own != nil {
