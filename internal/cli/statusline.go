@@ -140,7 +140,7 @@ func runStatusline(args []string, stdin io.Reader, stdout io.Writer) {
 	} else {
 		in.Place = statusline.Place{Dir: wd}
 	}
-	if l, ok := lineWith(stateDir, lineChoice{branch: branch, isBranch: branch != ""}, layout); ok {
+	if l, ok := lineWith(stateDir, lineChoice{branch: branch, isBranch: branch != "", anyStatus: true}, layout); ok {
 		in.Session = sessionView(l)
 		if layout != nil {
 			in.Session.DigestBehind = digestBehind(*layout, stateDir, l.SessionID, l.GitBranch)
