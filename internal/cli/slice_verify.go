@@ -62,7 +62,7 @@ func (c *SliceVerifyCmd) Run(e *Env) error {
 		plan = "plan.md"
 	}
 	in := slices.ReadinessInput{Budget: budget}
-	if checkArtifactName(plan+".json") == nil || !strings.Contains(plan, "..") {
+	if checkArtifactName(plan+".json", false) == nil || !strings.Contains(plan, "..") {
 		if data, err := d.ReadFile(s.SessionID, filepath.Clean(plan)); err == nil && data != nil {
 			sum := sha256.Sum256(data)
 			in.PlanSHA256 = hex.EncodeToString(sum[:])
@@ -84,7 +84,7 @@ func (c *SliceVerifyCmd) Run(e *Env) error {
 		"verdict": rep.Verdict, "checks": nonNil(rep.Checks)}, "", "  ")
 	doc = append(doc, '\n')
 	err = e.onChoice(choice{id: s.SessionID}, func(tx *state.Tx, s *registry.Session) error {
-		tx.Write(s.SessionID, "readiness.json", doc)
+		tx.Write(s.SessionID, state.ReadinessFile, doc)
 		tx.Touch(s.SessionID, map[string]string{"verdict": rep.Verdict, "headSha": head})
 		return nil
 	})
