@@ -229,8 +229,8 @@ func orphanCheck(tx *state.Tx, name string) error {
 	if err != nil || !st.IsDir() {
 		return fault.NotFoundf("no folder %s in %s", name, tx.Dir().Path)
 	}
-	if !sessionShaped(tx.Dir(), name) {
-		return fault.Usagef("%s is not a session folder (no files/ folder with a checkpoint.md or journal.jsonl); orc-state leaves it alone", name).
+	if !sessionShaped(tx.Dir(), name) && !emptySession(tx.Dir(), name) {
+		return fault.Usagef("%s is not a session folder (no files/ folder with a checkpoint.md or journal.jsonl, nor an empty one); orc-state leaves it alone", name).
 			WithHint("if it is not yours, remove it by hand")
 	}
 	return nil
