@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/adrg/frontmatter"
 
@@ -127,10 +126,7 @@ func validPhase(p string) bool {
 	if p == "done" {
 		return true
 	}
-	if p == "" || len(p) > 9 || p[0] < '1' || p[0] > '9' {
-		return false
-	}
-	_, err := strconv.Atoi(p)
+	_, err := textin.Decimal(p, 1, 999_999_999)
 	return err == nil
 }
 
