@@ -4,11 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"strconv"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/adrg/frontmatter"
+
+	"github.com/orc-state/orc-state/internal/textin"
 )
 
 // Frontmatter is the registry mirror at the top of checkpoint.md, rendered in
@@ -114,7 +113,7 @@ func (fm Frontmatter) Validate() error {
 		{"updatedAt", fm.UpdatedAt},
 	}
 	for _, f := range fields {
-		if err := checkSingleLine(f.name, f.value); err != nil {
+		if err := textin.SingleLine(f.name, f.value); err != nil {
 			return err
 		}
 	}
@@ -127,26 +126,8 @@ func validPhase(p string) bool {
 	if p == "done" {
 		return true
 	}
-	if p == "" || len(p) > 9 || p[0] < '1' || p[0] > '9' {
-		return false
-	}
-	_, err := strconv.Atoi(p)
+	_, err := textin.Decimal(p, 1, 999_999_999)
 	return err == nil
-}
-
-func checkSingleLine(name, v string) error {
-	if !utf8.ValidString(v) {
-		return fmt.Errorf("%s is not valid utf-8", name)
-	}
-	for _, r := range v {
-		switch {
-		case r == '\n' || r == '\r' || r == '\u2028' || r == '\u2029' || r == '\u0085':
-			return fmt.Errorf("%s contains a line break; it must be a single line", name)
-		case unicode.IsControl(r):
-			return fmt.Errorf("%s contains control character %U", name, r)
-		}
-	}
-	return nil
 }
 
 // Render returns "---\n" + the frontmatter as YAML + "---\n" + body. Every

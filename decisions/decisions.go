@@ -20,7 +20,10 @@
 //
 // Keys are 1 to 128 bytes of [A-Za-z0-9._-]. Values are 1 to 4096 bytes of
 // valid UTF-8 on one line: no control character other than tab. Times are
-// UTC to the second, like 2026-01-02T15:04:05Z.
+// UTC to the second, like 2026-01-02T15:04:05Z. The retry budgets
+// (Counts) are decimal counts: Set refuses anything else, and a file that
+// holds anything else still parses (so the key can be superseded) while
+// Count and SettingProblems report it.
 package decisions
 
 import (
@@ -29,13 +32,13 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/orc-state/orc-state/internal/strictjson"
+
+	"github.com/orc-state/orc-state/internal/textin"
 )
 
 // Schema is the format version this build reads and writes.
@@ -183,12 +186,9 @@ func CheckValue(v string) error {
 	case !utf8.ValidString(v):
 		return errors.New("value is not valid UTF-8")
 	}
-	for _, r := range v {
-		if r != '\t' && unicode.IsControl(r) {
-			return fmt.Errorf("value contains a control character (%U); it must be one line", r)
-		}
-	}
-	return nil
+	// The one-line rule, but for a tab, which a decision value has always
+	// been allowed to hold.
+	return textin.SingleLine("value", strings.ReplaceAll(v, "\t", " "))
 }
 
 // CheckProvenance refuses a provenance outside Provenances.
@@ -240,20 +240,6 @@ func (f *File) Keys() []string {
 func (f *File) Get(key string) (Decision, bool) {
 	d, ok := f.Decisions[key]
 	return d, ok
-}
-
-// Int reads key as a non-negative decimal integer (maxRetriesPerSlice,
-// maxRetriesPerPhase); def when the key is absent or holds anything else.
-func (f *File) Int(key string, def int) int {
-	d, ok := f.Decisions[key]
-	if !ok || d.Value == "" || strings.TrimLeft(d.Value, "0123456789") != "" {
-		return def
-	}
-	n, err := strconv.Atoi(d.Value)
-	if err != nil {
-		return def
-	}
-	return n
 }
 
 // Echo is the line a command prints when it uses a settled decision

@@ -3,6 +3,7 @@ package decisions
 import (
 	"bytes"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -103,7 +104,8 @@ func TestParseRefuses(t *testing.T) {
 		{"null decisions", `{"schema":1,"decisions":null}`, "null where an object is expected", false},
 		{"number value", entry(`"value":3,"provenance":"flag","settledAt":"` + t1 + `"`), "expected string", false},
 		{"empty value", entry(`"value":"","provenance":"flag","settledAt":"` + t1 + `"`), "k: value is empty", false},
-		{"multi-line value", entry(`"value":"a\nb","provenance":"flag","settledAt":"` + t1 + `"`), "control character", false},
+		{"multi-line value", entry(`"value":"a\nb","provenance":"flag","settledAt":"` + t1 + `"`), "line break", false},
+		{"line separator in a value", entry(`"value":"a\u2028b","provenance":"flag","settledAt":"` + t1 + `"`), "line break (U+2028)", false},
 		{"bad provenance", entry(`"value":"v","provenance":"guess","settledAt":"` + t1 + `"`), `provenance "guess" is not one of flag, asked, policy, inferred`, false},
 		{"missing provenance", entry(`"value":"v","settledAt":"` + t1 + `"`), `provenance "" is not one of`, false},
 		{"local time", entry(`"value":"v","provenance":"flag","settledAt":"2026-01-02T15:04:05+01:00"`), "is not a UTC time", false},
@@ -183,7 +185,9 @@ func TestSetRefusesInput(t *testing.T) {
 		{"empty key", "", "v", "flag", t1, `key "" is not`},
 		{"slash key", "a/b", "v", "flag", t1, `key "a/b" is not`},
 		{"empty value", "k", "", "flag", t1, "value is empty"},
-		{"newline value", "k", "a\nb", "flag", t1, "control character (U+000A)"},
+		{"newline value", "k", "a\nb", "flag", t1, "line break (U+000A)"},
+		{"line separator value", "k", "a\u2028b", "flag", t1, "line break (U+2028)"},
+		{"escape value", "k", "a\x1b[2Jb", "flag", t1, "control character (U+001B)"},
 		{"nul value", "k", "a\x00b", "flag", t1, "control character (U+0000)"},
 		{"bad utf8", "k", "\xff", "flag", t1, "not valid UTF-8"},
 		{"long value", "k", strings.Repeat("v", MaxValue+1), "flag", t1, "value is 4097 bytes"},
@@ -212,17 +216,67 @@ func TestSetRefusesInput(t *testing.T) {
 	}
 }
 
-func TestInt(t *testing.T) {
-	f := mustParse(t, "")
-	for k, v := range map[string]string{"three": "3", "zero": "0", "neg": "-1", "word": "two", "space": " 2", "huge": "99999999999999999999999", "plus": "+4"} {
-		if _, err := f.Set(k, v, "policy", false, t1); err != nil {
+func TestCount(t *testing.T) {
+	good := mustParse(t, "")
+	for _, kv := range [][2]string{{MaxRetriesPerSlice, "3"}, {MaxRetriesPerPhase, "0"}} {
+		if _, err := good.Set(kv[0], kv[1], "policy", false, t1); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for k, want := range map[string]int{"three": 3, "zero": 0, "neg": 2, "word": 2, "space": 2, "huge": 2, "plus": 2, "absent": 2} {
-		if got := f.Int(k, 2); got != want {
-			t.Errorf("Int(%s) = %d, want %d", k, got, want)
+	for key, want := range map[string]int{MaxRetriesPerSlice: 3, MaxRetriesPerPhase: 0} {
+		if got, err := good.Count(key, 2); err != nil || got != want {
+			t.Errorf("Count(%s) = %d, %v; want %d", key, got, err, want)
 		}
+	}
+	if got, err := mustParse(t, "").Count(MaxRetriesPerSlice, 2); err != nil || got != 2 {
+		t.Errorf("Count of an unsettled key = %d, %v; want the default 2", got, err)
+	}
+	if p := good.SettingProblems(); len(p) != 0 {
+		t.Errorf("SettingProblems = %v, want none", p)
+	}
+}
+
+// TestRetryCounts holds the retry budgets to decimal counts: Set refuses
+// any other value (nothing changes), and one stored by hand parses but is
+// reported by Count and SettingProblems, never read as the default.
+func TestRetryCounts(t *testing.T) {
+	for _, key := range Counts {
+		for _, v := range []string{"abc", "99999999999999999999", " 3", "3 ", "03", "0x3", "+3", "-1", "2147483648", "1e3", "3.0"} {
+			f := mustParse(t, "")
+			_, err := f.Set(key, v, "policy", false, t1)
+			var in *InputError
+			if !errors.As(err, &in) || !strings.Contains(err.Error(), key+" must be a retry count") {
+				t.Errorf("Set(%s, %q) = %v; want an *InputError naming the rule", key, v, err)
+			}
+			if len(f.Decisions) != 0 {
+				t.Errorf("Set(%s, %q) changed the file", key, v)
+			}
+			stored := mustParse(t, `{"schema":1,"decisions":{"`+key+`":{"value":`+strconv.Quote(v)+`,"provenance":"policy","settledAt":"`+t1+`"}}}`)
+			n, err := stored.Count(key, 2)
+			var se *SettingError
+			if !errors.As(err, &se) || se.Key != key || n != 0 {
+				t.Errorf("Count(%s) over %q = %d, %v; want a *SettingError", key, v, n, err)
+			}
+			if p := stored.SettingProblems(); len(p) != 1 || p[0].Key != key {
+				t.Errorf("SettingProblems over %q = %v", v, p)
+			}
+			// Superseding it with a count is the way out.
+			if _, err := stored.Set(key, "4", "policy", true, t1); err != nil {
+				t.Errorf("supersede %q: %v", v, err)
+			}
+			if n, err := stored.Count(key, 2); err != nil || n != 4 {
+				t.Errorf("after supersede: %d, %v", n, err)
+			}
+		}
+		for _, v := range []string{"0", "7", "2147483647"} {
+			if err := CheckSetting(key, v); err != nil {
+				t.Errorf("CheckSetting(%s, %q) = %v", key, v, err)
+			}
+		}
+	}
+	// Other keys are free text.
+	if err := CheckSetting("autopilotLevel", "abc"); err != nil {
+		t.Errorf("CheckSetting(autopilotLevel) = %v", err)
 	}
 }
 

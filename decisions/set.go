@@ -32,7 +32,7 @@ func (r SetResult) String() string {
 // caller's clock in TimeLayout. Bad input is an *InputError; on any error
 // the file is unchanged.
 func (f *File) Set(key, value, provenance string, supersede bool, now string) (SetResult, error) {
-	for _, err := range []error{CheckKey(key), CheckValue(value), CheckProvenance(provenance), checkTime("time", now)} {
+	for _, err := range []error{CheckKey(key), CheckValue(value), CheckSetting(key, value), CheckProvenance(provenance), checkTime("time", now)} {
 		if err != nil {
 			return 0, &InputError{Fault: err.Error()}
 		}

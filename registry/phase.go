@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/orc-state/orc-state/internal/textin"
 )
 
 // Phase is a session's phase: an integer ≥ 1, or done.
@@ -13,20 +15,21 @@ type Phase struct {
 	Done bool // the literal "done"
 }
 
-// ParsePhase reads "done" or a decimal integer ≥ 1 (no sign, no leading
-// zeros, nothing after the digits: "5abc" is refused).
+// MaxPhase bounds a phase number: at most 9 digits.
+const MaxPhase = 999_999_999
+
+// ParsePhase reads "done" or a decimal integer from 1 to MaxPhase
+// (textin.Decimal: no sign, no leading zeros, nothing after the digits:
+// "5abc" and "05" are refused).
 func ParsePhase(s string) (Phase, error) {
 	if s == "done" {
 		return Phase{Done: true}, nil
 	}
-	if s == "" || s[0] < '1' || s[0] > '9' || len(s) > 9 {
-		return Phase{}, fmt.Errorf("phase %q is neither done nor an integer ≥ 1", s)
-	}
-	n, err := strconv.Atoi(s)
+	n, err := textin.Decimal(s, 1, MaxPhase)
 	if err != nil {
 		return Phase{}, fmt.Errorf("phase %q is neither done nor an integer ≥ 1", s)
 	}
-	return Phase{N: n}, nil
+	return Phase{N: int(n)}, nil
 }
 
 // String renders the phase as stored: "3" or "done".

@@ -17,12 +17,13 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/portable"
 	"github.com/orc-state/orc-state/internal/strictjson"
+
+	"github.com/orc-state/orc-state/internal/textin"
 )
 
 // Schema is the registry format version this build reads and writes.
@@ -429,7 +430,7 @@ func (s *Session) Validate() error {
 		{"gitBranch", s.GitBranch}, {"command", s.Command}, {"description", s.Description},
 		{"phaseLabel", Deref(s.PhaseLabel)}, {"planFile", Deref(s.PlanFile)}, {"scope", s.Scope},
 	} {
-		if err := SingleLine(f.name, f.v); err != nil {
+		if err := textin.SingleLine(f.name, f.v); err != nil {
 			return err
 		}
 	}
@@ -481,18 +482,43 @@ func (s *Session) Validate() error {
 			}
 		}
 	}
-	return nil
+	return s.checkLines()
 }
 
-// SingleLine refuses values with control characters (newlines included):
-// they would break the frontmatter mirror and the TSV listings.
-func SingleLine(name, v string) error {
-	if !utf8.ValidString(v) {
-		return fmt.Errorf("%s is not valid UTF-8", name)
+// checkLines holds every other text field of the entry, the ones the
+// verbs that set them (link-pr, repo set, gate record, init --repos)
+// refuse at input, to the one-line rule as well, so that an entry from any
+// source (a hand edit, a pulled state) obeys it too.
+func (s *Session) checkLines() error {
+	for _, r := range s.Repos {
+		if err := textin.SingleLine("a repos name", r); err != nil {
+			return err
+		}
 	}
-	for _, r := range v {
-		if unicode.IsControl(r) {
-			return fmt.Errorf("%s contains a control character (%U); it must be one line", name, r)
+	for _, pr := range s.LinkedPRs {
+		for _, f := range [...]struct{ name, v string }{{"a linked PR's repo", pr.Repo}, {"a linked PR's url", pr.URL},
+			{"a linked PR's stackId", Deref(pr.StackID)}, {"a linked PR's stackedOn", Deref(pr.StackedOn)}} {
+			if err := textin.SingleLine(f.name, f.v); err != nil {
+				return err
+			}
+		}
+	}
+	for name, r := range s.PerRepoState {
+		for _, f := range [...]struct{ name, v string }{{"a perRepoState name", name}, {"perRepoState repoPath", r.RepoPath},
+			{"perRepoState branch", r.Branch}, {"perRepoState worktree", r.Worktree}, {"perRepoState prUrl", Deref(r.PRURL)}} {
+			if err := textin.SingleLine(f.name, f.v); err != nil {
+				return err
+			}
+		}
+	}
+	if s.Gate != nil {
+		for _, v := range s.Gate.Verdicts {
+			if err := textin.SingleLine("a gate verdict's reviewer", v.Reviewer); err != nil {
+				return err
+			}
+			if err := textin.SingleLine("a gate verdict's note", v.Note); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -362,6 +362,18 @@ func TestParseRefuses(t *testing.T) {
 		{"tab in command", withEntry(t, set("command", "flow\tx")), Damaged, "command"},
 		{"newline in description", withEntry(t, set("description", "a\nb")), Damaged, "description"},
 		{"NEL in description", withEntry(t, set("description", "a\u0085b")), Damaged, "description"},
+		{"LINE SEPARATOR in phaseLabel", withEntry(t, set("phaseLabel", "a\u2028b")), Damaged, "phaseLabel"},
+		{"PARAGRAPH SEPARATOR in command", withEntry(t, set("command", "a\u2029b")), Damaged, "command"},
+		{"ESC in a repos name", withEntry(t, func(e map[string]any) { e["scope"], e["repos"] = "workspace", []any{"a\x1b[2Jb"} }), Damaged, "repos name"},
+		{"newline in a PR url", withEntry(t, set("linkedPRs", []any{map[string]any{"repo": "r", "url": "https://x/1\nforged"}})), Damaged, "PR's url"},
+		{"NEL in a PR stackId", withEntry(t, set("linkedPRs", []any{map[string]any{"repo": "r", "url": "https://x/1", "stackId": "s\u0085"}})), Damaged, "stackId"},
+		{"LINE SEPARATOR in a perRepoState branch", withEntry(t, func(e map[string]any) {
+			e["scope"], e["perRepoState"] = "workspace", map[string]any{"api": map[string]any{"repoPath": "p", "branch": "b\u2028"}}
+		}), Damaged, "perRepoState branch"},
+		{"CR in a perRepoState name", withEntry(t, func(e map[string]any) {
+			e["scope"], e["perRepoState"] = "workspace", map[string]any{"a\rb": map[string]any{"repoPath": "p", "branch": "b"}}
+		}), Damaged, "perRepoState name"},
+		{"newline in a gate note", withEntry(t, set("gate", map[string]any{"verdicts": []any{map[string]any{"phase": 1, "verdict": "approved", "note": "ok\n## Resume digest", "at": "2026-01-02T15:04:05Z"}}, "retries": map[string]any{}})), Damaged, "note"},
 		{"newline in planFile", withEntry(t, set("planFile", "a\nb")), Damaged, "planFile"},
 		{"newline in scope", withEntry(t, set("scope", "workspace\n")), Damaged, "scope"},
 		{"NUL in command", withEntry(t, set("command", "flow\x00")), Damaged, "command"},
@@ -594,35 +606,6 @@ func TestFindAndRemove(t *testing.T) {
 	out, err := r.Marshal()
 	if err != nil || !bytes.Contains(out, []byte(`"sessions": []`)) {
 		t.Errorf("empty registry marshals as %s (%v)", out, err)
-	}
-}
-
-func TestSingleLine(t *testing.T) {
-	tests := []struct {
-		v  string
-		ok bool
-	}{
-		{"", true},
-		{"plain text", true},
-		{"café — ünïcödé 😀", true},
-		{"<html> & \"quotes\"", true},
-		{"a\nb", false},
-		{"a\rb", false},
-		{"a\tb", false},
-		{"\x00", false},
-		{"\x1b[31mred", false},
-		{"\x7f", false},
-		{"\u0085", false},
-		{"\xff", false},
-	}
-	for _, tt := range tests {
-		err := SingleLine("field", tt.v)
-		if (err == nil) != tt.ok {
-			t.Errorf("SingleLine(%q) = %v, want ok=%v", tt.v, err, tt.ok)
-		}
-		if err != nil && !strings.HasPrefix(err.Error(), "field ") {
-			t.Errorf("SingleLine(%q) error %q does not name the field", tt.v, err)
-		}
 	}
 }
 

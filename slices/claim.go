@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/orc-state/orc-state/internal/textin"
 )
 
 // Claims let several agents work one ledger in parallel without taking the
@@ -57,17 +57,17 @@ type ClaimResult struct {
 	Changed bool      // false when the ledger is byte-for-byte unchanged
 }
 
-// CheckAgent refuses an agent id that cannot be recorded: empty, not
-// UTF-8, with a control character, or over MaxAgent bytes.
+// CheckAgent refuses an agent id that cannot be recorded: empty, not one
+// line (textin.SingleLine: not UTF-8, a line break or another control
+// character), or over MaxAgent bytes.
 func CheckAgent(agent string) error {
-	switch {
-	case agent == "":
+	if agent == "" {
 		return &UsageError{Fault: "the agent id is empty", Field: "Agent", Missing: true}
-	case !utf8.ValidString(agent):
-		return &UsageError{Fault: "the agent id is not valid UTF-8", Field: "Agent"}
-	case strings.IndexFunc(agent, unicode.IsControl) >= 0:
-		return &UsageError{Fault: "the agent id contains a control character; it must be one line", Field: "Agent"}
-	case len(agent) > MaxAgent:
+	}
+	if err := textin.SingleLine("the agent id", agent); err != nil {
+		return &UsageError{Fault: err.Error(), Field: "Agent"}
+	}
+	if len(agent) > MaxAgent {
 		return &UsageError{Fault: fmt.Sprintf("the agent id is %d bytes; the limit is %d", len(agent), MaxAgent), Field: "Agent", Limit: true}
 	}
 	return nil
@@ -409,7 +409,7 @@ func Count(data []byte, now time.Time) (c Counts, ok bool) {
 // agentOf reads claimedBy: a non-empty one-line string.
 func agentOf(v json.RawMessage, field string) (string, error) {
 	s, err := str(v, field)
-	if err == nil && (s == "" || strings.IndexFunc(s, unicode.IsControl) >= 0) {
+	if err == nil && (s == "" || textin.SingleLine(field, s) != nil) {
 		err = fmt.Errorf("%s %s must be non-empty and on one line", field, clip(v))
 	}
 	return s, err

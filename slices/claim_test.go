@@ -133,7 +133,9 @@ func TestClaimRefusesBadInput(t *testing.T) {
 		want  string
 	}{
 		{"empty agent", "", time.Minute, "the agent id is empty"},
-		{"newline", "a\nb", time.Minute, "control character"},
+		{"newline", "a\nb", time.Minute, "line break (U+000A)"},
+		{"line separator", "a\u2028b", time.Minute, "line break (U+2028)"},
+		{"NEL", "a\u0085b", time.Minute, "line break (U+0085)"},
 		{"escape", "a\x1b[31m", time.Minute, "control character"},
 		{"not utf8", "\xff", time.Minute, "not valid UTF-8"},
 		{"too long", strings.Repeat("a", MaxAgent+1), time.Minute, "the limit is 1024"},
@@ -316,6 +318,7 @@ func TestParseClaimFields(t *testing.T) {
 		{"until without by", one(`,"claimedUntil":"2026-01-01T00:00:00Z"`), "claimedBy and claimedUntil go together"},
 		{"empty by", one(`,"claimedBy":"","claimedUntil":"2026-01-01T00:00:00Z"`), "claimedBy \"\" must be non-empty"},
 		{"by on two lines", one(`,"claimedBy":"a\nb","claimedUntil":"2026-01-01T00:00:00Z"`), "on one line"},
+		{"by with LINE SEPARATOR", one(`,"claimedBy":"a\u2028b","claimedUntil":"2026-01-01T00:00:00Z"`), "on one line"},
 		{"by a number", one(`,"claimedBy":7,"claimedUntil":"2026-01-01T00:00:00Z"`), "claimedBy must be a string"},
 		{"until with an offset", one(`,"claimedBy":"a","claimedUntil":"2026-01-01T00:00:00+01:00"`), "is not a UTC time"},
 		{"until with fractions", one(`,"claimedBy":"a","claimedUntil":"2026-01-01T00:00:00.5Z"`), "is not a UTC time"},

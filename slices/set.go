@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/orc-state/orc-state/internal/hexid"
+
+	"github.com/orc-state/orc-state/internal/textin"
 )
 
 // DefaultMaxRetries is the retry budget per slice when the decision
@@ -150,11 +150,8 @@ func (u Update) check() error {
 	if u.ActualLoc != nil && *u.ActualLoc < 0 {
 		return &UsageError{Fault: fmt.Sprintf("actual LOC %d is negative", *u.ActualLoc), Field: "ActualLoc"}
 	}
-	if !utf8.ValidString(u.Note) {
-		return &UsageError{Fault: "note is not valid UTF-8", Field: "Note"}
-	}
-	if strings.IndexFunc(u.Note, unicode.IsControl) >= 0 {
-		return &UsageError{Fault: "note contains a control character; it must be one line", Field: "Note"}
+	if err := textin.SingleLine("note", u.Note); err != nil {
+		return &UsageError{Fault: err.Error(), Field: "Note"}
 	}
 	if len(u.Note) > MaxNote {
 		return &UsageError{Fault: fmt.Sprintf("note is %d bytes; the limit is %d", len(u.Note), MaxNote), Field: "Note", Limit: true}

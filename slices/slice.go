@@ -7,10 +7,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/orc-state/orc-state/internal/hexid"
+
+	"github.com/orc-state/orc-state/internal/textin"
 )
 
 // Slice is the typed view of one slice: the fields this package validates.
@@ -136,7 +137,7 @@ func decodeSlice(o object) (Slice, error) {
 func idOf(v json.RawMessage, field string) (string, error) {
 	if len(v) > 0 && v[0] == '"' {
 		s, _ := str(v, field)
-		if s == "" || strings.IndexFunc(s, unicode.IsControl) >= 0 {
+		if s == "" || textin.SingleLine(field, s) != nil {
 			return "", fmt.Errorf("%s %s must be non-empty and on one line", field, clip(v))
 		}
 		return s, nil

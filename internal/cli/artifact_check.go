@@ -15,7 +15,7 @@ type ArtifactCheckCmd struct {
 
 // Run exits 0 when the artifact's stamp equals HEAD, 1 when stale or missing.
 func (c *ArtifactCheckCmd) Run(e *Env) error {
-	if err := checkArtifactName(c.Name); err != nil {
+	if err := checkArtifactName(c.Name, false); err != nil {
 		return err
 	}
 	d, _, s, err := e.Session(c.Branch)

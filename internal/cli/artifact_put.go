@@ -23,7 +23,7 @@ func (c *ArtifactPutCmd) Run(e *Env) error {
 	if c.Source != "-" {
 		return fault.Usagef("the artifact is read from stdin only").WithHint("orc-state artifact put %s - < file.json", c.Name)
 	}
-	if err := checkArtifactName(c.Name); err != nil {
+	if err := checkArtifactName(c.Name, true); err != nil {
 		return err
 	}
 	data, err := e.readStdin()

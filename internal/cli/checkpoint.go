@@ -5,6 +5,7 @@ import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/secrets"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
 )
@@ -23,7 +24,7 @@ func (c *CheckpointCmd) Run(e *Env) error {
 	if !c.Auto {
 		return fault.Usagef("only --auto is supported").WithHint("orc-state checkpoint --auto [--trigger T]")
 	}
-	if err := registry.SingleLine("--trigger", c.Trigger); err != nil || len(c.Trigger) > 64 {
+	if err := textin.SingleLine("--trigger", c.Trigger); err != nil || len(c.Trigger) > 64 {
 		return fault.Usagef("--trigger must be one line of at most 64 bytes")
 	}
 	if err := refuseSecrets("--trigger", []byte(c.Trigger)); err != nil {

@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -213,9 +213,9 @@ func (c *CleanupCmd) print(e *Env, plan []planRow) error {
 // parseAge reads a Go duration or a number of days ("30d").
 func parseAge(s string) (time.Duration, error) {
 	if n, ok := strings.CutSuffix(s, "d"); ok {
-		days, err := strconv.Atoi(n)
-		if err != nil || days < 0 || days > int(math.MaxInt64/int64(24*time.Hour)) {
-			return 0, fmt.Errorf("not a number of days between 0 and %d", math.MaxInt64/int64(24*time.Hour))
+		days, err := textin.Decimal(n, 0, math.MaxInt64/int64(24*time.Hour))
+		if err != nil {
+			return 0, fmt.Errorf("not a number of days: %w", err)
 		}
 		return time.Duration(days) * 24 * time.Hour, nil
 	}

@@ -43,6 +43,9 @@ func Run(proc Process) (code int) {
 	if completionRequest(p) {
 		return complete(p, stdout, stderr) // the shell asks for candidates (completion.go)
 	}
+	if n, ok := fileLimit(); ok && n < minOpenFiles {
+		return tooFewFiles(args, n, stderr)
+	}
 	if isLine(args) {
 		quiet = true
 		runLine(p, args) // the statusline path: lenient, silent, fast
@@ -113,6 +116,39 @@ func Run(proc Process) (code int) {
 	return fault.OK
 }
 
+// minOpenFiles is the open-file limit (ulimit -n) below which orc-state
+// does not start: the Go runtime needs a few descriptors of its own (and
+// dies, exit 2, when it cannot get them), a transaction holds the lock
+// and the file it writes, and git is run through pipes.
+const minOpenFiles = 16
+
+// tooFewFiles refuses to run under an open-file limit below minOpenFiles,
+// naming the limit (the cause) rather than failing later on whatever file
+// comes first: exit 3 with nothing written; a display path (line,
+// statusline, hook post-tool-use) stays silent and a hook exits 0, as
+// they always do.
+func tooFewFiles(args []string, n int64, stderr io.Writer) int {
+	display := isLine(args) || len(args) >= 1 && args[0] == "statusline" && !wantsHelp(args) ||
+		len(args) == 2 && args[0] == "hook" && args[1] == "post-tool-use"
+	if display {
+		return fault.OK
+	}
+	verb := "orc-state"
+	first, second := leadingWords(args)
+	switch {
+	case isVerb(first + " " + second):
+		verb += " " + first + " " + second
+	case isVerb(first):
+		verb += " " + first
+	}
+	fmt.Fprintf(stderr, "%s: the process may have only %d files open (ulimit -n); orc-state needs %d; nothing was written\n", verb, n, minOpenFiles)
+	fmt.Fprintln(stderr, "hint: raise the limit (for example ulimit -n 1024) and run the command again")
+	if len(args) >= 1 && args[0] == "hook" {
+		return fault.OK // hooks never fail the host
+	}
+	return fault.Invalid
+}
+
 // truncatedUnder is the exit for a panic r that ended Main. A large
 // orc.json is read through a mapping (atomicfile.ReadOnly); if another
 // program truncates it in place meanwhile, reading the lost pages faults.
@@ -143,6 +179,7 @@ func newParser(p *Process, model any, stdout, stderr io.Writer) (*kong.Kong, err
 		kong.Exit(func(c int) { panic(exitPanic{c}) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: false}),
 		enumsFor(model),
+		decimalIntegers(),
 	)
 }
 

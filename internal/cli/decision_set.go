@@ -19,7 +19,7 @@ type DecisionSetCmd struct {
 // Run settles a key: compare-and-set inside the lock, so of concurrent
 // writers of one key exactly one wins.
 func (c *DecisionSetCmd) Run(e *Env) error {
-	for _, check := range []error{decisions.CheckKey(c.Key), decisions.CheckValue(c.Value), decisions.CheckProvenance(c.Provenance)} {
+	for _, check := range []error{decisions.CheckKey(c.Key), decisions.CheckValue(c.Value), decisions.CheckSetting(c.Key, c.Value), decisions.CheckProvenance(c.Provenance)} {
 		if check != nil {
 			return fault.Usagef("%v", check)
 		}

@@ -192,15 +192,29 @@ func removedFindings(d *state.Dir) []doctorFinding {
 // orphanFindings names session folders under .orc/ that no entry owns.
 func orphanFindings(d *state.Dir, reg *registry.Registry, inTx map[string]bool) []doctorFinding {
 	var out []doctorFinding
-	for _, name := range orphans(d, reg) {
+	for _, o := range orphans(d, reg) {
+		name := o.name
 		if inTx[name] {
 			continue
 		}
-		out = append(out, doctorFinding{Finding: verify.Finding{Code: "folder.orphan",
+		f := verify.Finding{Code: "folder.orphan",
 			Message: fmt.Sprintf("folder %s has no registry entry", name),
-			Next:    "orc-state repair --adopt " + name + " (from its checkpoint) or orc-state repair --remove-orphan " + name}})
+			Next:    "orc-state repair --adopt " + name + " (from its checkpoint) or orc-state repair --remove-orphan " + name}
+		if o.empty {
+			f.Message = fmt.Sprintf("folder %s has no registry entry and holds only an empty files/ folder: removing it loses nothing", name)
+			f.Next = "orc-state repair --remove-orphan " + name
+		}
+		out = append(out, doctorFinding{Finding: f})
 	}
 	return out
+}
+
+// orphan is a session-shaped folder no entry owns; empty when it holds
+// nothing but an empty files/ folder (a session whose first write never
+// happened), which is safe to remove.
+type orphan struct {
+	name  string
+	empty bool
 }
 
 // nameFindings names the sessions whose keys would not survive a move to
@@ -242,26 +256,45 @@ func nameFindings(reg *registry.Registry) []doctorFinding {
 	return out
 }
 
-func orphans(d *state.Dir, reg *registry.Registry) []string {
+func orphans(d *state.Dir, reg *registry.Registry) []orphan {
 	entries, err := os.ReadDir(d.Path)
 	if err != nil {
 		return nil
 	}
-	var out []string
+	var out []orphan
 	for _, en := range entries {
 		name := en.Name()
 		if !en.IsDir() || perRepo[name] || strings.HasPrefix(name, ".") {
 			continue
 		}
-		if reg != nil && findExact(reg, name) != nil || isLinkFolder(d, name) || !sessionShaped(d, name) {
+		empty := emptySession(d, name)
+		if reg != nil && findExact(reg, name) != nil || isLinkFolder(d, name) || !empty && !sessionShaped(d, name) {
 			continue
 		}
 		if tracked, err := gitTracks(d, name); tracked || err != nil {
 			continue // never proposed for removal: git has it, or cannot say
 		}
-		out = append(out, name)
+		out = append(out, orphan{name: name, empty: empty})
 	}
 	return out
+}
+
+// emptySession reports whether the folder name under the state dir holds
+// exactly one thing, an empty files/ folder (not a symlink): the shape a
+// session's first transaction leaves when it dies after creating the
+// folder, or once repair --temp took its temp files. Nothing in it can be
+// lost, so it is an orphan doctor names and repair --remove-orphan removes.
+func emptySession(d *state.Dir, name string) bool {
+	entries, err := os.ReadDir(filepath.Join(d.Path, name))
+	if err != nil || len(entries) != 1 || entries[0].Name() != "files" {
+		return false
+	}
+	files := filepath.Join(d.Path, name, "files")
+	if st, err := os.Lstat(files); err != nil || !st.IsDir() {
+		return false
+	}
+	inside, err := os.ReadDir(files)
+	return err == nil && len(inside) == 0
 }
 
 // sessionShaped reports whether the folder name under the state dir looks

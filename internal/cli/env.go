@@ -12,6 +12,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -74,6 +75,18 @@ func (e *Env) Actor() string {
 		return e.actor
 	}
 	return "cli"
+}
+
+// checkActor refuses an actor the journal, the transaction record or the
+// sync log could not keep as it is: $ORC_ACTOR must be one line
+// (docs/protocol.md §4, the rule slice claim's --agent obeys) and hold no
+// credential. The others (cli, hook:<event>) are constants.
+func (e *Env) checkActor() error {
+	a := e.Actor()
+	if err := textin.SingleLine("$ORC_ACTOR", a); err != nil {
+		return fault.Usagef("%v", err).WithHint("set ORC_ACTOR to one line naming the agent, or unset it")
+	}
+	return refuseSecrets("$ORC_ACTOR", []byte(a))
 }
 
 // headBranch is the repository's current branch, for a verb given no
@@ -179,7 +192,7 @@ func (e *Env) Update(fn func(tx *state.Tx) error) error {
 // state.Dir.Update), so while it runs e.Stdout and e.Stderr are the
 // transaction's: whatever fn prints is printed once, after it committed.
 func (e *Env) update(d *state.Dir, opts state.Options, fn func(tx *state.Tx) error) error {
-	if err := refuseSecrets("$ORC_ACTOR", []byte(e.Actor())); err != nil {
+	if err := e.checkActor(); err != nil {
 		return err // every journal line names its actor
 	}
 	opts.Verb, opts.Actor, opts.LockTimeout = e.Verb, e.Actor(), e.G.LockTimeout

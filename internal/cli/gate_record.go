@@ -7,8 +7,10 @@ import (
 	"strings"
 
 	"github.com/orc-state/orc-state/checkpoint"
+	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -32,7 +34,7 @@ const defaultMaxRetriesPerPhase = 2
 // budget pauses the session and exits 5.
 func (c *GateRecordCmd) Run(e *Env) error {
 	for name, v := range map[string]string{"--reviewer": c.Reviewer, "--note": c.Note} {
-		if err := registry.SingleLine(name, v); err != nil {
+		if err := textin.SingleLine(name, v); err != nil {
 			return fault.Usagef("%v", err)
 		}
 	}
@@ -55,7 +57,9 @@ func (c *GateRecordCmd) Run(e *Env) error {
 		if err != nil {
 			return err
 		}
-		budget = dec.Int("maxRetriesPerPhase", defaultMaxRetriesPerPhase)
+		if budget, err = dec.Count(decisions.MaxRetriesPerPhase, defaultMaxRetriesPerPhase); err != nil {
+			return err // a budget that is no count is not replaced by the default
+		}
 		if s.Gate == nil {
 			s.Gate = &registry.Gate{}
 		}

@@ -35,7 +35,9 @@ func (c *GateShowCmd) Run(e *Env) error {
 		if err != nil {
 			return err
 		}
-		budget = dec.Int("maxRetriesPerPhase", defaultMaxRetriesPerPhase)
+		if budget, err = dec.Count(decisions.MaxRetriesPerPhase, defaultMaxRetriesPerPhase); err != nil {
+			return err
+		}
 	}
 	if c.JSON {
 		return printJSON(e, struct {

@@ -1,6 +1,6 @@
 package cli
 
-import "github.com/orc-state/orc-state/registry"
+import "github.com/orc-state/orc-state/internal/textin"
 
 // HookPreCompactCmd is `hook pre-compact`.
 type HookPreCompactCmd struct{}
@@ -24,7 +24,7 @@ func (c *HookPreCompactCmd) Run(e *Env) error {
 		return nil
 	}
 	trigger := p.Trigger
-	if trigger == "" || registry.SingleLine("trigger", trigger) != nil || len(trigger) > 64 {
+	if trigger == "" || textin.SingleLine("trigger", trigger) != nil || len(trigger) > 64 {
 		trigger = "auto"
 	}
 	g := observe(d, s.GitBranch, 0)

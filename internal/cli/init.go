@@ -8,6 +8,7 @@ import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/portable"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -120,7 +121,7 @@ func (c *InitCmd) check() error {
 		return fault.Usagef("--total-phases %d is below 1", *c.TotalPhases)
 	}
 	for name, v := range map[string]string{"--command": registry.Deref(c.Command), "--description": registry.Deref(c.Description), "--plan-file": registry.Deref(c.PlanFile)} {
-		if err := registry.SingleLine(name, v); err != nil {
+		if err := textin.SingleLine(name, v); err != nil {
 			return fault.Usagef("%v", err)
 		}
 	}
@@ -136,6 +137,9 @@ func (c *InitCmd) check() error {
 	for _, r := range c.Repos {
 		if r == "" {
 			return fault.Usagef("--repos has an empty name")
+		}
+		if err := textin.SingleLine("--repos", r); err != nil {
+			return fault.Usagef("%v", err)
 		}
 	}
 	if len(c.Repos) > 0 && registry.Deref(c.Scope) != registry.ScopeWorkspace {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/secrets"
+	"github.com/orc-state/orc-state/internal/textin"
 )
 
 // maxStdin bounds what a verb reads from stdin; more is refused, not cut.
@@ -34,8 +35,9 @@ func (e *Env) readStdin() ([]byte, error) {
 
 // fromWindows turns text from a Windows shell or editor into what
 // orc-state stores, which always has LF line endings: CRLF becomes LF
-// (PowerShell pipes CRLF), and a leading UTF-8 byte order mark is dropped
-// (Windows PowerShell 5 and older editors write one). UTF-16, Windows
+// (PowerShell pipes CRLF), so does a CR on its own (textin.ToLF: an old
+// Mac file, a terminal's carriage return), and a leading UTF-8 byte order
+// mark is dropped (Windows PowerShell 5 and older editors write one). UTF-16, Windows
 // PowerShell's default for files it writes, is refused with the way out.
 // Every verb that reads text from stdin or a file reads it through here.
 func fromWindows(what string, data []byte) ([]byte, error) {
@@ -44,7 +46,7 @@ func fromWindows(what string, data []byte) ([]byte, error) {
 			WithHint("in PowerShell, write it with -Encoding utf8 (Out-File, Set-Content), or set $OutputEncoding = [Text.UTF8Encoding]::new() before piping")
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	return bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), nil
+	return textin.ToLF(data), nil
 }
 
 // readInputFile reads a user's input file, at most maxStdin bytes; "-" is

@@ -77,7 +77,13 @@ func runLine(p *Process, args []string) {
 type lineChoice struct {
 	branch, id string
 	isBranch   bool
-	named      bool // branch came from --branch, not from HEAD
+	// unsure: the hand read cannot tell whether branch is a branch (refs
+	// not stored as files), so a sessionId match is not taken for it.
+	unsure bool
+	named  bool // branch came from --branch, not from HEAD
+	// anyStatus shows the chosen session whatever its status (the
+	// statusline's design); line shows only a session in progress.
+	anyStatus bool
 }
 
 func lineFor(p *Process, dir string, c lineChoice) (lineOut, bool) {
@@ -87,6 +93,7 @@ func lineFor(p *Process, dir string, c lineChoice) (lineOut, bool) {
 	}
 	if c.branch != "" && d.Git != nil {
 		_, c.isBranch = d.Git.BranchSHA(c.branch) // a hand-rolled read: no git process on this path
+		c.unsure = !c.isBranch && !d.Git.RefFiles
 	}
 	return lineWith(d.Path, c, d.Git, p.Now())
 }
@@ -184,13 +191,17 @@ func lineCandidates(dir string, data []byte, c lineChoice) []registry.Loose {
 	return out
 }
 
-// pickLine picks what line shows (docs/protocol.md §3, §5): the chosen session
-// whatever its status (a branch selects only the session whose gitBranch is
-// exactly that branch; --session a sessionId); when the branch has none, the
-// newest in_progress session of any branch, marked current false. A branch
-// whose sessionId belongs to another branch's session (branch feat-x,
-// session of feat/x) shows nothing: that session is not this branch's, and
-// a fallback would pass it off as live work elsewhere.
+// pickLine picks what line shows (docs/protocol.md §3, §16): the chosen
+// session when it is in progress (a branch selects only the session whose
+// gitBranch is exactly that branch; --session a sessionId), and nothing
+// when it is paused, completed or abandoned: line is the live-session line,
+// and another branch's session in its place would pass that off as this
+// branch's (c.anyStatus, the statusline, shows it whatever its status).
+// When the branch has no session at all, the newest in_progress session of
+// any branch, marked current false. A branch whose sessionId belongs to
+// another branch's session (branch feat-x, session of feat/x) shows
+// nothing: that session is not this branch's, and a fallback would pass
+// it off as live work elsewhere.
 func pickLine(list []registry.Loose, c lineChoice) (*registry.Loose, bool) {
 	newest := func(match func(l *registry.Loose) bool) *registry.Loose {
 		var best *registry.Loose
@@ -201,10 +212,15 @@ func pickLine(list []registry.Loose, c lineChoice) (*registry.Loose, bool) {
 		}
 		return best
 	}
+	live := func(s *registry.Loose) (*registry.Loose, bool) {
+		if s == nil || !c.anyStatus && s.Status != "in_progress" {
+			return nil, false
+		}
+		return s, true
+	}
 	switch {
 	case c.id != "":
-		s := newest(func(l *registry.Loose) bool { return l.SessionID == c.id })
-		return s, s != nil
+		return live(newest(func(l *registry.Loose) bool { return l.SessionID == c.id }))
 	case c.branch != "":
 		sid, err := registry.KeyFor(c.branch)
 		if err != nil && c.named {
@@ -214,11 +230,11 @@ func pickLine(list []registry.Loose, c lineChoice) (*registry.Loose, bool) {
 			// a legacy entry without gitBranch can only be matched by its id
 			return l.GitBranch == c.branch || l.GitBranch == "" && sid != "" && l.SessionID == sid
 		})
-		if own == nil && !c.isBranch {
+		if own == nil && !c.isBranch && !c.unsure {
 			own = newest(func(l *registry.Loose) bool { return l.SessionID == c.branch })
 		}
 		if own != nil {
-			return own, true
+			return live(own)
 		}
 		if sid != "" && newest(func(l *registry.Loose) bool { return l.SessionID == sid }) != nil {
 			return nil, false // another branch's session

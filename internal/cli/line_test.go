@@ -38,18 +38,67 @@ func TestLineCandidatesAgreeWithTheWholeParse(t *testing.T) {
 		t.Fatal(err)
 	}
 	choices := []lineChoice{
-		{branch: "feat/b007", isBranch: true}, {branch: "feat/b008", isBranch: true, named: true},
+		{branch: "feat/b006", isBranch: true}, {branch: "feat/b007", isBranch: true},
+		{branch: "feat/b007", isBranch: true, anyStatus: true}, {branch: "feat/b008", isBranch: true, named: true},
 		{branch: "no-such", isBranch: true}, {branch: "feat-b009", isBranch: true},
-		{id: "feat-b010"}, {id: "missing"}, {},
+		{branch: "feat-b009"}, {branch: "feat-b009", unsure: true},
+		{id: "feat-b010"}, {id: "feat-b011"}, {id: "missing"}, {},
 	}
 	for _, c := range choices {
 		whole, wholeCurrent := pickLine(registry.ParseLoose(data), c)
 		proven, provenCurrent := pickLine(lineCandidates(dir, data, c), c)
-		if c.branch == "feat/b007" && (whole == nil || whole.GitBranch != "feat/b007") {
-			t.Fatalf("feat/b007: the whole parse picked %+v", whole)
+		if c.branch == "feat/b006" && (whole == nil || whole.GitBranch != "feat/b006") {
+			t.Fatalf("feat/b006: the whole parse picked %+v", whole)
 		}
 		if !reflect.DeepEqual(whole, proven) || wholeCurrent != provenCurrent {
 			t.Errorf("%+v: whole parse %+v (%v), proven path %+v (%v)", c, whole, wholeCurrent, proven, provenCurrent)
+		}
+	}
+}
+
+// TestPickLine is line's choice (docs/protocol.md §3, §16; issue 25 item
+// 12): a branch's own session only while it is in progress, never another
+// branch's in its place; the newest live session, current false, only for
+// a branch with no session at all; the statusline (anyStatus) shows the
+// own session whatever its status.
+func TestPickLine(t *testing.T) {
+	entry := func(branch, status, at string) registry.Loose {
+		return registry.Loose{SessionID: registry.Sanitize(branch), GitBranch: branch, Status: status, UpdatedAt: at}
+	}
+	list := []registry.Loose{
+		entry("feat/live", "in_progress", "2026-01-05T00:00:00Z"),
+		entry("feat/older", "in_progress", "2026-01-01T00:00:00Z"),
+		entry("feat/done", "completed", "2026-01-09T00:00:00Z"),
+		entry("feat/paused", "paused", "2026-01-08T00:00:00Z"),
+		entry("feat/gone", "in_progress", "2026-01-02T00:00:00Z"),
+	}
+	for _, tt := range []struct {
+		name    string
+		c       lineChoice
+		want    string // gitBranch shown; "" for nothing
+		current bool
+	}{
+		{"own live session", lineChoice{branch: "feat/live", isBranch: true}, "feat/live", true},
+		{"own completed session: nothing, no fallback", lineChoice{branch: "feat/done", isBranch: true}, "", false},
+		{"own paused session: nothing, no fallback", lineChoice{branch: "feat/paused", isBranch: true, named: true}, "", false},
+		{"statusline: own completed session", lineChoice{branch: "feat/done", isBranch: true, anyStatus: true}, "feat/done", true},
+		{"statusline: own paused session", lineChoice{branch: "feat/paused", isBranch: true, anyStatus: true}, "feat/paused", true},
+		{"a branch without a session: the newest live one", lineChoice{branch: "chore/none", isBranch: true}, "feat/live", false},
+		{"no branch (detached): the newest live one", lineChoice{}, "feat/live", false},
+		{"--session of a live session", lineChoice{id: "feat-older"}, "feat/older", true},
+		{"--session of a completed session", lineChoice{id: "feat-done"}, "", false},
+		{"the sessionId of a gone branch", lineChoice{branch: "feat-gone"}, "feat/gone", true},
+		{"the sessionId of a completed session's gone branch", lineChoice{branch: "feat-done", named: true}, "", false},
+		{"a branch whose key is another branch's session", lineChoice{branch: "feat-live", isBranch: true}, "", false},
+		{"refs unreadable by hand: not taken for the sessionId", lineChoice{branch: "feat-gone", unsure: true}, "", false},
+	} {
+		got, current := pickLine(list, tt.c)
+		gotBranch := ""
+		if got != nil {
+			gotBranch = got.GitBranch
+		}
+		if gotBranch != tt.want || current != tt.current {
+			t.Errorf("%s: got %q (current %v), want %q (current %v)", tt.name, gotBranch, current, tt.want, tt.current)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -31,7 +32,7 @@ func (c *LinkPRCmd) Run(e *Env) error {
 		}
 	}
 	for name, v := range map[string]string{"--repo": c.Repo, "--url": c.URL, "--stack-id": c.StackID, "--stacked-on": c.StackedOn} {
-		if err := registry.SingleLine(name, v); err != nil {
+		if err := textin.SingleLine(name, v); err != nil {
 			return fault.Usagef("%v", err)
 		}
 	}

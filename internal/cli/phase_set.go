@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -19,7 +20,7 @@ func (c *PhaseSetCmd) Run(e *Env) error {
 	if err != nil {
 		return fault.Usagef("%v", err).WithHint("pass done or a number between 1 and the session's totalPhases")
 	}
-	if err := registry.SingleLine("--label", c.Label); err != nil {
+	if err := textin.SingleLine("--label", c.Label); err != nil {
 		return fault.Usagef("%v", err)
 	}
 	return e.Mutate(c.Branch, map[string]string{"phase": c.Phase, "label": c.Label}, func(_ *state.Tx, s *registry.Session) error {

@@ -7,6 +7,7 @@ import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -23,7 +24,7 @@ func (c *ProgressAppendCmd) Run(e *Env) error {
 	if c.Source != "-" {
 		return fault.Usagef("the text is read from stdin only").WithHint("orc-state progress append - --title T <<'EOF' ... EOF")
 	}
-	if err := registry.SingleLine("--title", c.Title); err != nil {
+	if err := textin.SingleLine("--title", c.Title); err != nil {
 		return fault.Usagef("%v", err)
 	}
 	text, err := e.readStdin()

@@ -94,6 +94,9 @@ func (e *Env) finishInterrupted() (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	if err := e.checkActor(); err != nil {
+		return false, err
+	}
 	in, err := d.Finish(ctxBackground(), state.Options{Verb: e.Verb, Actor: e.Actor(), LockTimeout: e.G.LockTimeout})
 	if err != nil || in == nil {
 		return false, err
@@ -226,8 +229,8 @@ func orphanCheck(tx *state.Tx, name string) error {
 	if err != nil || !st.IsDir() {
 		return fault.NotFoundf("no folder %s in %s", name, tx.Dir().Path)
 	}
-	if !sessionShaped(tx.Dir(), name) {
-		return fault.Usagef("%s is not a session folder (no files/ folder with a checkpoint.md or journal.jsonl); orc-state leaves it alone", name).
+	if !sessionShaped(tx.Dir(), name) && !emptySession(tx.Dir(), name) {
+		return fault.Usagef("%s is not a session folder (no files/ folder with a checkpoint.md or journal.jsonl, nor an empty one); orc-state leaves it alone", name).
 			WithHint("if it is not yours, remove it by hand")
 	}
 	return nil

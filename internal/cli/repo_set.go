@@ -6,6 +6,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -29,7 +30,7 @@ func (c *RepoSetCmd) Run(e *Env) error {
 	}
 	e.sessionFlag = c.Session
 	for name, v := range map[string]string{"NAME": c.Name, "--path": c.Path, "--repo-branch": c.RepoBranch, "--worktree": c.Worktree, "--pr": c.PR} {
-		if err := registry.SingleLine(name, v); err != nil {
+		if err := textin.SingleLine(name, v); err != nil {
 			return fault.Usagef("%v", err)
 		}
 	}

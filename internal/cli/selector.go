@@ -36,6 +36,9 @@ type choice struct {
 	id       string // --session S: a sessionId, matched exactly
 	branch   string // the current branch, --branch B or a positional key
 	isBranch bool   // branch names a git branch (always so for HEAD's)
+	// unsure is why git could not say whether branch is a branch (no git
+	// program, a repository it refuses); nil when it answered.
+	unsure error
 }
 
 // String is the name the choice was made by.
@@ -89,7 +92,8 @@ func (e *Env) choose(explicit string) (choice, error) {
 			return choice{}, fault.Usagef("%v", err).
 				WithHint("orc-state sessions lists the sessions and their branches")
 		}
-		return choice{branch: explicit, isBranch: e.gitBranchExists(explicit)}, nil
+		exists, err := e.gitBranchExists(explicit)
+		return choice{branch: explicit, isBranch: exists, unsure: err}, nil
 	}
 	b, err := e.headBranch()
 	if err != nil {
@@ -102,24 +106,31 @@ func (e *Env) choose(explicit string) (choice, error) {
 	return choice{branch: b, isBranch: true}, nil
 }
 
-// gitBranchExists asks the repository whether name is one of its branches.
-func (e *Env) gitBranchExists(name string) bool {
+// gitBranchExists asks the repository whether name is one of its
+// branches. Outside a repository nothing is a branch. err says why git
+// could not answer (no git program on PATH, a repository git refuses to
+// read): the name may or may not be a branch.
+func (e *Env) gitBranchExists(name string) (bool, error) {
 	d, err := e.Dir()
 	if err != nil || d.Git == nil {
-		return false
+		return false, nil
 	}
 	r, err := gitx.Open(d.Git.WorktreeRoot, d.Git.Env)
 	if err != nil {
-		return false
+		return false, err
 	}
-	return r.BranchExists(name)
+	defer r.Close()
+	_, ok, err := r.BranchHead(name)
+	return ok, err
 }
 
 // find returns the chosen session from reg. A branch selects only the
-// session whose gitBranch is exactly that branch; a name that is no git
-// branch may also be a sessionId. A session that matches only once the
+// session whose gitBranch is exactly that branch; a name that git says is
+// no branch may also be a sessionId. A session that matches only once the
 // branch is sanitized (branch feat-x, session of feat/x) is another
-// branch's: a collision, refused with both names, never acted on.
+// branch's: a collision, refused with both names, never acted on; so is a
+// sessionId match while git cannot say whether the name is a branch
+// (docs/protocol.md §3: selection is exact with or without git).
 func (c choice) find(reg *registry.Registry) (*registry.Session, error) {
 	if c.id != "" {
 		if s := findExact(reg, c.id); s != nil {
@@ -132,8 +143,10 @@ func (c choice) find(reg *registry.Registry) (*registry.Session, error) {
 		return s, nil
 	}
 	if !c.isBranch {
-		if s := findExact(reg, c.branch); s != nil {
+		if s := findExact(reg, c.branch); s != nil && c.unsure == nil {
 			return s, nil // the sessionId of a branch that is gone (or never existed here)
+		} else if s != nil {
+			return nil, unsureError(c, s)
 		}
 	}
 	if s := collision(reg, c.branch); s != nil {
@@ -158,6 +171,15 @@ func collision(reg *registry.Registry, branch string) *registry.Session {
 func collisionError(branch string, s *registry.Session) error {
 	return fault.Usagef("branch %q has no session; session %s is branch %q's, not this one's", branch, s.SessionID, s.GitBranch).
 		WithHint("to act on %s's session pass --session %s; a session for %s needs a branch name that does not map to %s", s.GitBranch, s.SessionID, branch, s.SessionID)
+}
+
+// unsureError refuses to take the name of a branch git could not look up
+// for the sessionId of another branch's session: it may be a branch of its
+// own (feat-x beside feat/x), and acting on feat/x's session would then be
+// acting on the wrong one.
+func unsureError(c choice, s *registry.Session) error {
+	return fault.Usagef("git cannot say whether %q is a branch (%v); session %s is branch %q's, not necessarily this one's", c.branch, c.unsure, s.SessionID, s.GitBranch).
+		WithHint("to act on %s's session pass --session %s; to use %s as a branch, make git answer here (git status shows why it cannot)", s.GitBranch, s.SessionID, c.branch)
 }
 
 // notFound is the exit-1 error for a missing session.

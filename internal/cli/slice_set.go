@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 
+	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/state"
@@ -51,7 +52,9 @@ func (c *SliceSetCmd) Run(e *Env) error {
 		if err != nil {
 			return err
 		}
-		u.MaxRetries = dec.Int("maxRetriesPerSlice", slices.DefaultMaxRetries)
+		if u.MaxRetries, err = dec.Count(decisions.MaxRetriesPerSlice, slices.DefaultMaxRetries); err != nil {
+			return err // a budget that is no count is not replaced by the default
+		}
 		if u.MaxRetries == 0 {
 			u.MaxRetries = -1 // a settled 0 means no retries at all
 		}

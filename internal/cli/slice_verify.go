@@ -5,13 +5,14 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
 )
@@ -19,26 +20,49 @@ import (
 // SliceVerifyCmd is `slice verify`.
 type SliceVerifyCmd struct {
 	BranchFlag
-	Budget int  `help:"LOC budget per slice (default $ORC_PR_LOC_BUDGET, else 300)." placeholder:"N"`
+	Budget *int `help:"LOC budget per slice (default $ORC_PR_LOC_BUDGET, else 300)." placeholder:"N"`
 	Quiet  bool `help:"Print nothing; the exit code says FAIL."`
+}
+
+// budget is --budget, else $ORC_PR_LOC_BUDGET, else 0 (the readiness
+// check's default): a whole number of lines, at least 1, in decimal; any
+// other value is refused, not replaced by the default (docs/protocol.md §4).
+func (c *SliceVerifyCmd) budget(e *Env) (int, error) {
+	if c.Budget != nil {
+		if *c.Budget < 1 || *c.Budget > math.MaxInt32 {
+			return 0, fault.Usagef("--budget %d is outside 1 to %d", *c.Budget, math.MaxInt32).
+				WithHint("pass the LOC budget per slice, such as --budget 300")
+		}
+		return *c.Budget, nil
+	}
+	v := e.getenv("ORC_PR_LOC_BUDGET")
+	if v == "" {
+		return 0, nil
+	}
+	n, err := textin.Decimal(v, 1, math.MaxInt32)
+	if err != nil {
+		return 0, fault.Usagef("$ORC_PR_LOC_BUDGET: %v", err).
+			WithHint("set it to the LOC budget per slice, such as 300, or unset it (or pass --budget N)")
+	}
+	return int(n), nil
 }
 
 // Run checks the plan's readiness and writes readiness.json.
 func (c *SliceVerifyCmd) Run(e *Env) error {
-	d, s, l, err := e.ledgerFor(c.Branch)
+	budget, err := c.budget(e)
 	if err != nil {
 		return err
 	}
-	budget := c.Budget
-	if budget == 0 {
-		budget, _ = strconv.Atoi(e.getenv("ORC_PR_LOC_BUDGET"))
+	d, s, l, err := e.ledgerFor(c.Branch)
+	if err != nil {
+		return err
 	}
 	plan := l.PlanPath()
 	if plan == "" {
 		plan = "plan.md"
 	}
 	in := slices.ReadinessInput{Budget: budget}
-	if checkArtifactName(plan+".json") == nil || !strings.Contains(plan, "..") {
+	if checkArtifactName(plan+".json", false) == nil || !strings.Contains(plan, "..") {
 		if data, err := d.ReadFile(s.SessionID, filepath.Clean(plan)); err == nil && data != nil {
 			sum := sha256.Sum256(data)
 			in.PlanSHA256 = hex.EncodeToString(sum[:])
@@ -60,7 +84,7 @@ func (c *SliceVerifyCmd) Run(e *Env) error {
 		"verdict": rep.Verdict, "checks": nonNil(rep.Checks)}, "", "  ")
 	doc = append(doc, '\n')
 	err = e.onChoice(choice{id: s.SessionID}, func(tx *state.Tx, s *registry.Session) error {
-		tx.Write(s.SessionID, "readiness.json", doc)
+		tx.Write(s.SessionID, state.ReadinessFile, doc)
 		tx.Touch(s.SessionID, map[string]string{"verdict": rep.Verdict, "headSha": head})
 		return nil
 	})

@@ -22,6 +22,9 @@ func (e *Env) syncer(remote string) (*refsync.Syncer, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := e.checkActor(); err != nil {
+		return nil, err // the sync log names its actor
+	}
 	return refsync.New(d, remote, state.Options{Verb: e.Verb, Actor: e.Actor(), LockTimeout: e.G.LockTimeout})
 }
 

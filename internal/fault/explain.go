@@ -69,6 +69,8 @@ func explainKnown(err error) (code int, hint, suffix string, ok bool) {
 		return Usage, "", "", true
 	case *decisions.SettledError:
 		return NotFound, "", "; pass --supersede to change it", true
+	case *decisions.SettingError:
+		return Invalid, "settle it again: orc-state decision set " + e.Key + " N --provenance policy --supersede (N: the retries allowed, such as 2)", "", true
 	case *slices.InvalidError:
 		return sliceInvalid(e)
 	case *slices.NotFoundError:

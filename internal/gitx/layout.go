@@ -93,7 +93,11 @@ func Discover(dir string, env environ.List) (Layout, error) {
 	var found discovered
 	if gd := getenv("GIT_DIR"); gd != "" {
 		found.gitDir = abs(gd, place)
-		if !isGitDirectory(found.gitDir, getenv) {
+		ok, err := isGitDirectory(found.gitDir, getenv)
+		if err != nil {
+			return Layout{}, fmt.Errorf("discover git dir: %w", err)
+		}
+		if !ok {
 			return Layout{}, fmt.Errorf("not a git repository: %s (GIT_DIR)", found.gitDir)
 		}
 		l.FromEnv = true
@@ -168,6 +172,10 @@ func walkUp(place string, getenv func(string) string) (discovered, error) {
 	for {
 		dotGit := filepath.Join(cur, ".git")
 		fi, err := os.Stat(dotGit)
+		isRepo := false
+		if err == nil && fi.IsDir() {
+			isRepo, err = isGitDirectory(dotGit, getenv)
+		}
 		switch {
 		case err == nil && fi.Mode().IsRegular():
 			gitDir, err := readGitFile(dotGit, getenv)
@@ -175,7 +183,7 @@ func walkUp(place string, getenv func(string) string) (discovered, error) {
 				return discovered{}, err
 			}
 			return discovered{gitDir: gitDir, root: cur}, nil
-		case err == nil && fi.IsDir() && isGitDirectory(dotGit, getenv):
+		case isRepo:
 			return discovered{gitDir: dotGit, root: cur}, nil
 		case err == nil, errors.Is(err, fs.ErrNotExist), isNotDir(err):
 			// a .git that is no repository (an empty dir, a socket): git
@@ -183,7 +191,9 @@ func walkUp(place string, getenv func(string) string) (discovered, error) {
 		default:
 			return discovered{}, fmt.Errorf("discover git dir: %w", err)
 		}
-		if isGitDirectory(cur, getenv) {
+		if ok, err := isGitDirectory(cur, getenv); err != nil {
+			return discovered{}, fmt.Errorf("discover git dir: %w", err)
+		} else if ok {
 			return discovered{gitDir: cur, bareDir: true}, nil
 		}
 		parent := filepath.Dir(cur)
@@ -222,14 +232,20 @@ func isWithin(path, dir string) bool {
 
 // isGitDirectory is git's is_git_directory: a valid HEAD, an objects
 // directory (or GIT_OBJECT_DIRECTORY) and a refs directory in the common
-// dir.
-func isGitDirectory(dir string, getenv func(string) string) bool {
-	if !validHEAD(filepath.Join(dir, "HEAD")) {
-		return false
+// dir. What is absent (ENOENT, ENOTDIR) is an answer; any other failure to
+// look (too many open files, out of memory, permission denied, an I/O
+// error) is returned as an error, never taken for "no repository here".
+// The shape is checked with stats before HEAD is opened, so a folder that
+// merely holds an unreadable file named HEAD is still no repository.
+func isGitDirectory(dir string, getenv func(string) string) (bool, error) {
+	head := filepath.Join(dir, "HEAD")
+	fi, err := os.Lstat(head)
+	if err != nil {
+		return false, unlessAbsent(err)
 	}
 	common, _, err := commonDir(dir, dir, func(string) string { return "" })
 	if err != nil {
-		return false
+		return false, err
 	}
 	if env := getenv("GIT_COMMON_DIR"); env != "" {
 		common = env
@@ -239,36 +255,49 @@ func isGitDirectory(dir string, getenv func(string) string) bool {
 		objects = env
 	}
 	for _, p := range []string{objects, filepath.Join(common, "refs")} {
-		if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
-			return false
+		fi, err := os.Stat(p)
+		if err != nil {
+			return false, unlessAbsent(err)
+		}
+		if !fi.IsDir() {
+			return false, nil
 		}
 	}
-	return true
+	return validHEAD(head, fi)
 }
 
-// validHEAD is git's validate_headref: a symlink into refs/, a symbolic
-// ref "ref: refs/...", or an object id.
-func validHEAD(path string) bool {
-	fi, err := os.Lstat(path)
-	if err != nil {
-		return false
+// unlessAbsent is nil for an error that says a path does not exist (or a
+// part of it is no directory), and err otherwise.
+func unlessAbsent(err error) error {
+	if errors.Is(err, fs.ErrNotExist) || isNotDir(err) {
+		return nil
 	}
+	return err
+}
+
+// validHEAD is git's validate_headref on the file at path (fi its Lstat):
+// a symlink into refs/, a symbolic ref "ref: refs/...", or an object id.
+// A HEAD that cannot be read is an error, not an invalid HEAD.
+func validHEAD(path string, fi fs.FileInfo) (bool, error) {
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		target, err := os.Readlink(path)
-		return err == nil && strings.HasPrefix(target, "refs/")
+		if err != nil {
+			return false, unlessAbsent(err)
+		}
+		return strings.HasPrefix(target, "refs/"), nil
 	}
 	if !fi.Mode().IsRegular() {
-		return false
+		return false, nil
 	}
 	b, err := readSmall(path, 256)
 	if err != nil {
-		return false
+		return false, unlessAbsent(err)
 	}
 	s := strings.TrimSpace(string(b))
 	if ref, ok := strings.CutPrefix(s, "ref:"); ok {
-		return strings.HasPrefix(strings.TrimSpace(ref), "refs/")
+		return strings.HasPrefix(strings.TrimSpace(ref), "refs/"), nil
 	}
-	return isObjectID(s)
+	return isObjectID(s), nil
 }
 
 // commonDir returns the common dir of gitDir: GIT_COMMON_DIR, else the
@@ -320,7 +349,11 @@ func readGitFile(path string, getenv func(string) string) (string, error) {
 		target = filepath.Join(filepath.Dir(path), target)
 	}
 	target = filepath.Clean(target)
-	if !isGitDirectory(target, getenv) {
+	ok, err = isGitDirectory(target, getenv)
+	if err != nil {
+		return "", fmt.Errorf("discover git dir: %w", err)
+	}
+	if !ok {
 		return "", fmt.Errorf("%s: not a git repository: %s", path, target)
 	}
 	return target, nil
@@ -392,4 +425,7 @@ func truncate(s string, n int) string {
 
 // IsGitDir reports whether dir is a git directory (a .git folder, or a
 // bare repository), by git's own test.
-func IsGitDir(dir string) bool { return isGitDirectory(dir, func(string) string { return "" }) }
+// A failure to look is an error.
+func IsGitDir(dir string) (bool, error) {
+	return isGitDirectory(dir, func(string) string { return "" })
+}

@@ -83,6 +83,7 @@ const (
 	LedgerFile     = "slices.json"
 	DecisionsFile  = "decisions.json"
 	ProgressFile   = "progress.md"
+	ReadinessFile  = "readiness.json" // slice verify's verdict, stamped like an artifact
 	// ProofFile holds registry.Proof of the orc.json last written, so a
 	// reader can tell the bytes are the ones validated (see registry.Read).
 	ProofFile = ".orc.json.proof"

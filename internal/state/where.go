@@ -3,10 +3,12 @@ package state
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
@@ -36,6 +38,9 @@ func Resolve(flagDir, cwd string, env environ.List) (*Dir, error) {
 	case err == nil:
 		d.Git = &l
 	case errors.Is(err, gitx.ErrNotRepo):
+	case cannotLook(err):
+		// Not a fact about the repository: say what went wrong.
+		return nil, fault.Wrap(fault.Invalid, err, "cannot look for the git repository").WithHint("%s", lookHint(err))
 	case env.Get("GIT_DIR") != "":
 		return nil, fault.Usagef("%v", err).WithHint("unset GIT_DIR, or point it at a repository")
 	default:
@@ -64,6 +69,30 @@ func Resolve(flagDir, cwd string, env environ.List) (*Dir, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// cannotLook reports whether err is a failure of the system to answer (no
+// file descriptor or memory left, permission denied, an I/O error) rather
+// than an answer about the repository.
+func cannotLook(err error) bool {
+	var errno syscall.Errno
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return false // an answer: nothing there
+	}
+	return errors.As(err, &errno) || errors.Is(err, fs.ErrPermission)
+}
+
+// lookHint is the way out of a failure to look (cannotLook), by its cause.
+func lookHint(err error) string {
+	switch {
+	case errors.Is(err, syscall.EMFILE), errors.Is(err, syscall.ENFILE):
+		return "the process may open no more files (ulimit -n, or the system's limit): raise the limit or close other programs, then run the command again"
+	case errors.Is(err, syscall.ENOMEM):
+		return "the system is out of memory: free some, then run the command again"
+	case errors.Is(err, fs.ErrPermission):
+		return "orc-state may not read that path: fix its permissions, or run as the user who owns the repository"
+	}
+	return "check the disk and the path named, then run the command again"
 }
 
 // IsAbsolute reports whether p is an absolute path on goos: "/..." on Unix;
@@ -101,7 +130,9 @@ func refuseStateDir(path string, l *gitx.Layout) error {
 	if _, err := os.Lstat(filepath.Join(path, ".git")); err == nil {
 		return fault.Usagef("state dir %s is the root of a git work tree", path).WithHint("%s", hint)
 	}
-	if gitx.IsGitDir(path) {
+	if isGit, err := gitx.IsGitDir(path); err != nil {
+		return fault.Wrap(fault.Invalid, err, "cannot check the state dir %s", path).WithHint("%s", lookHint(err))
+	} else if isGit {
 		return fault.Usagef("state dir %s is a git dir", path).WithHint("%s", hint)
 	}
 	if l == nil {

@@ -268,12 +268,13 @@ func fileOf(what string) string {
 func dataFindings(d *state.Dir, id string, now time.Time) []Finding {
 	var out []Finding
 	var ledger *slices.Ledger
+	var dec *decisions.File
 	for _, f := range []struct {
 		name, code string
 		parse      func([]byte) error
 	}{
 		{state.LedgerFile, "ledger.invalid", func(b []byte) (err error) { ledger, err = slices.Parse(b); return err }},
-		{state.DecisionsFile, "decisions.invalid", func(b []byte) error { _, err := decisions.Parse(b); return err }},
+		{state.DecisionsFile, "decisions.invalid", func(b []byte) (err error) { dec, err = decisions.Parse(b); return err }},
 	} {
 		data, err := d.ReadFile(id, f.name)
 		if err == nil && data != nil {
@@ -282,6 +283,14 @@ func dataFindings(d *state.Dir, id string, now time.Time) []Finding {
 		if err != nil {
 			out = append(out, Finding{Code: f.code, Message: err.Error(),
 				Next: "restore " + f.name + " (orc-state log shows its last recorded change), or fix it by hand"})
+		}
+	}
+	if dec != nil {
+		// A retry budget that is no count: the verbs that need it refuse
+		// (exit 3) rather than use the default in its place.
+		for _, p := range dec.SettingProblems() {
+			out = append(out, Finding{Code: "decision.value", Message: p.Error(),
+				Next: "orc-state decision set " + p.Key + " N --provenance policy --supersede --branch " + id})
 		}
 	}
 	if ledger == nil {
