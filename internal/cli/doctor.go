@@ -100,6 +100,11 @@ func doctor(d *state.Dir) []doctorFinding {
 	if err != nil {
 		add("", "transaction.unreadable", "orc-state doctor after fixing the cause", "%v", err)
 	}
+	if in != nil && in.Invalid != nil {
+		add("", "transaction.invalid", state.UntrustedNext,
+			"%s is not a record orc-state wrote: %v; repair and every writer refuse it", state.IntentFile, in.Invalid)
+		in = nil // what it names is not in the middle of anything
+	}
 	if in != nil {
 		if !held {
 			add("", "transaction.interrupted", "orc-state repair (completes it)",
@@ -162,6 +167,9 @@ func doctor(d *state.Dir) []doctorFinding {
 		}
 		fs = append(fs, verify.StoredSecrets(d, s)...)
 		for _, f := range fs {
+			if f.Code == "transaction.invalid" {
+				continue // named once, above
+			}
 			out = append(out, doctorFinding{Session: s.SessionID, Finding: f})
 		}
 	}

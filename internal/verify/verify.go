@@ -44,12 +44,13 @@ func Session(d *state.Dir, reg *registry.Registry, s *registry.Session) ([]Findi
 		out = append(out, Finding{Code: code, Message: fmt.Sprintf(format, args...), Next: next})
 	}
 	repair := "orc-state repair --branch " + s.SessionID
-	if f, mid := interrupted(d, s.SessionID); mid {
+	f, mid := interrupted(d, s.SessionID)
+	if f != nil {
+		out = append(out, *f)
+	}
+	if mid {
 		// Its files are between two states: comparing them would report
 		// the interrupted change as an outside edit.
-		if f != nil {
-			out = append(out, *f)
-		}
 		return out, nil
 	}
 	data, err := d.ReadFile(s.SessionID, state.CheckpointFile)
@@ -119,6 +120,11 @@ func interrupted(d *state.Dir, id string) (*Finding, bool) {
 	in, err := d.Pending()
 	if err != nil {
 		return &Finding{Code: "transaction.unreadable", Message: err.Error(), Next: "orc-state doctor"}, true
+	}
+	if in != nil && in.Invalid != nil {
+		return &Finding{Code: "transaction.invalid",
+			Message: state.IntentFile + " is not a record orc-state wrote: " + in.Invalid.Error() + "; repair and every writer refuse it",
+			Next:    state.UntrustedNext}, false
 	}
 	if in == nil || (!in.Torn && !in.Touches(id)) {
 		return nil, false
