@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 
@@ -41,7 +42,9 @@ func (c *HookSessionStartCmd) Run(e *Env) error {
 		return nil
 	}
 	if path := os.Getenv("CLAUDE_ENV_FILE"); path != "" {
-		if err := writeEnvFile(path, orcExports(d, s, cwd())); err != nil {
+		if why := envFileRefusal(d, path, cwd()); why != "" {
+			e.problem(errors.New(why))
+		} else if err := writeEnvFile(path, orcExports(d, s, cwd())); err != nil {
 			e.problem(err)
 		}
 	}
