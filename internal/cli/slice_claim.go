@@ -7,6 +7,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
@@ -78,7 +79,7 @@ func (c *SliceClaimCmd) Run(e *Env) error {
 		_, err = e.Stdout.Write(append(view, '\n'))
 		return err
 	}
-	_, err = fmt.Fprintln(e.Stdout, r.ID)
+	_, err = fmt.Fprintln(e.Stdout, safetext.Escape(r.ID))
 	return err
 }
 
