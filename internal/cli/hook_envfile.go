@@ -117,7 +117,7 @@ func envFileRefusal(d *state.Dir, path, wd string) string {
 		if dir[1] == "" {
 			continue
 		}
-		if rel, err := filepath.Rel(resolved(dir[1]), real); err == nil && (rel == "." || filepath.IsLocal(rel)) {
+		if rel, err := filepath.Rel(resolved(dir[1]), real); err == nil && (rel == "." || filepath.IsLocal(rel)) || underSame(real, dir[1]) {
 			return fmt.Sprintf("not appending to $CLAUDE_ENV_FILE (%s): it is inside %s %s, which only orc-state and git write", path, dir[0], dir[1])
 		}
 	}
@@ -125,6 +125,25 @@ func envFileRefusal(d *state.Dir, path, wd string) string {
 		return fmt.Sprintf("not appending to $CLAUDE_ENV_FILE (%s): the file has %d names (hard links), and another could be a file of the state dir or the git dir", path, n)
 	}
 	return ""
+}
+
+// underSame reports whether a folder path lies in is dir itself, by
+// identity rather than by name: a file system that ignores case (.ORC is
+// .orc on macOS and Windows), or a second mount of the same folder, names
+// it differently.
+func underSame(path, dir string) bool {
+	want, err := os.Stat(dir)
+	if err != nil {
+		return false
+	}
+	for p := filepath.Dir(path); ; p = filepath.Dir(p) {
+		if st, err := os.Stat(p); err == nil && os.SameFile(st, want) {
+			return true
+		}
+		if filepath.Dir(p) == p {
+			return false
+		}
+	}
 }
 
 // resolved is path with the symlinks of its existing part resolved: the
