@@ -387,7 +387,9 @@ func (r Root) MkdirAll(rel string) (created []string, err error) {
 			if err == nil || errors.Is(err, fs.ErrExist) {
 				if err == nil {
 					created = append(created, cur)
-					err = h.sync()
+					if err = step(OpSyncDir, r.abs(done)); err == nil && dirSync {
+						err = h.sync()
+					}
 				}
 				if err == nil {
 					next, err = h.sub(part)

@@ -178,3 +178,82 @@ func TestRootSteps(t *testing.T) {
 		})
 	}
 }
+
+// Every step of a write beneath the root, failed in turn, leaves the old
+// content and no temp file, as the path-based steps do; MkdirAll's
+// steps, failed in turn, leave at most the folders it reports.
+func TestRootEveryStepFails(t *testing.T) {
+	for _, walk := range []bool{false, true} {
+		t.Run(map[bool]string{false: "openat2", true: "walk"}[walk], func(t *testing.T) {
+			if walk {
+				forceWalk(t)
+			}
+			r := Root{Dir: t.TempDir()}
+			write := func() error {
+				tmp, err := r.Stage("orc.json", []byte("new"), 0o644)
+				if err != nil {
+					return err
+				}
+				if err := tmp.Commit(); err != nil {
+					_ = tmp.Discard()
+					return err
+				}
+				return r.SyncDir(".")
+			}
+			if err := os.WriteFile(filepath.Join(r.Dir, "orc.json"), []byte("old"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			steps := failAt(t, 0, nil)
+			if err := write(); err != nil {
+				t.Fatal(err)
+			}
+			total := *steps
+			if total != 5 { // create, write, fsync, rename, fsync-dir
+				t.Fatalf("%d steps, want 5", total)
+			}
+			for n := 1; n <= total; n++ {
+				Fault = nil
+				if err := os.WriteFile(filepath.Join(r.Dir, "orc.json"), []byte("old"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				failAt(t, n, errSharing)
+				if err := write(); !errors.Is(err, errSharing) {
+					t.Fatalf("step %d: err = %v", n, err)
+				}
+				want := "old"
+				if n == total {
+					want = "new"
+				}
+				if got := mustRead(t, filepath.Join(r.Dir, "orc.json")); string(got) != want {
+					t.Fatalf("step %d: %q, want %q", n, got, want)
+				}
+				if got := entries(t, r.Dir); len(got) != 1 {
+					t.Fatalf("step %d: root holds %q", n, got)
+				}
+			}
+			Fault = nil
+			steps = failAt(t, 0, nil)
+			if _, err := r.MkdirAll(filepath.Join("a", "b")); err != nil {
+				t.Fatal(err)
+			}
+			total = *steps // mkdir, fsync-dir, twice
+			if total != 4 {
+				t.Fatalf("MkdirAll took %d steps, want 4", total)
+			}
+			for n := 1; n <= total; n++ {
+				Fault = nil
+				_ = os.RemoveAll(filepath.Join(r.Dir, "a"))
+				failAt(t, n, errSharing)
+				created, err := r.MkdirAll(filepath.Join("a", "b"))
+				if !errors.Is(err, errSharing) {
+					t.Fatalf("step %d: err = %v", n, err)
+				}
+				for _, c := range created {
+					if _, err := os.Stat(filepath.Join(r.Dir, c)); err != nil {
+						t.Fatalf("step %d: reported %s, which is missing", n, c)
+					}
+				}
+			}
+		})
+	}
+}
