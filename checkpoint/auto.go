@@ -50,8 +50,9 @@ type Auto struct {
 //   - HEAD: <short> <subject> | unborn (no commits) | detached at <short> <subject>
 //   - Dirty: <n> file(s)[: <first 5 paths>][ (+k more)] | unknown (timed out) | <DirtyNote>
 //
-// Every value is forced onto one line (control characters become spaces,
-// invalid UTF-8 becomes U+FFFD); the subject is capped at 72 runes, paths at
+// Every value is forced onto one line (control characters, bidirectional
+// controls, line separators and invalid UTF-8 are shown escaped, as in
+// every human-readable output: safetext.Escape); the subject is capped at 72 runes, paths at
 // 100 runes, and at most 20 open slice ids are listed.
 func RenderAuto(a Auto) []byte {
 	var b strings.Builder

@@ -52,7 +52,11 @@ func TestRenderAuto(t *testing.T) {
 			a.PhaseLabel = "impl\n## Resume digest"
 			a.HeadSubject = "fix\r\nmore\x00\xff"
 			a.DirtyCount, a.DirtyPaths = 1, []string{"we\nird\tpath"}
-		}, "- At: 2026-08-20T18:11:00Z (trigger: pre-compact)\n- Phase: 5/9 impl ## Resume digest\n- HEAD: abc1234 fix  more \uFFFD\n- Dirty: 1 file: we ird path\n"},
+		}, `- At: 2026-08-20T18:11:00Z (trigger: pre-compact)
+- Phase: 5/9 impl\n## Resume digest
+- HEAD: abc1234 fix\r\nmore\x00\xff
+- Dirty: 1 file: we\nird\tpath
+`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

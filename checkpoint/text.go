@@ -2,9 +2,9 @@ package checkpoint
 
 import (
 	"bytes"
-	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/orc-state/orc-state/internal/safetext"
 )
 
 // lineAt returns the end of the line starting at pos (excluding its "\n")
@@ -48,14 +48,8 @@ func clip(s string, max int) string {
 	return string(r[:max-1]) + "…"
 }
 
-// oneLine makes s safe for a single rendered line: invalid UTF-8 becomes
-// U+FFFD and control characters and line separators become spaces.
-func oneLine(s string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
-			return ' '
-		}
-		return r
-	}, s)
-}
+// oneLine makes s safe for a single rendered line: the one escaping rule
+// of every human-readable output (safetext.Escape): control characters,
+// bidirectional controls, line separators and invalid UTF-8 are shown as
+// escapes.
+func oneLine(s string) string { return safetext.Escape(s) }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/strictjson"
 )
 
@@ -91,6 +92,16 @@ func parse(data []byte, input bool) (*Ledger, error) {
 	}
 	if faults := graphFaults(views); len(faults) > 0 {
 		return nil, fail(false, "slice %s: %s", faults[0].slice, faults[0].detail)
+	}
+	if input {
+		// A new plan's ids are in the safe alphabet, so every command that
+		// names one can be pasted as printed; a ledger already stored
+		// keeps its ids (and they are quoted where printed).
+		for _, v := range views {
+			if p := safetext.NameProblem(v.ID, safetext.MaxName); p != "" {
+				return nil, fail(false, "slice id %s %s; a new slice id is 1 to 128 characters of %s", strconv.Quote(v.ID), p, safetext.Alphabet)
+			}
+		}
 	}
 	return l, nil
 }

@@ -37,6 +37,11 @@
 // None of the writes follows a symbolic link: a link inside .orc/ pointing
 // elsewhere is refused with [ErrSymlink].
 //
+// Beneath a folder: [Root] has the same steps for paths relative to one
+// folder (the state dir), resolved through no symbolic link at any
+// component and never out of it; on Linux with openat2, so that the check
+// and the step are one. Every write of a transaction uses it.
+//
 // Faults. Every step first calls the package variable [Fault] when it is
 // set; an error it returns is what the step returns. Production code never
 // sets it: the fault-injection tests do (cmd/orc-state's TestMain installs
@@ -63,15 +68,19 @@ var ErrSymlink = errors.New("refusing to write through a symbolic link")
 // temp file name: ".<base>" + tempInfix + "<random>".
 const tempInfix = ".tmp-"
 
-// maxTempBase bounds the part of the target's name a temp name repeats, so
+// MaxTempBase bounds the part of the target's name a temp name repeats, so
 // that "." + base + ".tmp-" + up to 10 digits fits the 255-byte name limit.
-const maxTempBase = 200
+const MaxTempBase = 200
 
 // Temp is a file's next content, durable under a temp name in the target's
 // directory and not yet visible at the target.
 type Temp struct {
 	Path   string // the temp file
 	Target string // what Commit renames it over
+	// root, when set, is the Root the temp was staged beneath
+	// ([Root.Stage]); rel and targetRel are Path and Target in it.
+	root           *Root
+	rel, targetRel string
 }
 
 // Stage writes data to a new temp file beside target, gives it mode perm
@@ -93,8 +102,8 @@ func stage(target string, data []byte, perm os.FileMode, durable bool) (t *Temp,
 		dir = "." // CreateTemp("") would pick $TMPDIR, another filesystem
 	}
 	prefix := base
-	if len(prefix) > maxTempBase {
-		prefix = prefix[:maxTempBase] // a 240-byte name must not make a 256-byte temp name
+	if len(prefix) > MaxTempBase {
+		prefix = prefix[:MaxTempBase] // a 240-byte name must not make a 256-byte temp name
 	}
 	if err := step(OpCreate, target); err != nil {
 		return nil, fmt.Errorf("write %s: %w", target, err)
@@ -136,6 +145,12 @@ func stage(target string, data []byte, perm os.FileMode, durable bool) (t *Temp,
 // Commit renames the temp file over its target (see [Rename]). The
 // directory is not fsynced: the caller does that once per directory.
 func (t *Temp) Commit() error {
+	if t.root != nil {
+		if err := t.root.Rename(t.rel, t.targetRel); err != nil {
+			return fmt.Errorf("write %s: %w", t.Target, err)
+		}
+		return nil
+	}
 	if err := refuseSymlink(t.Target); err != nil {
 		return err
 	}
@@ -148,6 +163,9 @@ func (t *Temp) Commit() error {
 // Discard removes the temp file (a missing one is no error). It takes no
 // fault: it is what undoes a failed step.
 func (t *Temp) Discard() error {
+	if t.root != nil {
+		return t.root.Unmake(t.rel)
+	}
 	if err := os.Remove(t.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}

@@ -26,13 +26,28 @@ var dirSync = runtime.GOOS != "windows"
 // refuses because a reader holds newpath open (Windows), it retries with a
 // growing delay for up to [RenameRetry].
 func Rename(oldpath, newpath string) error {
-	deadline := time.Now().Add(RenameRetry)
-	delay := time.Millisecond
-	for {
+	return retrying(func() error {
 		err := step(OpRename, newpath)
 		if err == nil {
 			err = os.Rename(oldpath, newpath)
 		}
+		return err
+	})
+}
+
+// renameRetrying is os.Rename with Rename's retries, for a step whose
+// fault hook already ran.
+func renameRetrying(oldpath, newpath string) error {
+	return retrying(func() error { return os.Rename(oldpath, newpath) })
+}
+
+// retrying runs a rename until it succeeds, fails for a reason a retry
+// cannot help, or [RenameRetry] has passed.
+func retrying(rename func() error) error {
+	deadline := time.Now().Add(RenameRetry)
+	delay := time.Millisecond
+	for {
+		err := rename()
 		if err == nil || !retryable(err) || time.Now().After(deadline) {
 			return err
 		}
@@ -160,6 +175,14 @@ func SyncDir(dir string) error {
 	}
 	if err := step(OpSyncDir, dir); err != nil {
 		return err
+	}
+	return syncDirPath(dir)
+}
+
+// syncDirPath fsyncs the folder dir, tolerating a file system that cannot.
+func syncDirPath(dir string) error {
+	if !dirSync {
+		return nil
 	}
 	d, err := os.Open(dir)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/portable"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/textin"
 )
@@ -64,6 +65,19 @@ func checkArtifactName(name string, write bool) error {
 		if p := portable.Problem(part); p != "" {
 			return fault.Usagef("artifact name %q: %s", name, p).
 				WithHint("artifacts move between machines; use a name Linux, macOS and Windows can all store")
+		}
+	}
+	return nil
+}
+
+// newArtifactName refuses a name for a new artifact that is not in the
+// safe alphabet: each part between slashes is a name safetext.NameProblem
+// accepts (docs/protocol.md §4, "Names"). An artifact already stored keeps
+// its name.
+func newArtifactName(name string) error {
+	for _, part := range strings.Split(name, "/") {
+		if p := safetext.NameProblem(part, maxArtifactName); p != "" {
+			return fault.Usagef("artifact name %q: %q %s; each part of a new artifact name uses only %s", name, part, p, safetext.Alphabet)
 		}
 	}
 	return nil

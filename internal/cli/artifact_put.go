@@ -6,6 +6,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/journal"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/strictjson"
 	"github.com/orc-state/orc-state/registry"
@@ -21,7 +22,7 @@ type ArtifactPutCmd struct {
 // Run stores a JSON object from stdin as files/NAME, stamped with HEAD.
 func (c *ArtifactPutCmd) Run(e *Env) error {
 	if c.Source != "-" {
-		return fault.Usagef("the artifact is read from stdin only").WithHint("orc-state artifact put %s - < file.json", c.Name)
+		return fault.Usagef("the artifact is read from stdin only").WithHint("orc-state artifact put %s - < file.json", safetext.Quote(c.Name))
 	}
 	if err := checkArtifactName(c.Name, true); err != nil {
 		return err
@@ -59,6 +60,13 @@ func (c *ArtifactPutCmd) Run(e *Env) error {
 		}
 		if err := caseVariant(tx.Dir().FilesDir(s.SessionID), c.Name); err != nil {
 			return err
+		}
+		if old, err := tx.Read(s.SessionID, c.Name); err != nil {
+			return err
+		} else if old == nil {
+			if err := newArtifactName(c.Name); err != nil {
+				return err
+			}
 		}
 		tx.Write(s.SessionID, c.Name, buf.Bytes())
 		tx.Touch(s.SessionID, map[string]string{"name": c.Name, "headSha": head, "sha256": journal.Sum(buf.Bytes())})

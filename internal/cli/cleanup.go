@@ -9,6 +9,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/registry"
@@ -204,7 +205,7 @@ func (c *CleanupCmd) print(e *Env, plan []planRow) error {
 		if c.DryRun && action == "remove" {
 			action = "would remove"
 		}
-		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\n", action, r.Session, r.Status, r.Reason)
+		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\n", action, safetext.Escape(r.Session), safetext.Escape(r.Status), safetext.Escape(r.Reason))
 	}
 	_, err := fmt.Fprint(e.Stdout, b.String())
 	return err

@@ -21,6 +21,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/safetext"
 )
 
 // exitPanic carries kong's exit request out of the parser.
@@ -103,7 +104,7 @@ func Run(proc Process) (code int) {
 		if v := failedVerb(kctx, err); v != "" {
 			verb = "orc-state " + v
 		}
-		fmt.Fprintf(stderr, "%s: %s\n", verb, parseMessage(err))
+		fmt.Fprintf(stderr, "%s: %s\n", verb, safetext.Escape(parseMessage(err)))
 		fmt.Fprintln(stderr, "hint: run "+verb+" --help")
 		return fault.Usage
 	}
@@ -206,16 +207,16 @@ func verbName(cmd string) string {
 // report prints err as one line, plus its hint, and returns its exit code.
 func report(w io.Writer, verb string, err error) int {
 	code, msg, hint := fault.Explain(err)
-	fmt.Fprintf(w, "orc-state %s: %s\n", verb, strings.ReplaceAll(msg, "\n", " "))
+	fmt.Fprintf(w, "orc-state %s: %s\n", verb, safetext.Escape(strings.ReplaceAll(msg, "\n", " ")))
 	if hint != "" {
-		fmt.Fprintf(w, "hint: %s\n", hint)
+		fmt.Fprintf(w, "hint: %s\n", safetext.Escape(hint))
 	}
 	return code
 }
 
 // warn prints a non-fatal one-line warning on stderr.
 func (e *Env) warn(format string, args ...any) {
-	fmt.Fprintf(e.Stderr, "orc-state %s: warning: %s\n", e.Verb, fmt.Sprintf(format, args...))
+	fmt.Fprintf(e.Stderr, "orc-state %s: warning: %s\n", e.Verb, safetext.Escape(fmt.Sprintf(format, args...)))
 }
 
 // wantsHelp reports whether args ask for help anywhere.

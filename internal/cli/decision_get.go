@@ -5,6 +5,7 @@ import (
 
 	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 )
 
@@ -41,9 +42,9 @@ func (c *DecisionGetCmd) Run(e *Env) error {
 		return fault.NotFoundf("%q is not settled", c.Key)
 	}
 	if c.Echo {
-		fmt.Fprintln(e.Stdout, decisions.Echo(c.Key, dec))
+		fmt.Fprintln(e.Stdout, safetext.Escape(decisions.Echo(c.Key, dec)))
 		return nil
 	}
-	fmt.Fprintln(e.Stdout, dec.Value)
+	fmt.Fprintln(e.Stdout, safetext.Escape(dec.Value))
 	return nil
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -35,6 +36,13 @@ func (c *DecisionSetCmd) Run(e *Env) error {
 		f, err := readDecisions(tx, s.SessionID)
 		if err != nil {
 			return err
+		}
+		if _, settled := f.Get(c.Key); !settled {
+			if p := safetext.NameProblem(c.Key, safetext.MaxName); p != "" {
+				// A key already stored keeps working; a new one is in the
+				// safe alphabet (docs/protocol.md §4, "Names").
+				return fault.Usagef("key %q %s; a new decision key is 1 to 128 characters of %s", c.Key, p, safetext.Alphabet)
+			}
 		}
 		if res, err = f.Set(c.Key, c.Value, c.Provenance, c.Supersede, registry.Now()); err != nil {
 			return err

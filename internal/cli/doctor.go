@@ -17,6 +17,7 @@ import (
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/lock"
 	"github.com/orc-state/orc-state/internal/portable"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/secrets"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/verify"
@@ -63,7 +64,7 @@ func (c *DoctorCmd) Run(e *Env) error {
 			if f.Session != "" {
 				who = f.Session + ": "
 			}
-			fmt.Fprintf(e.Stdout, "%s: %s%s\n  next: %s\n", f.Code, who, f.Message, f.Next)
+			fmt.Fprintf(e.Stdout, "%s: %s%s\n  next: %s\n", f.Code, safetext.Escape(who), safetext.Escape(f.Message), safetext.Escape(f.Next))
 		}
 	}
 	if len(findings) > 0 {
@@ -99,6 +100,11 @@ func doctor(d *state.Dir, now time.Time) []doctorFinding {
 	in, err := d.Pending()
 	if err != nil {
 		add("", "transaction.unreadable", "orc-state doctor after fixing the cause", "%v", err)
+	}
+	if in != nil && in.Invalid != nil {
+		add("", "transaction.invalid", state.UntrustedNext,
+			"%s is not a record orc-state wrote: %v; repair and every writer refuse it", state.IntentFile, in.Invalid)
+		in = nil // what it names is not in the middle of anything
 	}
 	if in != nil {
 		if !held {
@@ -151,17 +157,20 @@ func doctor(d *state.Dir, now time.Time) []doctorFinding {
 			continue // between two states until repair completes the transaction
 		}
 		if _, err := os.Stat(d.FilesDir(s.SessionID)); errors.Is(err, fs.ErrNotExist) {
-			add(s.SessionID, "entry.no-folder", "orc-state repair --branch "+s.SessionID+" (recreates checkpoint.md from the entry)",
+			add(s.SessionID, "entry.no-folder", "orc-state repair --branch "+safetext.Quote(s.SessionID)+" (recreates checkpoint.md from the entry)",
 				"the registry lists %s but its folder does not exist", s.SessionID)
 			continue
 		}
 		fs, err := verify.Session(d, reg, s, now)
 		if err != nil {
-			add(s.SessionID, "session.unreadable", "orc-state verify "+s.SessionID, "%v", err)
+			add(s.SessionID, "session.unreadable", "orc-state verify "+safetext.Quote(s.SessionID), "%v", err)
 			continue
 		}
 		fs = append(fs, verify.StoredSecrets(d, s)...)
 		for _, f := range fs {
+			if f.Code == "transaction.invalid" {
+				continue // named once, above
+			}
 			out = append(out, doctorFinding{Session: s.SessionID, Finding: f})
 		}
 	}
@@ -197,12 +206,15 @@ func orphanFindings(d *state.Dir, reg *registry.Registry, inTx map[string]bool) 
 		if inTx[name] {
 			continue
 		}
-		f := verify.Finding{Code: "folder.orphan",
-			Message: fmt.Sprintf("folder %s has no registry entry", name),
-			Next:    "orc-state repair --adopt " + name + " (from its checkpoint) or orc-state repair --remove-orphan " + name}
-		if o.empty {
+		f := verify.Finding{Code: "folder.orphan", Message: fmt.Sprintf("folder %s has no registry entry", name),
+			Next: "orc-state repair --adopt " + safetext.Quote(name) + " (from its checkpoint) or orc-state repair --remove-orphan " + safetext.Quote(name)}
+		switch {
+		case o.empty:
 			f.Message = fmt.Sprintf("folder %s has no registry entry and holds only an empty files/ folder: removing it loses nothing", name)
-			f.Next = "orc-state repair --remove-orphan " + name
+			f.Next = "orc-state repair --remove-orphan " + safetext.Quote(name)
+		case registry.CheckKey(name) != nil:
+			f.Message += "; its name is no session key, so it cannot be adopted"
+			f.Next = "orc-state repair --remove-orphan " + safetext.Quote(name)
 		}
 		out = append(out, doctorFinding{Finding: f})
 	}
@@ -235,7 +247,7 @@ func nameFindings(reg *registry.Registry) []doctorFinding {
 		}
 		out = append(out, doctorFinding{Finding: verify.Finding{Code: "name.case-collision",
 			Message: fmt.Sprintf("sessions %s share one folder on %s", strings.Join(names, " and "), where),
-			Next:    fmt.Sprintf("keep one: orc-state session remove %s, on a machine where they are separate folders (Linux)", group[len(group)-1].SessionID)}})
+			Next:    fmt.Sprintf("keep one: orc-state session remove %s, on a machine where they are separate folders (Linux)", safetext.Quote(group[len(group)-1].SessionID))}})
 	}
 	for i := range reg.Sessions {
 		s := &reg.Sessions[i]
@@ -243,11 +255,11 @@ func nameFindings(reg *registry.Registry) []doctorFinding {
 		if err == nil {
 			continue
 		}
-		next := fmt.Sprintf("nothing, while it stays on Linux or macOS; to move it to Windows, finish it, orc-state session remove %s, and init branch %q again", s.SessionID, s.GitBranch)
+		next := fmt.Sprintf("nothing, while it stays on Linux or macOS; to move it to Windows, finish it, orc-state session remove %s, and init branch %s again", safetext.Quote(s.SessionID), safetext.Quote(s.GitBranch))
 		if id, kerr := registry.KeyFor(s.GitBranch); kerr == nil {
 			next += " (its key is then " + id + ")"
 		} else {
-			next = fmt.Sprintf("finish it, then orc-state session remove %s; branch %q needs another name (%v)", s.SessionID, s.GitBranch, kerr)
+			next = fmt.Sprintf("branch %s needs another name (%v); finish it, then orc-state session remove %s", safetext.Quote(s.GitBranch), kerr, safetext.Quote(s.SessionID))
 		}
 		out = append(out, doctorFinding{Session: s.SessionID, Finding: verify.Finding{Code: "name.not-portable",
 			Message: fmt.Sprintf("%v; an earlier version stored it", err),
@@ -332,7 +344,7 @@ func gitTracks(d *state.Dir, name string) (bool, error) {
 			continue
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		out, err := d.Git.Read(ctx, "-C", root, "ls-files", "-z", "--", filepath.ToSlash(rel))
+		out, err := d.Git.Read(ctx, "-C", root, "ls-files", "-z", "--", ":(literal)"+filepath.ToSlash(rel))
 		cancel()
 		if err != nil {
 			return false, err

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/orc-state/orc-state/decisions"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -46,7 +47,7 @@ func (c *GateShowCmd) Run(e *Env) error {
 		}{g, budget}, "  ")
 	}
 	for _, v := range g.Verdicts {
-		fmt.Fprintf(e.Stdout, "%d\t%s\t%s\t%s\t%s\n", v.Phase, v.Verdict, dash(v.Reviewer), v.At, dash(v.Note))
+		fmt.Fprintf(e.Stdout, "%d\t%s\t%s\t%s\t%s\n", v.Phase, safetext.Escape(v.Verdict), safetext.Escape(dash(v.Reviewer)), safetext.Escape(v.At), safetext.Escape(dash(v.Note)))
 	}
 	phases := make([]int, 0, len(g.Retries))
 	for p := range g.Retries {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/safetext"
 )
 
 // GetCmd is `get`.
@@ -67,7 +68,7 @@ func printRaw(e *Env, raw json.RawMessage) error {
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		fmt.Fprintln(e.Stdout, s)
+		fmt.Fprintln(e.Stdout, safetext.Escape(s))
 		return nil
 	}
 	fmt.Fprintln(e.Stdout, string(raw))

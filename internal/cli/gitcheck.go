@@ -11,6 +11,7 @@ import (
 
 	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/registry"
@@ -154,7 +155,7 @@ func gitFindings(d *state.Dir, s *registry.Session, g reality) []verify.Finding 
 	}
 	if !g.headOK && !g.unborn {
 		return []verify.Finding{{Code: "git.branch-missing", Message: fmt.Sprintf("branch %q does not exist", s.GitBranch),
-			Next: "orc-state session remove " + s.SessionID + " (if the work is finished)"}}
+			Next: "orc-state session remove " + safetext.Quote(s.SessionID) + " (if the work is finished)"}}
 	}
 	var out []verify.Finding
 	if g.headOK { // an unborn branch has no commits to check claims against
@@ -192,7 +193,7 @@ func suiteFinding(d *state.Dir, r *gitx.Repo, s *registry.Session, head string) 
 	}
 	next := v.next
 	if next == "" {
-		next = "run the suite at HEAD, then orc-state digest write - --branch " + s.SessionID
+		next = "run the suite at HEAD, then orc-state digest write - --branch " + safetext.Quote(s.SessionID)
 	}
 	return verify.Finding{Code: v.code, Message: v.message, Next: next}, true
 }
@@ -260,7 +261,7 @@ func sliceFindings(d *state.Dir, r *gitx.Repo, s *registry.Session, head string)
 		if sl.Status != "committed" || sl.Commit == "" {
 			continue
 		}
-		next := fmt.Sprintf("check the slice's commit, then orc-state slice set %s --status committed --commit <sha> --force", sl.ID)
+		next := fmt.Sprintf("check the slice's commit, then orc-state slice set %s --status committed --commit <sha> --force", safetext.Quote(sl.ID))
 		c := r.CheckClaim(sl.Commit)
 		switch c.State {
 		case gitx.ClaimCommit:
@@ -282,7 +283,7 @@ func sliceFindings(d *state.Dir, r *gitx.Repo, s *registry.Session, head string)
 			out = append(out, verify.Finding{Code: "slice.unreachable-commit", Next: next,
 				Message: fmt.Sprintf("slice %s commit %s is not reachable from the branch head", sl.ID, sl.Commit)})
 		case sl.Unverified:
-			out = append(out, verify.Finding{Code: "slice.unverified-commit", Next: "orc-state slice set " + sl.ID + " --status committed --commit " + sl.Commit + " --force (records it as verified)",
+			out = append(out, verify.Finding{Code: "slice.unverified-commit", Next: "orc-state slice set " + safetext.Quote(sl.ID) + " --status committed --commit " + safetext.Quote(sl.Commit) + " --force (records it as verified)",
 				Message: fmt.Sprintf("slice %s commit %s was recorded unverified; it resolves now", sl.ID, sl.Commit)})
 		}
 	}

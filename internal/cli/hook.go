@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -69,7 +70,7 @@ func (e *Env) payload() (hookPayload, error) {
 // problem reports a hook failure as one line on stderr; hooks always exit
 // 0 so they never block the host.
 func (e *Env) problem(err error) error {
-	fmt.Fprintf(e.Stderr, "orc-state %s: %s\n", e.Verb, strings.ReplaceAll(err.Error(), "\n", " "))
+	fmt.Fprintf(e.Stderr, "orc-state %s: %s\n", e.Verb, safetext.Escape(strings.ReplaceAll(err.Error(), "\n", " ")))
 	return nil
 }
 

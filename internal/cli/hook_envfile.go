@@ -96,6 +96,74 @@ func writeEnvFile(path string, vars [][2]string) error {
 	return nil
 }
 
+// envFileRefusal says why the exports must not be appended to path, the
+// value of $CLAUDE_ENV_FILE (relative to wd when relative): it lies inside
+// the state dir or the repository's git dir (its own or the common one),
+// also when reached through a symlinked folder on its way, or it is a
+// file with more than one name (a hard link, which could be one of
+// theirs). "" when the append may go ahead. Appending there would corrupt
+// what orc-state or git reads (export lines in orc.json make every verb
+// exit 3); the hook says why and writes nothing.
+func envFileRefusal(d *state.Dir, path, wd string) string {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(wd, path)
+	}
+	real := resolved(path)
+	dirs := [][2]string{{"the state dir", d.Path}}
+	if d.Git != nil {
+		dirs = append(dirs, [2]string{"the repository's git dir", d.Git.GitDir}, [2]string{"the repository's git dir", d.Git.CommonDir})
+	}
+	for _, dir := range dirs {
+		if dir[1] == "" {
+			continue
+		}
+		if rel, err := filepath.Rel(resolved(dir[1]), real); err == nil && (rel == "." || filepath.IsLocal(rel)) || underSame(real, dir[1]) {
+			return fmt.Sprintf("not appending to $CLAUDE_ENV_FILE (%s): it is inside %s %s, which only orc-state and git write", path, dir[0], dir[1])
+		}
+	}
+	if n := linkCount(real); n > 1 {
+		return fmt.Sprintf("not appending to $CLAUDE_ENV_FILE (%s): the file has %d names (hard links), and another could be a file of the state dir or the git dir", path, n)
+	}
+	return ""
+}
+
+// underSame reports whether a folder path lies in is dir itself, by
+// identity rather than by name: a file system that ignores case (.ORC is
+// .orc on macOS and Windows), or a second mount of the same folder, names
+// it differently.
+func underSame(path, dir string) bool {
+	want, err := os.Stat(dir)
+	if err != nil {
+		return false
+	}
+	for p := filepath.Dir(path); ; p = filepath.Dir(p) {
+		if st, err := os.Stat(p); err == nil && os.SameFile(st, want) {
+			return true
+		}
+		if filepath.Dir(p) == p {
+			return false
+		}
+	}
+}
+
+// resolved is path with the symlinks of its existing part resolved: the
+// deepest ancestor that exists, resolved, joined with the rest.
+func resolved(path string) string {
+	path = filepath.Clean(path)
+	rest := ""
+	for {
+		if r, err := filepath.EvalSymlinks(path); err == nil {
+			return filepath.Join(r, rest)
+		}
+		parent := filepath.Dir(path)
+		if parent == path {
+			return filepath.Join(path, rest)
+		}
+		rest = filepath.Join(filepath.Base(path), rest)
+		path = parent
+	}
+}
+
 // lastAssignments maps each variable name to the last line of the file
 // that assigns it (with or without `export`).
 func lastAssignments(data []byte) map[string]string {

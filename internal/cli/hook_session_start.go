@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/orc-state/orc-state/registry"
@@ -40,7 +41,9 @@ func (c *HookSessionStartCmd) Run(e *Env) error {
 		return nil
 	}
 	if path := e.getenv("CLAUDE_ENV_FILE"); path != "" {
-		if err := writeEnvFile(e.abs(path), orcExports(d, s, e.wd)); err != nil {
+		if why := envFileRefusal(d, path, e.wd); why != "" {
+			e.problem(errors.New(why))
+		} else if err := writeEnvFile(e.abs(path), orcExports(d, s, e.wd)); err != nil {
 			e.problem(err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/portable"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/registry"
@@ -165,12 +166,12 @@ func keyTaken(tx *state.Tx, s *registry.Session) error {
 	}
 	if other := tx.Reg.ForBranch(branch); other != nil {
 		return fault.Usagef("branch %q already has session %q", branch, other.SessionID).
-			WithHint("one session per branch: keep it, or remove it with orc-state session remove %s first", other.SessionID)
+			WithHint("one session per branch: keep it, or remove it with orc-state session remove %s first", safetext.Quote(other.SessionID))
 	}
 	if other := tx.Reg.SameFolder(id); other != nil {
 		return fault.Usagef("session %q of branch %q would share one folder with session %q of branch %q on %s",
 			id, branch, other.SessionID, other.GitBranch, sharedOn(id, other.SessionID)).
-			WithHint("use a branch name that differs by more than case, or remove the other session with orc-state session remove %s", other.SessionID)
+			WithHint("use a branch name that differs by more than case, or remove the other session with orc-state session remove %s", safetext.Quote(other.SessionID))
 	}
 	entries, _ := os.ReadDir(tx.Dir().Path)
 	for _, en := range entries {

@@ -8,9 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
-	"unicode"
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/secrets"
@@ -118,27 +116,6 @@ func checkText(what string, text []byte) error {
 		return fault.Usagef("%s contains a NUL byte", what)
 	}
 	return refuseSecrets(what, text)
-}
-
-// oneLine keeps TSV output one line per row.
-func oneLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\r' || r == '\t' {
-			return ' '
-		}
-		return r
-	}, s)
-}
-
-// printable replaces every control character (escape sequences included)
-// so that text read from files or payloads cannot drive a terminal.
-func printable(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
-			return ' '
-		}
-		return r
-	}, strings.ToValidUTF8(s, "?"))
 }
 
 // errNoClose is readWithin's error when the input neither ended nor was

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/orc-state/orc-state/internal/journal"
+	"github.com/orc-state/orc-state/internal/safetext"
 )
 
 // LogCmd is `log`.
@@ -38,7 +39,7 @@ func (c *LogCmd) Run(e *Env) error {
 		if args == "" {
 			args = "-"
 		}
-		fmt.Fprintf(e.Stdout, "%d\t%s\t%s\t%s\t%s\n", en.Seq, en.At, en.Actor, en.Verb, args)
+		fmt.Fprintf(e.Stdout, "%d\t%s\t%s\t%s\t%s\n", en.Seq, safetext.Escape(en.At), safetext.Escape(en.Actor), safetext.Escape(en.Verb), safetext.Escape(args))
 	}
 	for _, p := range problems {
 		e.warn("%s: %s", p.Code, p.Message)

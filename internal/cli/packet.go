@@ -9,6 +9,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/verify"
 
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -115,7 +116,7 @@ func renderPacket(p Packet, max int) string {
 func bullets(prefix string, items []string) []string {
 	out := make([]string, 0, len(items))
 	for _, it := range items {
-		out = append(out, prefix+oneLine(it))
+		out = append(out, prefix+safetext.Escape(it))
 	}
 	return out
 }
@@ -130,7 +131,7 @@ func capList(list []string, n int, prefix string) []string {
 
 // clip cleans control characters and caps a line at n runes.
 func clip(s string, n int) string {
-	s = printable(s)
+	s = safetext.Escape(s)
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

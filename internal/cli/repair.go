@@ -10,6 +10,7 @@ import (
 	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/journal"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/registry"
@@ -59,9 +60,9 @@ func (c *RepairCmd) Run(e *Env) error {
 			return err
 		}
 		if !slices.ContainsFunc(findings, func(f verify.Finding) bool { return repairs(f.Code) }) {
-			fmt.Fprintf(e.Stdout, "nothing to repair in %s\n", s.SessionID)
+			fmt.Fprintf(e.Stdout, "nothing to repair in %s\n", safetext.Escape(s.SessionID))
 			if len(verify.StoredSecrets(tx.Dir(), s)) > 0 {
-				fmt.Fprintf(e.Stdout, "it holds a stored credential: orc-state repair --redact --branch %s removes it\n", s.SessionID)
+				fmt.Fprintln(e.Stdout, safetext.Escape("it holds a stored credential: orc-state repair --redact --branch "+safetext.Quote(s.SessionID)+" removes it"))
 			}
 			return nil // and nothing written
 		}
@@ -69,7 +70,7 @@ func (c *RepairCmd) Run(e *Env) error {
 			return err
 		}
 		tx.Touch(s.SessionID, map[string]string{"fix": "mirror"})
-		fmt.Fprintf(e.Stdout, "repaired %s: checkpoint mirror regenerated, journal re-baselined\n", s.SessionID)
+		fmt.Fprintf(e.Stdout, "repaired %s: checkpoint mirror regenerated, journal re-baselined\n", safetext.Escape(s.SessionID))
 		return nil
 	})
 }
@@ -102,9 +103,9 @@ func (e *Env) finishInterrupted() (bool, error) {
 		return false, err
 	}
 	if in.Torn {
-		fmt.Fprintf(e.Stdout, "removed the record of %s\n", in.Describe())
+		fmt.Fprintf(e.Stdout, "removed the record of %s\n", safetext.Escape(in.Describe()))
 	} else {
-		fmt.Fprintf(e.Stdout, "completed the interrupted %s\n", in.Describe())
+		fmt.Fprintf(e.Stdout, "completed the interrupted %s\n", safetext.Escape(in.Describe()))
 	}
 	return true, nil
 }
@@ -133,7 +134,7 @@ func (c *RepairCmd) removeTemp(e *Env) error {
 		return err
 	}
 	for _, r := range removed {
-		fmt.Fprintf(e.Stdout, "removed %s\n", r)
+		fmt.Fprintf(e.Stdout, "removed %s\n", safetext.Escape(r))
 	}
 	return nil
 }
@@ -141,6 +142,10 @@ func (c *RepairCmd) removeTemp(e *Env) error {
 // adopt registers an orphan folder from its checkpoint's frontmatter.
 func (c *RepairCmd) adopt(e *Env) error {
 	name := c.Adopt
+	if err := registry.CheckKey(name); err != nil {
+		return fault.Usagef("%q cannot be adopted: %v", name, err).
+			WithHint("remove it with orc-state repair --remove-orphan %s, or init the branch again", safetext.Quote(name))
+	}
 	return e.Update(func(tx *state.Tx) error {
 		if err := orphanCheck(tx, name); err != nil {
 			return err
@@ -152,7 +157,7 @@ func (c *RepairCmd) adopt(e *Env) error {
 		doc := checkpoint.Parse(data)
 		if data == nil || doc.Front == nil {
 			return fault.Usagef("%s has no checkpoint with valid frontmatter to adopt it from", name).
-				WithHint("orc-state repair --remove-orphan %s, or init the branch again", name)
+				WithHint("orc-state repair --remove-orphan %s, or init the branch again", safetext.Quote(name))
 		}
 		fm := doc.Front
 		phase, err := registry.ParsePhase(fm.Phase)
@@ -179,7 +184,7 @@ func (c *RepairCmd) adopt(e *Env) error {
 		tx.RegistryChanged()
 		tx.Replace(name) // the adopted entry is new; there is no earlier one to compare
 		tx.Touch(name, map[string]string{"fix": "adopt", "from": "checkpoint frontmatter"})
-		fmt.Fprintf(e.Stdout, "adopted %s (branch %s) from its checkpoint\n", name, fm.GitBranch)
+		fmt.Fprintf(e.Stdout, "adopted %s (branch %s) from its checkpoint\n", safetext.Escape(name), safetext.Escape(fm.GitBranch))
 		return nil
 	})
 }
@@ -188,7 +193,7 @@ func (c *RepairCmd) adopt(e *Env) error {
 // git is asked first (never under the lock) whether it tracks the folder.
 func (c *RepairCmd) removeOrphan(e *Env) error {
 	name := c.RemoveOrphan
-	if registry.CheckKey(name) == nil && !perRepo[name] {
+	if orphanName(name) {
 		d, err := e.Dir()
 		if err != nil {
 			return err
@@ -209,14 +214,23 @@ func (c *RepairCmd) removeOrphan(e *Env) error {
 		}
 		tx.RemoveFolder(name)
 		tx.Tombstone(tombstone(e.Actor(), e.Verb, map[string]any{"orphanFolder": name}))
-		fmt.Fprintf(e.Stdout, "removed orphan folder %s\n", name)
+		fmt.Fprintf(e.Stdout, "removed orphan folder %s\n", safetext.Escape(name))
 		return nil
 	})
 }
 
+// orphanName reports whether name can be an orphan folder: one plain
+// component of the state dir (not hidden, not a per-repository name). A
+// folder planted under any such name can be removed; only one named like
+// a key (registry.CheckKey) can be adopted.
+func orphanName(name string) bool {
+	return name != "" && name != ".." && !strings.HasPrefix(name, ".") && !perRepo[name] &&
+		!strings.ContainsAny(name, "/\\\x00") && filepath.Base(name) == name
+}
+
 // orphanCheck refuses anything but a session-shaped folder without entry.
 func orphanCheck(tx *state.Tx, name string) error {
-	if registry.CheckKey(name) != nil || perRepo[name] {
+	if !orphanName(name) {
 		return fault.Usagef("%q is not a session folder", name)
 	}
 	if isLinkFolder(tx.Dir(), name) {

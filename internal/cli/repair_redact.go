@@ -7,6 +7,7 @@ import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/redact"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/secrets"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
@@ -52,9 +53,9 @@ func (c *RepairCmd) redact(e *Env) error {
 		tx.Touch(id, plan.Args())
 		for _, h := range plan.Hits {
 			if h.Name {
-				fmt.Fprintf(e.Stdout, "redacted %s: renamed to %s\n", h, h.File)
+				fmt.Fprintf(e.Stdout, "redacted %s: renamed to %s\n", safetext.Escape(h.String()), safetext.Escape(h.File))
 			} else {
-				fmt.Fprintf(e.Stdout, "redacted %s\n", h)
+				fmt.Fprintf(e.Stdout, "redacted %s\n", safetext.Escape(h.String()))
 			}
 		}
 		if plan.Journal != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/registry"
@@ -146,7 +147,7 @@ func (e *Env) listLive(d *state.Dir, reg *registry.Registry, key string) error {
 	for _, s := range list {
 		if s.Status == "in_progress" {
 			live++
-			fmt.Fprintf(e.Stdout, "%s\t%s\t%s/%d\t%s\t%s\n", s.SessionID, s.Command, s.Phase, s.TotalPhases, s.Status, s.GitBranch)
+			fmt.Fprintf(e.Stdout, "%s\t%s\t%s/%d\t%s\t%s\n", safetext.Escape(s.SessionID), safetext.Escape(s.Command), s.Phase, s.TotalPhases, safetext.Escape(s.Status), safetext.Escape(s.GitBranch))
 		}
 	}
 	if live == 0 {
@@ -217,7 +218,7 @@ func reentry(l *slices.Ledger, agent string, now time.Time) (slice string, claim
 	done, total := l.Done()
 	describe := func(id string) string {
 		sl, _ := l.Get(id)
-		return fmt.Sprintf("%s (%s) %s", sl.ID, sl.Status, oneLine(sl.Title))
+		return fmt.Sprintf("%s (%s) %s", sl.ID, sl.Status, sl.Title)
 	}
 	var mine, others []string
 	own := ""
@@ -229,7 +230,7 @@ func reentry(l *slices.Ledger, agent string, now time.Time) (slice string, claim
 			}
 			mine = append(mine, describe(h.ID)+": yours until "+until)
 		} else {
-			others = append(others, describe(h.ID)+": claimed by "+oneLine(h.By)+" until "+until)
+			others = append(others, describe(h.ID)+": claimed by "+h.By+" until "+until)
 		}
 	}
 	claims = append(mine, others...)
@@ -239,7 +240,7 @@ func reentry(l *slices.Ledger, agent string, now time.Time) (slice string, claim
 	case ok:
 		slice = describe(id)
 		if sl, _ := l.Get(id); sl.Live(now) {
-			slice += " — claimed by " + oneLine(sl.ClaimedBy) + " until " + sl.ClaimedUntil.Format(slices.TimeLayout)
+			slice += " — claimed by " + sl.ClaimedBy + " until " + sl.ClaimedUntil.Format(slices.TimeLayout)
 		}
 	default:
 		slice = "none ready"

@@ -5,6 +5,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -170,7 +171,7 @@ func collision(reg *registry.Registry, branch string) *registry.Session {
 
 func collisionError(branch string, s *registry.Session) error {
 	return fault.Usagef("branch %q has no session; session %s is branch %q's, not this one's", branch, s.SessionID, s.GitBranch).
-		WithHint("to act on %s's session pass --session %s; a session for %s needs a branch name that does not map to %s", s.GitBranch, s.SessionID, branch, s.SessionID)
+		WithHint("to act on %s's session pass --session %s; a session for %s needs a branch name that does not map to %s", s.GitBranch, safetext.Quote(s.SessionID), branch, s.SessionID)
 }
 
 // unsureError refuses to take the name of a branch git could not look up

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -35,7 +36,7 @@ func (c *SessionsCmd) Run(e *Env) error {
 	}
 	var b strings.Builder
 	for _, s := range list {
-		fmt.Fprintf(&b, "%s\t%s\t%s/%d\t%s\t%s\n", s.SessionID, s.Command, s.Phase, s.TotalPhases, s.Status, s.GitBranch)
+		fmt.Fprintf(&b, "%s\t%s\t%s/%d\t%s\t%s\n", safetext.Escape(s.SessionID), safetext.Escape(s.Command), s.Phase, s.TotalPhases, safetext.Escape(s.Status), safetext.Escape(s.GitBranch))
 	}
 	_, err = fmt.Fprint(e.Stdout, b.String())
 	return err

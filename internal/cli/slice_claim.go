@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
@@ -76,7 +77,7 @@ func (c *SliceClaimCmd) Run(e *Env) error {
 		_, err = e.Stdout.Write(append(view, '\n'))
 		return err
 	}
-	_, err = fmt.Fprintln(e.Stdout, r.ID)
+	_, err = fmt.Fprintln(e.Stdout, safetext.Escape(r.ID))
 	return err
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/slices"
 )
 
@@ -59,7 +60,7 @@ func (c *SliceListCmd) Run(e *Env) error {
 	} else {
 		var b strings.Builder
 		for _, r := range rows {
-			cols := []string{r.ID, r.Status, oneLine(r.Title)}
+			cols := []string{safetext.Escape(r.ID), safetext.Escape(r.Status), safetext.Escape(r.Title)}
 			if len(want) == 0 {
 				commit := r.Commit
 				if commit == "" {
@@ -70,7 +71,7 @@ func (c *SliceListCmd) Run(e *Env) error {
 			if claims {
 				claim := "-"
 				if r.ClaimedBy != "" {
-					claim = oneLine(r.ClaimedBy) + " until " + r.ClaimedUntil
+					claim = safetext.Escape(r.ClaimedBy) + " until " + safetext.Escape(r.ClaimedUntil)
 					if r.ClaimExpired {
 						claim += " (expired)"
 					}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/safetext"
 )
 
 // SliceNextCmd is `slice next`.
@@ -22,6 +23,6 @@ func (c *SliceNextCmd) Run(e *Env) error {
 		return fault.NotFoundf("no open slice is ready (all done, escalated, or waiting on dependencies)")
 	}
 	sl, _ := l.Get(id)
-	fmt.Fprintf(e.Stdout, "%s\t%s\t%s\n", sl.ID, sl.Status, oneLine(sl.Title))
+	fmt.Fprintf(e.Stdout, "%s\t%s\t%s\n", safetext.Escape(sl.ID), safetext.Escape(sl.Status), safetext.Escape(sl.Title))
 	return nil
 }

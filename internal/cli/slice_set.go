@@ -6,6 +6,7 @@ import (
 	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
@@ -84,7 +85,7 @@ func (c *SliceSetCmd) Run(e *Env) error {
 	}
 	if res.Escalated {
 		return &fault.Error{Code: fault.Escalation, Msg: fmt.Sprintf("slice %s used its retry budget (%s); it is now escalated", c.ID, slices.Spent(res.Attempts)),
-			Hint: "a human decides: orc-state slice set " + c.ID + " --status pending|red, or skipped --note"}
+			Hint: "a human decides: orc-state slice set " + safetext.Quote(c.ID) + " --status pending|red, or skipped --note"}
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/registry"
@@ -98,7 +99,7 @@ func (c *SliceVerifyCmd) Run(e *Env) error {
 			if id == "" {
 				id = "-"
 			}
-			fmt.Fprintf(e.Stdout, "  %s\t%s\t%s\t%s\n", f.Check, f.Status, id, oneLine(f.Detail))
+			fmt.Fprintf(e.Stdout, "  %s\t%s\t%s\t%s\n", f.Check, f.Status, safetext.Escape(id), safetext.Escape(f.Detail))
 		}
 	}
 	if rep.Verdict == "FAIL" {

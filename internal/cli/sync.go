@@ -8,6 +8,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/refsync"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 )
 
@@ -32,7 +33,7 @@ func (e *Env) syncer(remote string) (*refsync.Syncer, error) {
 // stderr, and returns the verb's error (its exit code) for the results.
 func (e *Env) syncReport(verb, remote string, results []refsync.Result, warnings []string) error {
 	for _, r := range results {
-		fmt.Fprintln(e.Stdout, r.Line())
+		fmt.Fprintf(e.Stdout, "%s\t%s\t%s\n", r.Outcome, safetext.Escape(r.Session), safetext.Escape(r.Detail))
 	}
 	for _, w := range warnings {
 		e.warn("%s", w)

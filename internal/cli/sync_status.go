@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/orc-state/orc-state/internal/safetext"
 )
 
 // SyncStatusCmd is `sync status`.
@@ -39,7 +40,7 @@ func (c *SyncStatusCmd) Run(e *Env) error {
 		return nil
 	}
 	for _, r := range rows {
-		fmt.Fprintf(e.Stdout, "%s\t%s\n", r.Name, r.State)
+		fmt.Fprintf(e.Stdout, "%s\t%s\n", safetext.Escape(r.Name), safetext.Escape(r.State))
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/verify"
 )
 
@@ -42,7 +43,7 @@ func (c *VerifyCmd) Run(e *Env) error {
 		}
 	} else {
 		for _, f := range findings {
-			fmt.Fprintf(e.Stdout, "%s: %s\n  next: %s\n", f.Code, f.Message, f.Next)
+			fmt.Fprintf(e.Stdout, "%s: %s\n  next: %s\n", f.Code, safetext.Escape(f.Message), safetext.Escape(f.Next))
 		}
 	}
 	if problems > 0 {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -30,7 +31,7 @@ func (c *WorkspaceLinkCmd) Run(e *Env) error {
 	for _, name := range s.Repos {
 		rs, ok := s.PerRepoState[name]
 		if !ok || rs.RepoPath == "" {
-			e.warn("%s has no path; set it with orc-state repo set %s --path P", name, name)
+			e.warn("%s has no path; set it with orc-state repo set %s --path P", name, safetext.Quote(name))
 			continue
 		}
 		l, err := gitx.Discover(rs.RepoPath, e.proc.Environ)
@@ -56,7 +57,7 @@ func (c *WorkspaceLinkCmd) Run(e *Env) error {
 			return err
 		}
 		linked++
-		fmt.Fprintf(e.Stdout, "linked %s: %s\n", name, filepath.Join(member.Path, s.SessionID, LinkFile))
+		fmt.Fprintf(e.Stdout, "linked %s: %s\n", safetext.Escape(name), safetext.Escape(filepath.Join(member.Path, s.SessionID, LinkFile)))
 	}
 	if linked == 0 {
 		return fault.NotFoundf("no member repository has a path").WithHint("orc-state repo set NAME --path P")

@@ -3,6 +3,7 @@ package fault
 import (
 	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/internal/lock"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
 )
@@ -70,7 +71,7 @@ func explainKnown(err error) (code int, hint, suffix string, ok bool) {
 	case *decisions.SettledError:
 		return NotFound, "", "; pass --supersede to change it", true
 	case *decisions.SettingError:
-		return Invalid, "settle it again: orc-state decision set " + e.Key + " N --provenance policy --supersede (N: the retries allowed, such as 2)", "", true
+		return Invalid, "settle it again: orc-state decision set " + safetext.Quote(e.Key) + " N --provenance policy --supersede (N: the retries allowed, such as 2)", "", true
 	case *slices.InvalidError:
 		return sliceInvalid(e)
 	case *slices.NotFoundError:

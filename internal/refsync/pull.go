@@ -7,6 +7,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -30,7 +31,7 @@ func (s *Syncer) Pull(key string) (results []Result, warnings []string, err erro
 	}
 	if key != "" && len(ids) == 0 {
 		return nil, nil, fault.NotFoundf("%s has no session %q", s.Remote, key).
-			WithHint("orc-state sync status --remote %s", s.Remote)
+			WithHint("orc-state sync status --remote %s", safetext.Quote(s.Remote))
 	}
 	locals, err := s.readLocals(ids, false)
 	if err != nil {

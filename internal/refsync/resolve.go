@@ -7,6 +7,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 )
 
@@ -63,9 +64,9 @@ func (s *Syncer) Resolve(key, keep string) (Result, []string, error) {
 	case keep == KeepLocal && (ss.state == Ahead || ss.state == NotPushed):
 		return Result{id, IsAhead, "nothing to resolve: local changes not pushed; push to publish"}, nil, nil
 	case ss.state != Diverged:
-		hint := "orc-state sync pull --remote " + s.Remote + " " + id
+		hint := "orc-state sync pull --remote " + safetext.Quote(s.Remote) + " " + safetext.Quote(id)
 		if ss.state == Ahead || ss.state == NotPushed {
-			hint = "orc-state sync push --remote " + s.Remote + " " + id
+			hint = "orc-state sync push --remote " + safetext.Quote(s.Remote) + " " + safetext.Quote(id)
 		}
 		return Result{}, nil, fault.Usagef("%s is %s, not diverged; nothing to resolve", id, ss.state).WithHint("%s", hint)
 	}

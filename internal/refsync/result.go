@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/safetext"
 )
 
 // Outcome is what a verb did with one session.
@@ -88,13 +89,13 @@ func Summary(verb, remote string, results []Result) error {
 	case counts[Refused] > 0:
 		return e.WithHint("the remote's state of %s is invalid; fix it on the machine that pushed it", first[Refused])
 	case counts[IsDiverged] > 0:
-		return e.WithHint("keep one side: orc-state sync resolve %s --keep local|remote%s", first[IsDiverged], remoteFlag(remote))
+		return e.WithHint("keep one side: orc-state sync resolve %s --keep local|remote%s", safetext.Quote(first[IsDiverged]), remoteFlag(remote))
 	case counts[IsBehind] > 0:
 		return e.WithHint("orc-state sync pull%s, then push again", remoteFlag(remote))
 	case counts[Rejected] > 0:
 		return e.WithHint("see why the remote refused it (its hooks, your permissions), then push again")
 	default:
-		return e.WithHint("run orc-state sync %s again", verb)
+		return e.WithHint("run orc-state sync %s again", safetext.Quote(verb))
 	}
 }
 
@@ -122,5 +123,5 @@ func remoteFlag(remote string) string {
 	if remote == "origin" {
 		return ""
 	}
-	return " --remote " + remote
+	return " --remote " + safetext.Quote(remote)
 }

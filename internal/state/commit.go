@@ -254,13 +254,21 @@ func (tx *Tx) safe(p *plan) error {
 			return err
 		}
 	}
+	for _, m := range p.moves {
+		for _, name := range m {
+			if err := tx.dir.walk(filepath.Join(tx.dir.Path, name), false); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 
 // prepared is what the transaction created before its commit point, so it
 // can be undone.
 type prepared struct {
-	dirs      []string // created, outermost first
+	root      atomicfile.Root // the state dir, which every step stays beneath
+	dirs      []string        // created, relative to root, outermost first
 	temps     []*atomicfile.Temp
 	appenders []*atomicfile.Appender
 	appended  int // how many appenders appended
@@ -271,7 +279,7 @@ type prepared struct {
 // permission happens before the first visible change, then the record,
 // then the changes.
 func (d *Dir) run(opts Options, p *plan, args map[string]json.RawMessage, physical func(string) string) (err error) {
-	pr := &prepared{}
+	pr := &prepared{root: d.root()}
 	defer func() {
 		for _, a := range pr.appenders {
 			_ = a.Close()
@@ -294,11 +302,11 @@ func (d *Dir) run(opts Options, p *plan, args map[string]json.RawMessage, physic
 		}
 	}
 	for _, dir := range in.Sync {
-		if err := atomicfile.SyncDir(d.abs(dir)); err != nil {
+		if err := pr.root.SyncDir(filepath.FromSlash(dir)); err != nil {
 			return interrupted(opts.Verb, err)
 		}
 	}
-	if err := atomicfile.Remove(filepath.Join(d.Path, IntentFile)); err != nil {
+	if err := pr.root.Remove(IntentFile); err != nil {
 		return interrupted(opts.Verb, err)
 	}
 	return nil
@@ -314,12 +322,16 @@ func (d *Dir) prepare(opts Options, p *plan, args map[string]json.RawMessage, ph
 	syncAfter := map[string]bool{}
 	for _, w := range p.writes {
 		phys := physical(w.path)
-		created, err := atomicfile.MkdirAll(filepath.Dir(phys))
+		rel, err := d.inside(phys)
+		if err != nil {
+			return nil, err
+		}
+		created, err := pr.root.MkdirAll(filepath.Dir(rel))
 		pr.dirs = append(pr.dirs, created...)
 		if err != nil {
 			return nil, refused(err, "cannot create "+filepath.Dir(phys))
 		}
-		t, err := atomicfile.Stage(phys, w.data, 0o644)
+		t, err := pr.root.Stage(rel, w.data, 0o644)
 		if err != nil {
 			return nil, refused(err, "cannot write "+w.path)
 		}
@@ -336,7 +348,11 @@ func (d *Dir) prepare(opts Options, p *plan, args map[string]json.RawMessage, ph
 		syncAfter[d.Path] = true
 	}
 	for _, a := range p.appends {
-		ap, err := atomicfile.OpenAppend(physical(a.path))
+		rel, err := d.inside(physical(a.path))
+		if err != nil {
+			return nil, err
+		}
+		ap, err := pr.root.OpenAppend(rel)
 		if err != nil {
 			return nil, refused(err, "cannot append to "+a.path)
 		}
@@ -351,7 +367,11 @@ func (d *Dir) prepare(opts Options, p *plan, args map[string]json.RawMessage, ph
 	for _, path := range p.removes {
 		if dir := filepath.Dir(path); !probed[dir] {
 			probed[dir] = true
-			if err := atomicfile.Probe(dir); err != nil {
+			rel, err := d.inside(dir)
+			if err == nil {
+				err = pr.root.Probe(rel)
+			}
+			if err != nil {
 				return nil, refused(err, "cannot remove "+path)
 			}
 		}
@@ -359,7 +379,7 @@ func (d *Dir) prepare(opts Options, p *plan, args map[string]json.RawMessage, ph
 		syncAfter[filepath.Dir(path)] = true
 	}
 	for _, folder := range p.folders {
-		if err := probeTree(folder); err != nil {
+		if err := d.probeTree(folder); err != nil {
 			return nil, refused(err, "cannot remove "+folder)
 		}
 		in.Steps = append(in.Steps, Step{Op: "remove-all", Path: d.rel(folder)})
@@ -371,7 +391,11 @@ func (d *Dir) prepare(opts Options, p *plan, args map[string]json.RawMessage, ph
 		if dir == d.Path {
 			continue
 		}
-		if err := atomicfile.SyncDir(dir); err != nil {
+		rel, err := d.inside(dir)
+		if err == nil {
+			err = pr.root.SyncDir(rel)
+		}
+		if err != nil {
 			return nil, refused(err, "cannot sync "+dir)
 		}
 	}
@@ -382,11 +406,11 @@ func (d *Dir) prepare(opts Options, p *plan, args map[string]json.RawMessage, ph
 	if err != nil {
 		return nil, err
 	}
-	if err := atomicfile.Create(filepath.Join(d.Path, IntentFile), append(data, '\n'), 0o644); err != nil {
+	if err := pr.root.Create(IntentFile, append(data, '\n'), 0o644); err != nil {
 		return nil, refused(err, "cannot record the transaction in "+IntentFile)
 	}
 	pr.intent = true
-	if err := atomicfile.SyncDir(d.Path); err != nil {
+	if err := pr.root.SyncDir("."); err != nil {
 		return nil, refused(err, "cannot sync "+d.Path)
 	}
 	for i, a := range p.appends {
@@ -413,13 +437,13 @@ func (d *Dir) undo(pr *prepared) error {
 		}
 	}
 	for i := len(pr.dirs) - 1; i >= 0; i-- {
-		_ = os.Remove(pr.dirs[i]) // best effort: an empty folder is no state
+		_ = pr.root.Unmake(pr.dirs[i]) // best effort: an empty folder is no state
 	}
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
 	if pr.intent {
-		if err := os.Remove(filepath.Join(d.Path, IntentFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := pr.root.Unmake(IntentFile); err != nil {
 			return err
 		}
 	}
@@ -427,7 +451,10 @@ func (d *Dir) undo(pr *prepared) error {
 }
 
 // probeTree proves every directory under folder can have entries removed.
-func probeTree(folder string) error {
+func (d *Dir) probeTree(folder string) error {
+	if err := d.walk(folder, false); err != nil {
+		return err
+	}
 	return filepath.WalkDir(folder, func(path string, de fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) && path == folder {
@@ -436,7 +463,11 @@ func probeTree(folder string) error {
 			return err
 		}
 		if de.IsDir() {
-			return atomicfile.Probe(path)
+			rel, err := d.inside(path)
+			if err != nil {
+				return err
+			}
+			return d.root().Probe(rel)
 		}
 		return nil
 	})

@@ -178,7 +178,7 @@ func (d *Dir) ReadRegistryFor(keys ...string) (reg *registry.Registry, exists bo
 	proof, _ := atomicfile.ReadFile(filepath.Join(d.Path, ProofFile)) // missing or unreadable: no proof
 	r, err := registry.Read(data, proof, keys...)
 	if err != nil {
-		if in, _ := d.Pending(); in != nil {
+		if in, _ := d.Pending(); in != nil && in.Invalid == nil {
 			// migrate's registry, read before the interrupted rename of orc.json.
 			return nil, true, &fault.Error{Code: fault.Interrupted, Err: err,
 				Msg:  "orc.json is between two states: " + in.Describe() + " was interrupted",
@@ -189,13 +189,33 @@ func (d *Dir) ReadRegistryFor(keys ...string) (reg *registry.Registry, exists bo
 	return r, true, nil
 }
 
-// safePath refuses a path under the state dir that passes through a
-// symlink, or whose final element exists and is not a regular file.
-func (d *Dir) safePath(path string) error {
+// root is the state dir as the one resolution of every path a
+// transaction writes (atomicfile.Root): beneath it, through no symlink.
+func (d *Dir) root() atomicfile.Root { return atomicfile.Root{Dir: d.Path} }
+
+// inside is path relative to the state dir; an error for a path outside.
+func (d *Dir) inside(path string) (string, error) {
 	rel, err := filepath.Rel(d.Path, path)
 	// IsLocal, not a ".." prefix: "..orc.json.proof.tmp-1" is a name inside.
 	if err != nil || !filepath.IsLocal(rel) {
-		return fault.Invalidf("%s is outside the state dir", path)
+		return "", fault.Invalidf("%s is outside the state dir", path)
+	}
+	return rel, nil
+}
+
+// safePath refuses a path under the state dir that passes through a
+// symlink, or whose final element exists and is not a regular file. It
+// names the offending component; the step itself then acts through
+// atomicfile.Root, which resolves the path the same way in one call.
+func (d *Dir) safePath(path string) error { return d.walk(path, true) }
+
+// walk refuses a path that leaves the state dir or passes through a
+// symlink (its final element included); with regular, also a final
+// element that exists and is not a regular file.
+func (d *Dir) walk(path string, regular bool) error {
+	rel, err := d.inside(path)
+	if err != nil {
+		return err
 	}
 	p := d.Path
 	parts := strings.Split(rel, string(filepath.Separator))
@@ -212,7 +232,7 @@ func (d *Dir) safePath(path string) error {
 		switch {
 		case st.Mode()&os.ModeSymlink != 0:
 			return fault.Invalidf("%s is a symlink; orc-state never reads or writes through one", p).WithHint("replace it with a plain file or folder, then run orc-state doctor")
-		case last && !st.Mode().IsRegular():
+		case last && regular && !st.Mode().IsRegular():
 			return fault.Invalidf("%s is not a regular file", p).WithHint("run orc-state doctor")
 		case !last && !st.IsDir():
 			return fault.Invalidf("%s is not a folder", p).WithHint("run orc-state doctor")
@@ -236,8 +256,8 @@ func (d *Dir) readInside(path string) ([]byte, error) {
 	if err := d.safePath(path); err != nil {
 		return nil, err
 	}
-	// safePath has seen a regular file there: no second lstat.
-	data, err := atomicfile.ReadFile(path)
+	rel, _ := d.inside(path) // safePath saw it inside
+	data, err := d.root().ReadFile(rel)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

@@ -124,10 +124,7 @@ func (g *guard) known(sum [32]byte) bool {
 			paths = append(paths, g.tx.dir.File(id, journal.FileName))
 		}
 		for _, p := range paths {
-			if err := g.tx.dir.safePath(p); err != nil {
-				continue
-			}
-			old, err := readRegular(p)
+			old, err := g.tx.dir.readInside(p)
 			if err != nil {
 				continue
 			}

@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -37,6 +37,10 @@ type Intent struct {
 	// Torn is set for a record that does not parse: the writer died while
 	// writing it, before any change (nothing to complete).
 	Torn bool `json:"-"`
+	// Invalid says why the record is not one orc-state wrote (a step it
+	// never takes, a path that leaves the state dir or passes through a
+	// symlink): nothing of it is done again (see checkRecord).
+	Invalid error `json:"-"`
 }
 
 // Step is one change of a transaction. Paths are relative to the state dir,
@@ -75,6 +79,9 @@ func (in *Intent) Paths() []string {
 
 // Describe names the transaction for a message.
 func (in *Intent) Describe() string {
+	if in.Invalid != nil {
+		return "a transaction whose record orc-state cannot trust (" + in.Invalid.Error() + ")"
+	}
 	if in.Torn {
 		return "a transaction whose record is incomplete (nothing of it was applied)"
 	}
@@ -96,7 +103,90 @@ func (d *Dir) Pending() (*Intent, error) {
 	if err := json.Unmarshal(data, in); err != nil || in.Verb == "" {
 		return &Intent{Torn: true}, nil
 	}
+	in.Invalid = d.checkRecord(in)
 	return in, nil
+}
+
+// checkRecord refuses a record orc-state would not have written, before
+// any of it is done: a step it never takes, or a path (a step's path or
+// target, a folder to sync) that is not a clean path inside the state
+// dir, names the record or the lock, or passes through a symlink. Each
+// kind of step names only what a transaction gives it: a move or a
+// folder removal a top-level folder, a rename a temp file beside its
+// target. The paths are then resolved by atomicfile.Root as they are
+// acted on, which closes the window between this check and the step.
+func (d *Dir) checkRecord(in *Intent) error {
+	for i, s := range in.Steps {
+		named := []string{s.Path}
+		if s.To != "" || s.Op == "move" || s.Op == "rename" {
+			named = append(named, s.To)
+		}
+		for _, p := range named {
+			if err := stepPath(p); err != nil {
+				return fmt.Errorf("step %d (%s) names %q, %v", i+1, s.Op, p, err)
+			}
+			if err := d.walk(d.abs(p), false); err != nil {
+				return fmt.Errorf("step %d (%s): %v", i+1, s.Op, err)
+			}
+		}
+		if err := stepShape(s); err != nil {
+			return fmt.Errorf("step %d (%s) %v", i+1, s.Op, err)
+		}
+	}
+	for _, dir := range in.Sync {
+		if dir == "." {
+			continue
+		}
+		if err := stepPath(dir); err != nil {
+			return fmt.Errorf("a folder to sync, %q, %v", dir, err)
+		}
+		if err := d.walk(d.abs(dir), false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stepPath refuses a path a record cannot name: empty, not clean and
+// relative with forward slashes, leaving the state dir, or naming the
+// record itself or the lock.
+func stepPath(p string) error {
+	switch {
+	case p == "" || p == ".":
+		return errors.New("which is no file in the state dir")
+	case strings.Contains(p, `\`) || path.IsAbs(p) || !filepath.IsLocal(filepath.FromSlash(p)):
+		return errors.New("which leaves the state dir")
+	case path.Clean(p) != p:
+		return errors.New("which is not a clean path")
+	case p == IntentFile || p == lock.FileName:
+		return errors.New("which only orc-state itself handles")
+	}
+	return nil
+}
+
+// stepShape refuses a step that names what no transaction gives that
+// kind of step.
+func stepShape(s Step) error {
+	switch s.Op {
+	case "append", "remove":
+		if s.To != "" {
+			return errors.New("has a target")
+		}
+	case "move", "remove-all":
+		if strings.Contains(s.Path, "/") || strings.Contains(s.To, "/") {
+			return errors.New("names something other than a session folder")
+		}
+	case "rename":
+		dir, temp := path.Split(s.Path)
+		toDir, target := path.Split(s.To)
+		prefix := "." + target[:min(len(target), atomicfile.MaxTempBase)] + ".tmp-"
+		if dir != toDir || !atomicfile.IsTemp(temp) || !strings.HasPrefix(temp, prefix) {
+			return fmt.Errorf("renames %q, which is not a temp file of %q", s.Path, s.To)
+		}
+	default:
+		return errors.New("is no step orc-state takes")
+	}
+	return nil
 }
 
 // interrupted is the error of a transaction that failed after its first
@@ -147,26 +237,42 @@ func (d *Dir) Finish(ctx context.Context, opts Options) (*Intent, error) {
 }
 
 // finish completes the recorded transaction; the caller holds the lock.
+// A record that fails checkRecord is refused whole (exit 3): none of its
+// steps is done.
 func (d *Dir) finish() (*Intent, error) {
 	in, err := d.Pending()
 	if err != nil || in == nil {
 		return nil, err
 	}
+	if in.Invalid != nil {
+		return nil, untrusted(in.Invalid)
+	}
+	root := d.root()
 	for _, s := range in.Steps {
 		if err := d.redo(s); err != nil {
 			return nil, d.finishFault(in, err)
 		}
 	}
 	for _, dir := range in.Sync {
-		if err := atomicfile.SyncDir(d.abs(dir)); err != nil {
+		if err := root.SyncDir(filepath.FromSlash(dir)); err != nil {
 			return nil, d.finishFault(in, err)
 		}
 	}
-	if err := atomicfile.Remove(filepath.Join(d.Path, IntentFile)); err != nil {
+	if err := root.Remove(IntentFile); err != nil {
 		return nil, d.finishFault(in, err)
 	}
 	return in, nil
 }
+
+// untrusted is the refusal of a record that fails checkRecord.
+func untrusted(why error) error {
+	return fault.Invalidf("%s is not a record orc-state wrote: %v; none of its steps was done", IntentFile, why).
+		WithHint("run orc-state doctor")
+}
+
+// UntrustedNext is what doctor and verify name as the next step for a
+// record that fails checkRecord.
+const UntrustedNext = "inspect .orc/" + IntentFile + " (none of its steps was done, none will be), move it out of the state dir, then orc-state doctor"
 
 func (d *Dir) finishFault(in *Intent, err error) error {
 	var fe *fault.Error
@@ -190,45 +296,48 @@ func (d *Dir) rel(path string) string {
 	return filepath.ToSlash(r)
 }
 
-// redo does one step, or nothing when it already happened.
+// redo does one step, or nothing when it already happened. Every path is
+// resolved beneath the state dir through no symlink (atomicfile.Root); a
+// step the record could not hold is refused before anything is done
+// (checkRecord), so it is refused here only as a last line.
 func (d *Dir) redo(s Step) error {
-	path := d.abs(s.Path)
-	if rel := filepath.ToSlash(filepath.Clean(s.Path)); rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(s.Path) {
-		return fault.Invalidf("%s names %q, outside the state dir", IntentFile, s.Path)
+	if err := stepPath(s.Path); err != nil {
+		return untrusted(fmt.Errorf("a step names %q, %v", s.Path, err))
 	}
-	exists := func(p string) bool { _, err := os.Lstat(p); return err == nil }
+	root := d.root()
+	rel, to := filepath.FromSlash(s.Path), filepath.FromSlash(s.To)
+	exists := func(p string) bool { _, err := root.Lstat(p); return err == nil }
 	switch s.Op {
 	case "append":
-		return redoAppend(path, s.Size, s.Data)
-	case "move":
-		if !exists(path) {
-			return nil // moved already
+		return redoAppend(root, rel, s.Size, s.Data)
+	case "move", "rename":
+		if err := stepPath(s.To); err != nil {
+			return untrusted(fmt.Errorf("a step names %q, %v", s.To, err))
 		}
-		return atomicfile.Rename(path, d.abs(s.To))
-	case "rename":
-		if !exists(path) {
-			return nil // renamed already: only this transaction knew the temp name
+		if !exists(rel) {
+			return nil // done already: only this transaction knew a temp name
 		}
-		return (&atomicfile.Temp{Path: path, Target: d.abs(s.To)}).Commit()
+		return root.Rename(rel, to)
 	case "remove":
-		return atomicfile.Remove(path)
+		return root.Remove(rel)
 	case "remove-all":
-		return atomicfile.RemoveAll(path)
+		return root.RemoveAll(rel)
 	}
-	return fault.Invalidf("%s has an unknown step %q", IntentFile, s.Op)
+	return untrusted(fmt.Errorf("a step is %q, which is no step orc-state takes", s.Op))
 }
 
 // redoAppend makes the file hold data at offset size: done when it does,
 // finished when it holds a prefix of it (a torn append), refused when it
 // holds anything else there.
-func redoAppend(path string, size int64, data []byte) error {
-	a, err := atomicfile.OpenAppend(path)
+func redoAppend(root atomicfile.Root, rel string, size int64, data []byte) error {
+	path := filepath.Join(root.Dir, rel)
+	a, err := root.OpenAppend(rel)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
 	if a.Size > size {
-		have, err := readRange(path, size, min(a.Size, size+int64(len(data))))
+		have, err := root.ReadRange(rel, size, min(a.Size, size+int64(len(data))))
 		if err != nil {
 			return err
 		}
@@ -245,18 +354,4 @@ func redoAppend(path string, size int64, data []byte) error {
 	}
 	a.Size = size
 	return a.Append(data)
-}
-
-func readRange(path string, from, to int64) ([]byte, error) {
-	f, err := atomicfile.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	buf := make([]byte, to-from)
-	n, err := f.ReadAt(buf, from)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, err
-	}
-	return buf[:n], nil
 }

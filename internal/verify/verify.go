@@ -25,6 +25,7 @@ import (
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/lock"
 	"github.com/orc-state/orc-state/internal/redact"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -44,13 +45,14 @@ func Session(d *state.Dir, reg *registry.Registry, s *registry.Session, now time
 	add := func(code, next, format string, args ...any) {
 		out = append(out, Finding{Code: code, Message: fmt.Sprintf(format, args...), Next: next})
 	}
-	repair := "orc-state repair --branch " + s.SessionID
-	if f, mid := interrupted(d, s.SessionID); mid {
+	repair := "orc-state repair --branch " + safetext.Quote(s.SessionID)
+	f, mid := interrupted(d, s.SessionID)
+	if f != nil {
+		out = append(out, *f)
+	}
+	if mid {
 		// Its files are between two states: comparing them would report
 		// the interrupted change as an outside edit.
-		if f != nil {
-			out = append(out, *f)
-		}
 		return out, nil
 	}
 	data, err := d.ReadFile(s.SessionID, state.CheckpointFile)
@@ -80,7 +82,7 @@ func Session(d *state.Dir, reg *registry.Registry, s *registry.Session, now time
 // reads every file of the session, so verify and doctor run it and
 // resume, on the hooks' path, does not.
 func StoredSecrets(d *state.Dir, s *registry.Session) []Finding {
-	next := "orc-state repair --redact --branch " + s.SessionID
+	next := "orc-state repair --redact --branch " + safetext.Quote(s.SessionID)
 	files, err := redact.Read(d.FilesDir(s.SessionID))
 	var plan *redact.Plan
 	if err == nil {
@@ -121,6 +123,11 @@ func interrupted(d *state.Dir, id string) (*Finding, bool) {
 	if err != nil {
 		return &Finding{Code: "transaction.unreadable", Message: err.Error(), Next: "orc-state doctor"}, true
 	}
+	if in != nil && in.Invalid != nil {
+		return &Finding{Code: "transaction.invalid",
+			Message: state.IntentFile + " is not a record orc-state wrote: " + in.Invalid.Error() + "; repair and every writer refuse it",
+			Next:    state.UntrustedNext}, false
+	}
 	if in == nil || (!in.Torn && !in.Touches(id)) {
 		return nil, false
 	}
@@ -158,11 +165,11 @@ func mirrorDiff(got, want checkpoint.Frontmatter) []string {
 func nextFor(code, id string) string {
 	switch code {
 	case checkpoint.CodeFrontmatterMissing, checkpoint.CodeFrontmatterInvalid:
-		return "orc-state repair --branch " + id
+		return "orc-state repair --branch " + safetext.Quote(id)
 	case checkpoint.CodeOverCap, checkpoint.CodeOpenDecisionsCap:
 		return "move history to progress.md (orc-state progress append -), then shorten checkpoint.md"
 	default:
-		return "orc-state digest write - --branch " + id
+		return "orc-state digest write - --branch " + safetext.Quote(id)
 	}
 }
 
@@ -175,11 +182,11 @@ func journalFindings(d *state.Dir, reg *registry.Registry, s *registry.Session) 
 		return []Finding{{Code: "journal.unreadable", Message: err.Error(), Next: "orc-state doctor"}}
 	}
 	for _, p := range problems {
-		out = append(out, Finding{Code: p.Code, Message: p.Message, Next: "orc-state log --branch " + s.SessionID + " (inspect), then orc-state doctor"})
+		out = append(out, Finding{Code: p.Code, Message: p.Message, Next: "orc-state log --branch " + safetext.Quote(s.SessionID) + " (inspect), then orc-state doctor"})
 	}
 	if len(entries) == 0 {
 		return append(out, Finding{Code: "journal.missing", Message: "the session has no journal; changes cannot be checked",
-			Next: "orc-state repair --branch " + s.SessionID})
+			Next: "orc-state repair --branch " + safetext.Quote(s.SessionID)})
 	}
 	if p, err := anchorProblem(d, s.SessionID); err != nil || p != nil {
 		msg := ""
@@ -189,7 +196,7 @@ func journalFindings(d *state.Dir, reg *registry.Registry, s *registry.Session) 
 			msg = p.Message
 		}
 		out = append(out, Finding{Code: "journal.anchor", Message: msg,
-			Next: "orc-state log --branch " + s.SessionID + " (inspect the last lines), then orc-state repair --branch " + s.SessionID + " to acknowledge it"})
+			Next: "orc-state log --branch " + safetext.Quote(s.SessionID) + " (inspect the last lines), then orc-state repair --branch " + safetext.Quote(s.SessionID) + " to acknowledge it"})
 	}
 	out = append(out, noticedEdits(entries, s.SessionID)...)
 	now, err := d.Digests(reg, s.SessionID)
@@ -206,7 +213,7 @@ func journalFindings(d *state.Dir, reg *registry.Registry, s *registry.Session) 
 		if c.was != c.is {
 			out = append(out, Finding{Code: "edited." + c.what,
 				Message: fmt.Sprintf("%s changed outside orc-state since journal seq %d", c.file, entries[len(entries)-1].Seq),
-				Next:    "orc-state log --branch " + s.SessionID + " (see the last change), then orc-state repair --branch " + s.SessionID})
+				Next:    "orc-state log --branch " + safetext.Quote(s.SessionID) + " (see the last change), then orc-state repair --branch " + safetext.Quote(s.SessionID)})
 		}
 	}
 	return out
@@ -229,7 +236,7 @@ func noticedEdits(entries []journal.Entry, id string) []Finding {
 			}
 			out = append(out, Finding{Code: code,
 				Message: fmt.Sprintf("%s was changed outside orc-state before journal seq %d (noticed by %s)", fileOf(what), entries[i].Seq, entries[i].Verb),
-				Next:    "orc-state log --branch " + id + " (see when), then orc-state repair --branch " + id + " to acknowledge it"})
+				Next:    "orc-state log --branch " + safetext.Quote(id) + " (see when), then orc-state repair --branch " + safetext.Quote(id) + " to acknowledge it"})
 		}
 	}
 	return out
@@ -290,14 +297,14 @@ func dataFindings(d *state.Dir, id string, now time.Time) []Finding {
 		// (exit 3) rather than use the default in its place.
 		for _, p := range dec.SettingProblems() {
 			out = append(out, Finding{Code: "decision.value", Message: p.Error(),
-				Next: "orc-state decision set " + p.Key + " N --provenance policy --supersede --branch " + id})
+				Next: "orc-state decision set " + safetext.Quote(p.Key) + " N --provenance policy --supersede --branch " + safetext.Quote(id)})
 		}
 	}
 	if ledger == nil {
 		return out
 	}
 	for _, p := range ledger.ClaimProblems(now) {
-		next := "orc-state slice release " + p.ID + " --force --branch " + id
+		next := "orc-state slice release " + safetext.Quote(p.ID) + " --force --branch " + safetext.Quote(id)
 		if p.Code == "claim.expired" {
 			next += " (or let the next orc-state slice claim take it)"
 		}

@@ -1,0 +1,262 @@
+package cli
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestEveryHintQuotesItsData walks every suggested command in the
+// module's code: every string literal that names an orc-state verb
+// ("orc-state repair ..."), in a hint, a finding's next: line, a warning
+// or a message. Whatever is interpolated into it after the command begins
+// (a fmt verb's argument, an operand of a + chain) must be a constant or
+// pass through safetext.Quote (or remoteFlag, which quotes), so that
+// pasting the command into a shell runs it and only it (docs/protocol.md
+// §4, "Output").
+func TestEveryHintQuotesItsData(t *testing.T) {
+	root := filepath.Join("..", "..")
+	commands, found := 0, []string{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		n, problems := unquotedHints(t, path, nil)
+		commands += n
+		found = append(found, problems...)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range found {
+		t.Error(p)
+	}
+	if commands < 60 {
+		t.Fatalf("found only %d suggested commands; the walk misses some", commands)
+	}
+}
+
+// The check itself fails on the shapes it must catch, and passes the
+// quoted ones.
+func TestUnquotedHintsCatches(t *testing.T) {
+	src := `package x
+func f(name, id string, n int) {
+	_ = "orc-state repair --remove-orphan " + name
+	_ = fault.Usagef("x").WithHint("orc-state session remove %s first", id)
+	_ = fmt.Sprintf("folder %s: orc-state slice set %s --force", name, id)
+	_ = "orc-state repair --branch " + safetext.Quote(id) + " or orc-state log --branch " + id
+	_ = "orc-state repair --remove-orphan " + safetext.Quote(name)
+	_ = fmt.Sprintf("phase %d: orc-state phase set %d or orc-state verify %s", n, n, safetext.Quote(id))
+	_ = "restore " + name + " (orc-state log shows it)"
+	_ = "orc-state sync pull" + remoteFlag(id)
+	_ = "this orc-state understands " + name
+	_ = "orc-state sync: " + name
+	_ = "run orc-state repair; do not run " + verb + " again"
+}`
+	n, problems := unquotedHints(t, "x.go", []byte(src))
+	want := []string{
+		`x.go:3: "orc-state repair --remove-orphan " + name`,
+		`x.go:4: "orc-state session remove %s first" takes id`,
+		`x.go:5: "folder %s: orc-state slice set %s --force" takes id`,
+		`x.go:6: "orc-state repair --branch " + … + " or orc-state log --branch " + id`,
+		`x.go:13: "run orc-state repair; do not run " + verb + " again"`, // notData is per file
+	}
+	if n != 10 || strings.Join(problems, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("%d commands, problems:\n%s\nwant 10 and:\n%s", n, strings.Join(problems, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// commandPattern matches a suggested command: "orc-state" and one of its verbs'
+// first words.
+func commandPattern() *regexp.Regexp {
+	words := map[string]bool{}
+	for _, v := range verbs {
+		words[strings.Fields(v.words)[0]] = true
+	}
+	var alt []string
+	for w := range words {
+		alt = append(alt, regexp.QuoteMeta(w))
+	}
+	return regexp.MustCompile(`orc-state (` + strings.Join(alt, "|") + `)([^:\w-]|$)`)
+}
+
+var fmtVerb = regexp.MustCompile(`%[-+# 0-9.*]*[a-zA-Z%]`)
+
+// unquotedHints reports, for one Go file (src, or read from path), how
+// many literals hold a suggested command and each interpolation into one
+// that is not quoted.
+func unquotedHints(t *testing.T, path string, src []byte) (int, []string) {
+	t.Helper()
+	fset := token.NewFileSet()
+	var file *ast.File
+	var err error
+	if src != nil {
+		file, err = parser.ParseFile(fset, path, src, 0)
+	} else {
+		file, err = parser.ParseFile(fset, path, nil, 0)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := commandPattern()
+	count := 0
+	var problems []string
+	var stack []ast.Node
+	seenChains := map[ast.Node]bool{}
+	ast.Inspect(file, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		lit, ok := n.(*ast.BasicLit)
+		if !ok || lit.Kind != token.STRING {
+			return true
+		}
+		text, err := strconv.Unquote(lit.Value)
+		if err != nil {
+			return true
+		}
+		at := cmd.FindStringIndex(text)
+		if at == nil {
+			return true
+		}
+		count++
+		line := fset.Position(lit.Pos()).Line
+		where := filepath.Base(path) + ":" + strconv.Itoa(line)
+		// A + chain: every operand after the first command is quoted.
+		top := len(stack) - 1
+		for top > 0 {
+			if b, ok := stack[top-1].(*ast.BinaryExpr); ok && b.Op == token.ADD {
+				top--
+				continue
+			}
+			if _, ok := stack[top-1].(*ast.ParenExpr); ok {
+				top--
+				continue
+			}
+			break
+		}
+		if top < len(stack)-1 && !seenChains[stack[top]] {
+			seenChains[stack[top]] = true
+			after := false
+			for _, op := range operands(stack[top].(ast.Expr)) {
+				if l, ok := op.(*ast.BasicLit); ok {
+					if s, err := strconv.Unquote(l.Value); err == nil && cmd.MatchString(s) {
+						after = true
+					}
+					continue
+				}
+				if after && !quoted(op) && !notData[filepath.Base(path)+":"+render(fset, op)] {
+					problems = append(problems, where+": "+render(fset, stack[top]))
+					break
+				}
+			}
+		}
+		// A format: every argument of a verb after the command begins.
+		if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok && strings.Contains(text, "%") {
+			idx := -1
+			for i, a := range call.Args {
+				if a == lit {
+					idx = i
+				}
+			}
+			if idx >= 0 {
+				arg := idx
+				for _, m := range fmtVerb.FindAllStringIndex(text, -1) {
+					verb := text[m[1]-1]
+					if verb == '%' {
+						continue
+					}
+					arg++
+					if m[0] < at[0] || verb == 'd' || arg >= len(call.Args) {
+						continue
+					}
+					if !quoted(call.Args[arg]) {
+						problems = append(problems, where+": "+strconv.Quote(text)+" takes "+render(fset, call.Args[arg]))
+					}
+				}
+			}
+		}
+		return true
+	})
+	return count, problems
+}
+
+// notData are the interpolations after a command that are not data, each
+// with why.
+var notData = map[string]bool{
+	// interrupted's hint names the verb that is running, from the verb
+	// table: "do not run phase set again".
+	"intent.go:verb": true,
+}
+
+// operands flattens a + chain, in order.
+func operands(e ast.Expr) []ast.Expr {
+	switch x := e.(type) {
+	case *ast.BinaryExpr:
+		if x.Op == token.ADD {
+			return append(operands(x.X), operands(x.Y)...)
+		}
+	case *ast.ParenExpr:
+		return operands(x.X)
+	}
+	return []ast.Expr{e}
+}
+
+// quoted reports an interpolation that cannot break out of its word: a
+// literal, a constant, or what safetext.Quote or remoteFlag returns.
+func quoted(e ast.Expr) bool {
+	switch x := e.(type) {
+	case *ast.BasicLit:
+		return true
+	case *ast.CallExpr:
+		switch f := x.Fun.(type) {
+		case *ast.SelectorExpr:
+			return f.Sel.Name == "Quote" && isIdent(f.X, "safetext")
+		case *ast.Ident:
+			return f.Name == "remoteFlag"
+		}
+	}
+	return false
+}
+
+func isIdent(e ast.Expr, name string) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == name
+}
+
+// render is an expression as source, on one line.
+func render(fset *token.FileSet, n ast.Node) string {
+	var parts []string
+	for _, op := range operands(n.(ast.Expr)) {
+		switch x := op.(type) {
+		case *ast.BasicLit:
+			parts = append(parts, x.Value)
+		case *ast.Ident:
+			parts = append(parts, x.Name)
+		case *ast.SelectorExpr:
+			if id, ok := x.X.(*ast.Ident); ok {
+				parts = append(parts, id.Name+"."+x.Sel.Name)
+				continue
+			}
+			parts = append(parts, "…")
+		default:
+			parts = append(parts, "…")
+		}
+	}
+	return strings.Join(parts, " + ")
+}

@@ -1,0 +1,160 @@
+package safetext
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+func TestEscape(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", ""},
+		{"plain name.json", "plain name.json"},
+		{`back\slash`, `back\slash`},
+		{"héllo wörld ✓", "héllo wörld ✓"},
+		{"a\x1b[31mred", `a\x1b[31mred`},
+		{"bell\a", `bell\x07`},
+		{"nul\x00", `nul\x00`},
+		{"del\x7f", `del\x7f`},
+		{"tab\tnl\ncr\r", `tab\tnl\ncr\r`},
+		{"forged\n## Resume digest", `forged\n## Resume digest`},
+		{"nel\u0085", `nel\u0085`},
+		{"csi\u009b", `csi\u009b`},
+		{"ls\u2028ps\u2029", `ls\u2028ps\u2029`},
+		{"rlo\u202egnp.exe", `rlo\u202egnp.exe`},
+		{"\u202a\u202b\u202c\u202d", `\u202a\u202b\u202c\u202d`},
+		{"\u2066\u2067\u2068\u2069", `\u2066\u2067\u2068\u2069`},
+		{"lrm\u200erlm\u200falm\u061c", `lrm\u200erlm\u200falm\u061c`},
+		{"bad\xffutf8\xc3", `bad\xffutf8\xc3`},
+	}
+	for _, tt := range tests {
+		if got := Escape(tt.in); got != tt.want {
+			t.Errorf("Escape(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// Whatever the input, the result holds nothing a terminal acts on and no
+// line break of any kind.
+func FuzzEscape(f *testing.F) {
+	for _, s := range []string{"a\x1bb", "\u202e", "\xff", "x\u2028y", "ok"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := Escape(s)
+		for i := 0; i < len(out); {
+			r, size := utf8.DecodeRuneInString(out[i:])
+			if shown(r, size) {
+				t.Fatalf("Escape(%q) = %q keeps %U", s, out, r)
+			}
+			i += size
+		}
+		if Escape(out) != out {
+			t.Fatalf("Escape(%q) = %q is not shown as itself", s, out)
+		}
+	})
+}
+
+func TestQuote(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"main", "main"},
+		{"feat/x-1.2_b@c%d+e=f:g,h", "feat/x-1.2_b@c%d+e=f:g,h"},
+		{"", "''"},
+		{"o$(touch PWNED)", "'o$(touch PWNED)'"},
+		{"s1`id`", "'s1`id`'"},
+		{"it's", `'it'\''s'`},
+		{"a b", "'a b'"},
+		{"*", "'*'"},
+		{"~root", "'~root'"},
+		{"x;rm -rf /", "'x;rm -rf /'"},
+		{"$HOME", "'$HOME'"},
+		{"new\nline", "'new\nline'"},
+	}
+	for _, tt := range tests {
+		if got := Quote(tt.in); got != tt.want {
+			t.Errorf("Quote(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// words parses line as a POSIX shell command and returns its words as the
+// shell would pass them, failing on anything a shell would run or expand
+// (a command substitution, a parameter, a second command).
+func words(t *testing.T, line string) []string {
+	t.Helper()
+	file, err := syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(strings.NewReader(line), "")
+	if err != nil {
+		t.Fatalf("%q does not parse: %v", line, err)
+	}
+	if len(file.Stmts) != 1 {
+		t.Fatalf("%q is %d commands", line, len(file.Stmts))
+	}
+	call, ok := file.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) > 0 {
+		t.Fatalf("%q is not a plain command", line)
+	}
+	for _, w := range call.Args {
+		syntax.Walk(w, func(n syntax.Node) bool {
+			switch n.(type) {
+			case *syntax.CmdSubst, *syntax.ParamExp, *syntax.ArithmExp, *syntax.ProcSubst, *syntax.ExtGlob:
+				t.Fatalf("%q expands %T", line, n)
+			}
+			return true
+		})
+	}
+	out, err := expand.Fields(&expand.Config{}, call.Args...)
+	if err != nil {
+		t.Fatalf("%q: %v", line, err)
+	}
+	return out
+}
+
+// A quoted argument is one word, itself, in a POSIX shell.
+func FuzzQuote(f *testing.F) {
+	for _, s := range []string{"o$(touch PWNED)", "it's", "", "a b", "`x`", "\\", "'", "''\\'"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if strings.ContainsRune(s, 0) || !utf8Valid(s) {
+			return // no shell argument holds a NUL; the parser wants UTF-8
+		}
+		got := words(t, "orc-state repair --remove-orphan "+Quote(s))
+		if len(got) != 4 || got[3] != s {
+			t.Fatalf("Quote(%q) = %q parses to %q", s, Quote(s), got)
+		}
+	})
+}
+
+func utf8Valid(s string) bool { return strings.ToValidUTF8(s, "") == s }
+
+func TestNameProblem(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"s1", ""},
+		{"2", ""},
+		{"maxRetriesPerSlice", ""},
+		{"a.b_c-d", ""},
+		{strings.Repeat("a", 128), ""},
+		{"", "is empty"},
+		{strings.Repeat("a", 129), "is longer than 128 characters"},
+		{"-rf", "does not start with a letter or digit"},
+		{".hidden", "does not start with a letter or digit"},
+		{"_x", "does not start with a letter or digit"},
+		{"s1$(touch PWNED)", `has '$', outside A-Z a-z 0-9 . _ -`},
+		{"a b", `has ' ', outside A-Z a-z 0-9 . _ -`},
+		{"a/b", `has '/', outside A-Z a-z 0-9 . _ -`},
+		{"é", "does not start with a letter or digit"},
+		{"xé", `has 'é', outside A-Z a-z 0-9 . _ -`},
+		{"x\u2028", `has '\u2028', outside A-Z a-z 0-9 . _ -`},
+	}
+	for _, tt := range tests {
+		if got := NameProblem(tt.in, MaxName); got != tt.want {
+			t.Errorf("NameProblem(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if tt.want == "" && (Quote(tt.in) != tt.in || Escape(tt.in) != tt.in) {
+			t.Errorf("%q is in the alphabet but Quote or Escape changes it", tt.in)
+		}
+	}
+}

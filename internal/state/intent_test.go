@@ -1,0 +1,101 @@
+package state
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/orc-state/orc-state/internal/fault"
+)
+
+// A record orc-state would not have written is refused whole, before any
+// step, by repair and by every writer (exit 3, naming doctor): its steps
+// leave the state dir, pass through a symlink, or name what no
+// transaction gives that kind of step. Nothing inside the state dir or
+// beside it changes, and the record stays for doctor to name.
+func TestUntrustedRecordIsNeverReplayed(t *testing.T) {
+	tests := []struct {
+		name  string
+		steps []Step
+		sync  []string
+		why   string
+	}{
+		{"rename over a tracked file", []Step{{Op: "rename", Path: "orc.json", To: "../src/main.go"}}, nil, `names "../src/main.go", which leaves the state dir`},
+		{"move a session out", []Step{{Op: "move", Path: "main", To: "../../X/main"}}, nil, "which leaves the state dir"},
+		{"remove-all through a link", []Step{{Op: "remove-all", Path: "lnk/sub"}}, nil, "lnk is a symlink"},
+		{"append through a link", []Step{{Op: "append", Path: "lnk/f", Size: 4, Data: []byte("x")}}, nil, "lnk is a symlink"},
+		{"rename onto a link's folder", []Step{{Op: "rename", Path: "main/files/.checkpoint.md.tmp-1", To: "lnk/checkpoint.md"}}, nil, "lnk is a symlink"},
+		{"remove an absolute path", []Step{{Op: "remove", Path: "/etc/hostname"}}, nil, "which leaves the state dir"},
+		{"remove-all the state dir", []Step{{Op: "remove-all", Path: "."}}, nil, "which is no file in the state dir"},
+		{"rename a file that is no temp", []Step{{Op: "rename", Path: "orc.json", To: "main/files/checkpoint.md"}}, nil, "which is not a temp file of"},
+		{"rename a temp into another folder", []Step{{Op: "rename", Path: ".orc.json.tmp-1", To: "main/orc.json"}}, nil, "which is not a temp file of"},
+		{"a step orc-state never takes", []Step{{Op: "chmod", Path: "orc.json"}}, nil, "is no step orc-state takes"},
+		{"a backslash", []Step{{Op: "remove", Path: `..\x`}}, nil, "which leaves the state dir"},
+		{"an unclean path", []Step{{Op: "remove", Path: "main/../orc.json"}}, nil, "which is not a clean path"},
+		{"the record itself", []Step{{Op: "remove", Path: IntentFile}}, nil, "which only orc-state itself handles"},
+		{"a folder to sync outside", []Step{{Op: "remove", Path: "main/files/x"}}, []string{"../outside"}, "which leaves the state dir"},
+		{"a good step before a bad one", []Step{{Op: "remove", Path: ProofFile}, {Op: "move", Path: "main", To: "main/../.."}}, nil, "step 2 (move)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := newDir(t)
+			mustUpdate(t, d, "init", func(tx *Tx) error { return addSession(tx, "main") })
+			base := filepath.Dir(d.Path)
+			outside := filepath.Join(base, "outside")
+			if err := os.MkdirAll(filepath.Join(outside, "sub"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(outside, "f"), []byte("keep"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(outside, filepath.Join(d.Path, "lnk")); err != nil {
+				t.Fatal(err)
+			}
+			rec, _ := json.Marshal(Intent{Verb: "phase set", Actor: "x", At: "2026-01-01T00:00:00Z", PID: 1, Steps: tt.steps, Sync: tt.sync})
+			if err := os.WriteFile(filepath.Join(d.Path, IntentFile), rec, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			before := manifest(t, base)
+
+			in, err := d.Pending()
+			if err != nil || in == nil || in.Invalid == nil || !strings.Contains(in.Invalid.Error(), tt.why) {
+				t.Fatalf("Pending = %+v, %v; want Invalid saying %q", in, err, tt.why)
+			}
+			_, err = d.Finish(context.Background(), opts("repair"))
+			if fault.Code(err) != fault.Invalid || !strings.Contains(err.Error(), tt.why) {
+				t.Fatalf("Finish = %v (exit %d), want exit 3 saying %q", err, fault.Code(err), tt.why)
+			}
+			if _, _, hint := fault.Explain(err); hint != "run orc-state doctor" {
+				t.Errorf("hint %q", hint)
+			}
+			err = d.Update(context.Background(), opts("phase set"), setPhase(2))
+			if fault.Code(err) != fault.Invalid {
+				t.Fatalf("a writer: %v (exit %d), want exit 3", err, fault.Code(err))
+			}
+			if after := manifest(t, base); after != before {
+				t.Fatalf("changed:\n%s\nwant\n%s", after, before)
+			}
+		})
+	}
+}
+
+// A record orc-state wrote passes the check, also for a migrate (folder
+// moves) and an orphan removal (remove-all of a top-level folder).
+func TestOwnRecordsPassTheCheck(t *testing.T) {
+	d := newDir(t)
+	mustUpdate(t, d, "init", func(tx *Tx) error { return addSession(tx, "main") })
+	in := &Intent{Verb: "migrate", Steps: []Step{
+		{Op: "move", Path: "old", To: "main2"},
+		{Op: "append", Path: "main/files/journal.jsonl", Size: 1, Data: []byte("x")},
+		{Op: "rename", Path: "main/files/.checkpoint.md.tmp-123", To: "main/files/checkpoint.md"},
+		{Op: "rename", Path: "." + strings.Repeat("a", 200) + ".tmp-9", To: strings.Repeat("a", 230)},
+		{Op: "remove", Path: "main/files/.x.tmp-1"},
+		{Op: "remove-all", Path: "orphan"},
+	}, Sync: []string{".", "main/files"}}
+	if err := d.checkRecord(in); err != nil {
+		t.Fatal(err)
+	}
+}
