@@ -230,19 +230,7 @@ func (r Root) Create(rel string, data []byte, perm os.FileMode) (err error) {
 			_ = h.remove(base)
 		}
 	}()
-	if err = step(OpWrite, path); err == nil {
-		_, err = f.Write(data)
-	}
-	if err != nil {
-		return err
-	}
-	if err = step(OpSync, path); err == nil {
-		err = f.Sync()
-	}
-	if err != nil {
-		return err
-	}
-	return f.Close()
+	return fill(f, path, data)
 }
 
 // OpenAppend is [OpenAppend] beneath the root.

@@ -214,7 +214,15 @@ func Create(path string, data []byte, perm os.FileMode) (err error) {
 			_ = os.Remove(path)
 		}
 	}()
-	if err = step(OpWrite, path); err == nil {
+	return fill(f, path, data)
+}
+
+// fill writes data to the new file f (at path, as the seam names it),
+// fsyncs it and closes it; on failure f is left open for the caller's
+// clean-up, which closes and removes it.
+func fill(f *os.File, path string, data []byte) error {
+	err := step(OpWrite, path)
+	if err == nil {
 		_, err = f.Write(data)
 	}
 	if err != nil {
