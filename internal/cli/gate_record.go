@@ -70,11 +70,12 @@ func (c *GateRecordCmd) Run(e *Env) error {
 			Reviewer: c.Reviewer, Note: c.Note, At: registry.Now()})
 		key := strconv.Itoa(c.Phase)
 		if c.Verdict == "approved" {
+			next := registry.Phase{N: c.Phase + 1}
 			if c.Phase >= s.TotalPhases {
-				s.Phase = registry.Phase{Done: true}
-			} else {
-				s.Phase = registry.Phase{N: c.Phase + 1}
+				next = registry.Phase{Done: true}
 			}
+			setPhase(s, next, "") // the label named the phase just approved
+
 		} else {
 			s.Gate.Retries[key]++
 			retries = s.Gate.Retries[key]
