@@ -24,6 +24,9 @@ type SliceSetCmd struct {
 	Force     bool   `help:"Leave a terminal status (committed, skipped), or act on a slice another agent claims; journaled."`
 }
 
+// Help is the detail of slice set --help: the machine, from its table.
+func (c *SliceSetCmd) Help() string { return slices.MachineText() }
+
 // Run moves one slice through the status machine.
 func (c *SliceSetCmd) Run(e *Env) error {
 	if err := checkText("--note", []byte(c.Note)); err != nil {

@@ -32,6 +32,22 @@ type StatuslineCmd struct {
 	Off            bool   `help:"Print nothing (the context level is still recorded for hook post-tool-use)."`
 }
 
+// Help is the detail of statusline --help: the payload fields read.
+func (c *StatuslineCmd) Help() string {
+	return `Claude Code runs it for every render with its statusline JSON on stdin (an
+example is in hooks/README.md). Of that JSON it reads: session_id, cwd,
+workspace.current_dir, workspace.repo.name, workspace.git_worktree,
+worktree.name, model.display_name, effort.level, thinking.enabled, fast_mode,
+context_window.used_percentage, exceeds_200k_tokens, cost.total_cost_usd,
+cost.total_lines_added, cost.total_lines_removed, pr.number,
+pr.review_state, rate_limits.five_hour.used_percentage,
+rate_limits.five_hour.resets_at, rate_limits.seven_day.used_percentage,
+rate_limits.seven_day.resets_at; every other field is ignored, and a
+missing, null or mistyped one reads as absent (garbage on stdin still
+renders). It prints at most two rows, takes no lock, runs no git on the
+render path, and exits 0.`
+}
+
 // statuslineStdinTimeout bounds the wait for stdin: some hosts never close
 // it, and a statusline that waits is a statusline that never shows.
 const statuslineStdinTimeout = 250 * time.Millisecond
