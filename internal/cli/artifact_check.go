@@ -39,19 +39,19 @@ func (c *ArtifactCheckCmd) Run(e *Env) error {
 	}
 	if data == nil {
 		fmt.Fprintf(e.Stdout, "missing\t-\t%s\n", head)
-		return fault.NotFoundf("artifact %s does not exist", c.Name).WithHint("produce it, then orc-state artifact put %s -", safetext.Quote(c.Name))
+		return fault.NotFoundf("artifact %s does not exist", c.Name).WithHint("produce it, then orc-state artifact put %s - --session %s", safetext.Quote(c.Name), safetext.Quote(s.SessionID))
 	}
 	var stamp struct {
 		HeadSha string `json:"headSha"`
 	}
 	if json.Unmarshal(data, &stamp) != nil || stamp.HeadSha == "" {
 		fmt.Fprintf(e.Stdout, "stale\t-\t%s\n", head)
-		return fault.NotFoundf("artifact %s carries no headSha stamp", c.Name).WithHint("regenerate it, then orc-state artifact put %s -", safetext.Quote(c.Name))
+		return fault.NotFoundf("artifact %s carries no headSha stamp", c.Name).WithHint("regenerate it, then orc-state artifact put %s - --session %s", safetext.Quote(c.Name), safetext.Quote(s.SessionID))
 	}
 	if stamp.HeadSha != head {
 		fmt.Fprintf(e.Stdout, "stale\t%s\t%s\n", safetext.Escape(stamp.HeadSha), head)
 		return fault.NotFoundf("artifact %s was generated at %s; HEAD is %s", c.Name, short(stamp.HeadSha), short(head)).
-			WithHint("regenerate it at HEAD, then orc-state artifact put %s -", safetext.Quote(c.Name))
+			WithHint("regenerate it at HEAD, then orc-state artifact put %s - --session %s", safetext.Quote(c.Name), safetext.Quote(s.SessionID))
 	}
 	fmt.Fprintf(e.Stdout, "fresh\t%s\t%s\n", stamp.HeadSha, head)
 	return nil

@@ -47,7 +47,9 @@ func (c *SliceSetCmd) Run(e *Env) error {
 		u.CommitVerified, u.CommitWhy = e.commitResolves(c.Commit)
 	}
 	var res slices.Result
+	var id string // the session, for the hint
 	err = e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
+		id = s.SessionID
 		l, err := readLedger(tx, s.SessionID)
 		if err != nil {
 			return err
@@ -88,7 +90,7 @@ func (c *SliceSetCmd) Run(e *Env) error {
 	}
 	if res.Escalated {
 		return &fault.Error{Code: fault.Escalation, Msg: fmt.Sprintf("slice %s used its retry budget (%s); it is now escalated", c.ID, slices.Spent(res.Attempts)),
-			Hint: "a human decides: orc-state slice set " + safetext.Quote(c.ID) + " --status pending|red, or skipped --note"}
+			Hint: "a human decides: orc-state slice set " + safetext.Quote(c.ID) + " --status pending|red --session " + safetext.Quote(id) + ", or skipped --note"}
 	}
 	return nil
 }
