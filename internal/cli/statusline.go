@@ -194,7 +194,10 @@ func runStatusline(proc *Process, args []string) {
 
 // lookPlace returns the cached look at root for a render: a fresh one as
 // is; a stale one as is, with a refresh started for the next render; on a
-// miss it starts a refresh and waits for it at most the run's PlaceWait.
+// miss it starts a refresh and waits for it at most the run's PlaceWait,
+// and when another render's refresh is already running, waits as long for
+// that one's answer. Past the wait the look is missing, and the render
+// shows the dirty state as unknown, never as clean.
 func lookPlace(proc *Process, files *statusline.Files, key, root, branch, head string, now time.Time) (statusline.PlaceRecord, bool) {
 	rec, age := files.ReadPlace(key, root, branch, head, now)
 	switch age {
@@ -204,12 +207,23 @@ func lookPlace(proc *Process, files *statusline.Files, key, root, branch, head s
 		startRefresh(proc, files, key, root, 0)
 		return rec, true
 	}
-	if !startRefresh(proc, files, key, root, proc.PlaceWait) {
-		return rec, false
+	deadline := time.Now().Add(proc.PlaceWait)
+	if startRefresh(proc, files, key, root, proc.PlaceWait) {
+		rec, age = files.ReadPlace(key, root, branch, head, time.Now())
+		return rec, age != statusline.Missing
 	}
-	rec, age = files.ReadPlace(key, root, branch, head, time.Now())
-	return rec, age != statusline.Missing
+	for time.Now().Before(deadline) { // another refresher runs: its answer may still come in time
+		time.Sleep(placePoll)
+		if rec, age = files.ReadPlace(key, root, branch, head, time.Now()); age != statusline.Missing {
+			return rec, true
+		}
+	}
+	return rec, false
 }
+
+// placePoll is how often a render waiting on another render's refresher
+// looks for its answer.
+const placePoll = 5 * time.Millisecond
 
 // startRefresh starts a detached `orc-state statusline --refresh-place`
 // for key unless one is running, and waits up to wait for it to finish;
