@@ -19,7 +19,7 @@ import (
 // ResumeCmd is `resume`.
 type ResumeCmd struct {
 	BranchFlag
-	Key      string `arg:"" optional:"" help:"Branch or sessionId (default: the current branch's session)."`
+	Key      string `arg:"" optional:"" help:"Branch or sessionId (default: the current branch's session)." predictor:"session"`
 	JSON     bool   `name:"json" help:"The packet as JSON."`
 	MaxBytes int    `name:"max-bytes" default:"4096" help:"Upper bound of the packet, in bytes."`
 }

@@ -19,7 +19,7 @@ import (
 type SliceSetCmd struct {
 	BranchFlag
 	AgentFlag
-	ID        string `arg:"" help:"Slice id."`
+	ID        string `arg:"" help:"Slice id." predictor:"slice"`
 	Status    string `required:"" enum:"${slice_statuses}" help:"Target status."`
 	Commit    string `help:"The commit (required for committed): a sha, or any revision git resolves (HEAD, a branch, a tag, HEAD~1); the full sha is stored." placeholder:"REV"`
 	ActualLoc *int   `name:"actual-loc" help:"Lines of code actually changed." placeholder:"N"`
