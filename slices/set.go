@@ -50,7 +50,7 @@ type Result struct {
 }
 
 // Set applies u to the slice with id. Only the keys status, commit,
-// commitVerified, actualLoc, note and attempts are written, and the claim
+// commitVerified, actualLoc, note, attempts and commitHistory are written, and the claim
 // keys removed when the slice reaches a Closing status; every other member
 // keeps its bytes and position. Errors: *UsageError for a bad Update
 // (checked first), *NotFoundError for an unknown id, *ClaimedError for a
