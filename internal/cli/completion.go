@@ -86,7 +86,10 @@ func complete(p *Process, stdout, stderr io.Writer) (code int) {
 	if n, err := strconv.Atoi(p.getenv("COMP_POINT")); err == nil && n >= 0 && n < len(line) {
 		line = line[:n]
 	}
-	words := strings.Fields(line)[1:] // completionRequest saw the program's name
+	words := strings.Fields(line)
+	if len(words) > 0 {
+		words = words[1:] // the program's name
+	}
 	parser, err := newParser(p, grammarFor(words), stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "orc-state: internal error: %v\n", err)
