@@ -13,6 +13,9 @@ import (
 // digestBullets are the five bullets every digest starts with, in order.
 var digestBullets = [5]string{"- Done:", "- Next:", "- Open decisions:", "- Artifacts:", "- Suite:"}
 
+// DigestBullets returns the five bullets a digest starts with, in order.
+func DigestBullets() [5]string { return digestBullets }
+
 // Digest is a validated Resume digest: the content of the section, without
 // its heading.
 type Digest struct {

@@ -23,7 +23,7 @@
 // here and keeps every member of the top level and of each slice as its
 // original key and value bytes, in order. Set replaces or appends only the
 // tool-owned keys (status, commit, commitVerified, actualLoc, note,
-// attempts), Claim, Renew and Release only claimedBy and claimedUntil;
+// attempts, commitHistory), Claim, Renew and Release only claimedBy and claimedUntil;
 // Marshal lays the objects out one member per line with a
 // 2-space indent and writes every other value byte-for-byte. Unknown fields,
 // top-level or per slice, therefore survive any number of Set calls.
@@ -44,6 +44,9 @@
 //     non-negative number; shipsAsStack is a boolean; parallelGroup is an
 //     integer or a string; claimedBy is a non-empty one-line string and
 //     claimedUntil a UTC time in TimeLayout, both present or both absent;
+//     commitHistory is an array of objects with commit and supersededAt
+//     (TimeLayout), optionally commitVerified (false) and actualLoc, and
+//     nothing else;
 //   - dependsOn is an array of ids of other slices, and the graph has no
 //     cycle (the fault names the path, "dependsOn cycle: 1 → 2 → 1").
 //
@@ -80,7 +83,11 @@
 // A commit is stored lowercase. When the caller could not resolve it in the
 // repository (Update.CommitVerified false) the slice also gets
 // "commitVerified": false and Result.Warnings says so; a verified commit
-// removes that key, so a verified slice carries no extra field.
+// removes that key, so a verified slice carries no extra field. A commit
+// is current only while its slice is committed: leaving committed (a
+// forced reopen), or a different commit replacing it, moves it with its
+// commitVerified and actualLoc to a new last entry of commitHistory
+// (supersededAt: Update.Now) and sets Result.Retired.
 //
 // # Claims
 //

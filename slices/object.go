@@ -79,6 +79,24 @@ func (o object) write(buf *bytes.Buffer, indent string, value func(m member) boo
 	buf.WriteString("\n" + indent + "}")
 }
 
+// writeCompact renders o on one line: {"k": v, "k2": v2}.
+func (o object) writeCompact(buf *bytes.Buffer) {
+	buf.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			buf.WriteString(", ")
+		}
+		if m.rawKey != nil {
+			buf.Write(m.rawKey)
+		} else {
+			buf.Write(encode(m.key))
+		}
+		buf.WriteString(": ")
+		buf.Write(m.val)
+	}
+	buf.WriteByte('}')
+}
+
 // encode renders v as compact JSON without HTML escaping.
 func encode(v any) json.RawMessage {
 	var buf bytes.Buffer

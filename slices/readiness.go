@@ -170,6 +170,12 @@ func parallelFaults(slices []Slice, fail func(check, id, format string, args ...
 // testSegments are folder names that mark a test path.
 var testSegments = map[string]bool{"test": true, "tests": true, "spec": true, "specs": true, "__tests__": true}
 
+// testMarks are the parts of a file name that mark a test file, and
+// testPrefix the start of one.
+var testMarks = []string{".test.", ".spec.", "_test."}
+
+const testPrefix = "test_"
+
 // hasTest reports whether any path looks like a test: a folder segment
 // test, tests, spec, specs or __tests__, or a file name containing .test.,
 // .spec. or _test., or beginning test_.
@@ -182,12 +188,12 @@ func hasTest(paths []string) bool {
 			}
 		}
 		name := segs[len(segs)-1]
-		for _, mark := range []string{".test.", ".spec.", "_test."} {
+		for _, mark := range testMarks {
 			if strings.Contains(name, mark) {
 				return true
 			}
 		}
-		if strings.HasPrefix(name, "test_") {
+		if strings.HasPrefix(name, testPrefix) {
 			return true
 		}
 	}

@@ -44,12 +44,13 @@ type Result struct {
 	Forced    bool     // a terminal status was left with Force: journal it
 	Overrode  string   // the holder of the live claim Force acted over: journal it
 	Released  string   // the holder whose claim the closing status ended
+	Retired   string   // the commit moved to commitHistory (reopened or replaced)
 	Changed   bool     // false when the ledger is byte-for-byte unchanged
 	Warnings  []string // for stderr
 }
 
 // Set applies u to the slice with id. Only the keys status, commit,
-// commitVerified, actualLoc, note and attempts are written, and the claim
+// commitVerified, actualLoc, note, attempts and commitHistory are written, and the claim
 // keys removed when the slice reaches a Closing status; every other member
 // keeps its bytes and position. Errors: *UsageError for a bad Update
 // (checked first), *NotFoundError for an unknown id, *ClaimedError for a
@@ -105,8 +106,16 @@ func (l *Ledger) Set(id string, u Update) (Result, error) {
 			obj.set("attempts", encode(attempts))
 		}
 	}
+	// A commit is current only while its slice is committed: leaving
+	// committed (a forced reopen) moves it to commitHistory, and so does a
+	// different commit replacing it.
+	newCommit := strings.ToLower(u.Commit)
+	if old := e.view.Commit; old != "" && (from == "committed" && to != "committed" || newCommit != "" && newCommit != old) {
+		retire(&obj, e.view, u.Now)
+		r.Retired = old
+	}
 	if u.Commit != "" {
-		c := strings.ToLower(u.Commit)
+		c := newCommit
 		obj.set("commit", encode(c))
 		if u.CommitVerified {
 			obj.del("commitVerified")
@@ -137,6 +146,37 @@ func (l *Ledger) Set(id string, u Update) (Result, error) {
 	r.To, r.Attempts, r.Changed = to, attempts, !sameBytes(e.obj, obj)
 	e.obj, e.view = obj, view
 	return r, nil
+}
+
+// retire moves the slice's commit, with its commitVerified and
+// actualLoc, out of the slice into a new last entry of its commitHistory,
+// stamped supersededAt now.
+func retire(obj *object, view Slice, now time.Time) {
+	h := object{{key: "commit", val: encode(view.Commit)}}
+	if view.Unverified {
+		h = append(h, member{key: "commitVerified", val: encode(false)})
+	}
+	if view.ActualLoc != nil {
+		h = append(h, member{key: "actualLoc", val: encode(*view.ActualLoc)})
+	}
+	h = append(h, member{key: "supersededAt", val: encode(now.UTC().Format(TimeLayout))})
+	var entry bytes.Buffer
+	h.writeCompact(&entry)
+	var list bytes.Buffer
+	list.WriteByte('[')
+	if old := obj.get("commitHistory"); old != nil && string(old) != "null" {
+		elems, _ := splitArray(old) // decodeSlice accepted it
+		for _, el := range elems {
+			list.Write(el)
+			list.WriteString(", ")
+		}
+	}
+	list.Write(entry.Bytes())
+	list.WriteByte(']')
+	obj.set("commitHistory", list.Bytes())
+	obj.del("commit")
+	obj.del("commitVerified")
+	obj.del("actualLoc")
 }
 
 // check refuses an Update before any slice is looked at.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 func intp(n int) *int { return &n }
@@ -220,4 +221,64 @@ func TestRetryBudget(t *testing.T) {
 			t.Fatalf("%+v, %v", r, err)
 		}
 	})
+}
+
+// TestReopenRetiresTheCommit: a commit is current only while its slice is
+// committed. A forced reopen moves it (with commitVerified and actualLoc)
+// to commitHistory; a different commit replacing it does too; a second
+// reopen appends; the same commit again moves nothing.
+func TestReopenRetiresTheCommit(t *testing.T) {
+	at := func(s string) time.Time { tm, _ := time.Parse(TimeLayout, s); return tm }
+	l := mustParse(t, `{"slices":[{"id":1,"status":"committed","commit":"abcdef1","commitVerified":false,"actualLoc":30}]}`)
+	r, err := l.Set("1", Update{Status: "red", Force: true, Now: at("2026-03-01T10:00:00Z")})
+	if err != nil || r.Retired != "abcdef1" || !r.Forced {
+		t.Fatalf("reopen: %+v, %v", r, err)
+	}
+	want := `{
+  "slices": [
+    {
+      "id": 1,
+      "status": "red",
+      "attempts": 1,
+      "commitHistory": [{"commit": "abcdef1", "commitVerified": false, "actualLoc": 30, "supersededAt": "2026-03-01T10:00:00Z"}]
+    }
+  ]
+}
+`
+	if got := string(l.Marshal()); got != want {
+		t.Fatalf("after the reopen:\n%s\nwant:\n%s", got, want)
+	}
+	s, _ := l.Get("1")
+	if s.Commit != "" || s.ActualLoc != nil || len(s.History) != 1 || s.History[0].Commit != "abcdef1" || !s.History[0].Unverified || *s.History[0].ActualLoc != 30 {
+		t.Fatalf("view after the reopen: %+v", s)
+	}
+	for _, u := range []Update{{Status: "green"}, {Status: "committed", Commit: "1234567", CommitVerified: true}} {
+		if _, err := l.Set("1", u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Same commit again: nothing retired. Another commit: the old one goes.
+	if r, err := l.Set("1", Update{Status: "committed", Commit: "1234567", CommitVerified: true, Now: at("2026-03-02T10:00:00Z")}); err != nil || r.Retired != "" || r.Changed {
+		t.Fatalf("same commit: %+v, %v", r, err)
+	}
+	if r, err := l.Set("1", Update{Status: "committed", Commit: "89abcde", CommitVerified: true, Now: at("2026-03-03T10:00:00Z")}); err != nil || r.Retired != "1234567" {
+		t.Fatalf("replaced commit: %+v, %v", r, err)
+	}
+	if _, err := l.Set("1", Update{Status: "skipped", Note: "dropped", Force: true, Now: at("2026-03-04T10:00:00Z")}); err != nil {
+		t.Fatal(err)
+	}
+	l2 := mustParse(t, string(l.Marshal())) // what was written parses back
+	s, _ = l2.Get("1")
+	var got []string
+	for _, h := range s.History {
+		got = append(got, h.Commit+"@"+h.SupersededAt.Format(TimeLayout))
+	}
+	if s.Commit != "" || strings.Join(got, " ") != "abcdef1@2026-03-01T10:00:00Z 1234567@2026-03-03T10:00:00Z 89abcde@2026-03-04T10:00:00Z" {
+		t.Fatalf("history %q, commit %q", got, s.Commit)
+	}
+	// green → red (a regression) keeps a commit a green slice carries.
+	l = mustParse(t, `{"slices":[{"id":1,"status":"green","commit":"abcdef1"}]}`)
+	if r, err := l.Set("1", Update{Status: "red"}); err != nil || r.Retired != "" {
+		t.Fatalf("green → red: %+v, %v", r, err)
+	}
 }

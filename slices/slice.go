@@ -34,6 +34,16 @@ type Slice struct {
 	ParallelGroup string    // "" when absent; a number or a string, as a string
 	ClaimedBy     string    // the agent holding a claim; "" when unclaimed
 	ClaimedUntil  time.Time // when that claim's lease ends; zero when unclaimed
+	History       []Retired // earlier commits of the slice, oldest first (commitHistory)
+}
+
+// Retired is an entry of commitHistory: a commit the slice had until it
+// was reopened (left committed) or given another commit.
+type Retired struct {
+	Commit       string
+	Unverified   bool
+	ActualLoc    *int
+	SupersededAt time.Time
 }
 
 // naturalLit reports whether v is a JSON literal of digits only (no sign,
@@ -118,6 +128,8 @@ func decodeSlice(o object) (Slice, error) {
 			s.ClaimedBy, err = agentOf(v, m.key)
 		case "claimedUntil":
 			s.ClaimedUntil, err = timeOf(v, m.key)
+		case "commitHistory":
+			s.History, err = historyOf(v)
 		}
 		if err != nil {
 			return s, err
@@ -130,6 +142,58 @@ func decodeSlice(o object) (Slice, error) {
 		return s, fmt.Errorf("claimedBy and claimedUntil go together: both or neither")
 	}
 	return s, nil
+}
+
+// historyOf reads commitHistory: an array of objects with commit and
+// supersededAt, and optionally commitVerified (false) and actualLoc; no
+// other member, and no null.
+func historyOf(v json.RawMessage) ([]Retired, error) {
+	elems, ok := splitArray(v)
+	if !ok {
+		return nil, fmt.Errorf("commitHistory must be an array, got %s", clip(v))
+	}
+	out := make([]Retired, 0, len(elems))
+	for i, el := range elems {
+		obj, ok := splitObject(el)
+		if !ok {
+			return nil, fmt.Errorf("commitHistory[%d] must be an object, got %s", i, clip(el))
+		}
+		var r Retired
+		var hasCommit, hasAt bool
+		for _, m := range obj {
+			field := fmt.Sprintf("commitHistory[%d].%s", i, m.key)
+			var err error
+			switch m.key {
+			case "commit":
+				if r.Commit, err = str(m.val, field); err == nil && !hexid.Commit(r.Commit) {
+					err = fmt.Errorf("%s %q is not 7 to 64 hex digits", field, r.Commit)
+				}
+				hasCommit = true
+			case "commitVerified": // only ever written false: a verified commit carries none
+				if string(m.val) != "false" {
+					err = fmt.Errorf("%s must be false when present, got %s", field, clip(m.val))
+				}
+				r.Unverified = true
+			case "actualLoc":
+				var n int
+				n, err = count(m.val, field)
+				r.ActualLoc = &n
+			case "supersededAt":
+				r.SupersededAt, err = timeOf(m.val, field)
+				hasAt = true
+			default:
+				err = fmt.Errorf("%s is not a field of commitHistory (commit, commitVerified, actualLoc, supersededAt)", field)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		if !hasCommit || !hasAt {
+			return nil, fmt.Errorf("commitHistory[%d] needs commit and supersededAt", i)
+		}
+		out = append(out, r)
+	}
+	return out, nil
 }
 
 // idOf reads an id (or a parallelGroup): an integer literal or a non-empty

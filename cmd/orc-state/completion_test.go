@@ -12,7 +12,8 @@ import (
 )
 
 // TestCompletionShells loads `orc-state completion <shell>` into each shell
-// that is installed and asks the shell itself to complete: fish through
+// that is installed and asks the shell itself to complete, verbs, enum
+// values and the state's data (a sessionId, a slice id): fish through
 // `complete -C`, bash and zsh by pressing Tab in an interactive shell under
 // tmux (without tmux, the registration the script made). A shell that is
 // not installed is skipped; core_completion.txtar pins every script's text.
@@ -29,26 +30,54 @@ func TestCompletionShells(t *testing.T) {
 	home := filepath.Join(dir, "home")
 	os.MkdirAll(home, 0o755)
 	env := hermeticEnv(home, "PATH="+binDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	// A repository whose state the data predictors read: the session of
+	// feat/checkout-retry, with slices 1 and auth-api, checked out on main.
+	repo := filepath.Join(dir, "repo")
+	os.MkdirAll(repo, 0o755)
+	for _, c := range [][]string{
+		{"git", "init", "-q", "-b", "main"},
+		{"git", "commit", "-q", "--allow-empty", "-m", "base"},
+		{"git", "checkout", "-q", "-b", "feat/checkout-retry"},
+		{"orc-state", "init", "--command", "flow", "--total-phases", "3"},
+		{"sh", "-c", `echo '{"slices": [{"id": 1}, {"id": "auth-api"}]}' | orc-state slice init -`},
+		{"git", "checkout", "-q", "main"},
+	} {
+		cmd := exec.Command(c[0], c[1:]...)
+		cmd.Dir, cmd.Env = repo, env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%q: %v\n%s", c, err, out)
+		}
+	}
 
 	t.Run("fish", func(t *testing.T) {
 		fish := lookShell(t, "fish")
 		cmd := exec.Command(fish, "--no-config", "-c", `orc-state completion fish | source
 complete -C"orc-state sl"
 echo ---
-complete -C"orc-state slice list --status "`)
-		cmd.Env = env
+complete -C"orc-state slice list --status "
+echo ---
+complete -C"orc-state resume fe"
+echo ---
+complete -C"orc-state slice set --branch feat/checkout-retry au"`)
+		cmd.Env, cmd.Dir = env, repo
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("fish: %v\n%s", err, out)
 		}
-		before, after, _ := strings.Cut(string(out), "---\n")
-		if strings.TrimSpace(before) != "slice" {
-			t.Errorf("fish completes %q to %q, want slice", "orc-state sl", before)
+		parts := strings.Split(string(out), "---\n")
+		if len(parts) != 4 {
+			t.Fatalf("fish printed %q", out)
 		}
-		got := strings.Fields(after)
+		if strings.TrimSpace(parts[0]) != "slice" {
+			t.Errorf("fish completes %q to %q, want slice", "orc-state sl", parts[0])
+		}
+		got := strings.Fields(parts[1])
 		slices.Sort(got)
 		if strings.Join(got, " ") != "committed escalated green pending red skipped" {
 			t.Errorf("fish completes --status to %q, want the slice statuses:\n%s", got, out)
+		}
+		if strings.TrimSpace(parts[2]) != "feat-checkout-retry" || strings.TrimSpace(parts[3]) != "auth-api" {
+			t.Errorf("fish completes the session and the slice to %q and %q, want feat-checkout-retry and auth-api", parts[2], parts[3])
 		}
 	})
 
@@ -58,6 +87,8 @@ complete -C"orc-state slice list --status "`)
 		if tm := newTmux(t, env, bash+" --norc --noprofile -i"); tm != nil {
 			tm.completes(t, setup, "orc-state sl", "$ orc-state slice")
 			newTmux(t, env, bash+" --norc --noprofile -i").completes(t, setup, "orc-state slice list --status ", "escalated")
+			inRepo := append([]string{"cd " + repo}, setup...)
+			newTmux(t, env, bash+" --norc --noprofile -i").completes(t, inRepo, "orc-state resume fe", "$ orc-state resume feat-checkout-retry")
 			return
 		}
 		cmd := exec.Command(bash, "--norc", "--noprofile", "-c", setup[0]+"\ncomplete -p orc-state")
@@ -74,6 +105,8 @@ complete -C"orc-state slice list --status "`)
 		if tm := newTmux(t, env, zsh+" -f -i"); tm != nil {
 			tm.completes(t, setup, "orc-state sl", "$ orc-state slice")
 			newTmux(t, env, zsh+" -f -i").completes(t, setup, "orc-state slice list --status ", "escalated")
+			inRepo := append([]string{"cd " + repo}, setup...)
+			newTmux(t, env, zsh+" -f -i").completes(t, inRepo, "orc-state slice set --branch feat/checkout-retry au", "$ orc-state slice set --branch feat/checkout-retry auth-api")
 			return
 		}
 		cmd := exec.Command(zsh, "-f", "-c", strings.Join(setup, "\n")+"\nprint -r -- ${_comps[orc-state]}")

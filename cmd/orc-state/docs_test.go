@@ -198,3 +198,31 @@ func goEnv(t *testing.T, name string) string {
 	}
 	return string(bytes.TrimSpace(out))
 }
+
+// TestReadmeSetUpReadsAsCommands: the README opens with its two set-up
+// commands, before any section, and a reader of the rendered page sees
+// them as they are to be typed: their annotations are in the doctest
+// comment above the block (internal/doctest), not on the lines.
+func TestReadmeSetUpReadsAsCommands(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	start := strings.Index(text, "```sh\n")
+	if start < 0 || strings.Contains(text[:start], "\n## ") {
+		t.Fatal("the README's first section comes before its set-up commands")
+	}
+	block, _, _ := strings.Cut(text[start+len("```sh\n"):], "```")
+	lines := strings.Split(strings.TrimSuffix(block, "\n"), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "CGO_ENABLED=0 go install ") || lines[1] != "go test ./..." {
+		t.Fatalf("the README's set-up block is %q; want the install line and go test ./...", lines)
+	}
+	doc, err := doctest.Parse("README.md", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := doc.Commands[1]; c.String() != "go test ./..." || c.Want.Skip == "" {
+		t.Errorf("go test ./... in the README is not skipped by its doctest comment: %+v", c.Want)
+	}
+}

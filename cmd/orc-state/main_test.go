@@ -167,6 +167,11 @@ func setupGit(env *testscript.Env) error {
 		"ORC_TEST_NOW":        "",
 		"ORC_LOCK_TIMEOUT":    "",
 		"NO_COLOR":            "",
+		// A cold statusline render waits for git until it answers, so the
+		// dirty mark a scenario sees does not depend on the machine's load
+		// (an unanswered look shows "?"); a scenario about the production
+		// wait sets it empty.
+		"ORC_TEST_PLACE_WAIT": "20s",
 	} {
 		env.Setenv(k, v)
 	}

@@ -61,7 +61,9 @@ func slNewRig(t *testing.T, bin string) *slRig {
 	}
 	// A UTF-8 locale, the default width and a private temp dir for the
 	// statusline's cache, whatever the environment running the tests.
-	r.env = hermeticEnv(home, "LANG=C.UTF-8", "LC_ALL=", "LC_CTYPE=", "COLUMNS=", "TMPDIR="+tmp)
+	// A cold render waits for git until it answers (ORC_TEST_PLACE_WAIT),
+	// so the rows do not depend on the machine's load.
+	r.env = hermeticEnv(home, "LANG=C.UTF-8", "LC_ALL=", "LC_CTYPE=", "COLUMNS=", "TMPDIR="+tmp, "ORC_TEST_PLACE_WAIT=20s")
 	r.mustRun(t, "", "git", "init", "-q", "-b", "main")
 	r.mustRun(t, "", "git", "commit", "-q", "--allow-empty", "-m", "base commit")
 	r.mustRun(t, "", r.bin, "init", "--command", "flow", "--total-phases", "3")

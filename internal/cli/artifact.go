@@ -1,8 +1,10 @@
 package cli
 
-// What artifact put and artifact check share: the NAME rules and HEAD.
+// What artifact put and artifact check share: the NAME rules, HEAD, and
+// the stamp of a text artifact.
 
 import (
+	"encoding/json"
 	"os"
 	"path"
 	"path/filepath"
@@ -55,8 +57,8 @@ func checkArtifactName(name string, write bool) error {
 		return fault.Usagef("artifact name %q must be a clean relative path (no leading /, no .., no //)", name)
 	case strings.HasPrefix(name, "../") || name == "..":
 		return fault.Usagef("artifact name %q leaves files/", name)
-	case !strings.HasSuffix(name, ".json"):
-		return fault.Usagef("artifact name %q must end in .json", name)
+	case !strings.HasSuffix(name, ".json") && !isTextArtifact(name):
+		return fault.Usagef("artifact name %q must end in .json (a JSON object) or .md or .txt (text)", name)
 	}
 	for _, part := range strings.Split(name, "/") {
 		if part == ".." || strings.HasPrefix(part, ".") {
@@ -154,6 +156,48 @@ func (e *Env) headSHA() (string, error) {
 		return "", fault.Usagef("HEAD has no commits yet; commit first, artifacts are stamped with HEAD")
 	}
 	return h.SHA, nil
+}
+
+// textExts are the endings of text artifacts: stored as given, stamped
+// in the journal (docs/protocol.md §12).
+var textExts = []string{".md", ".txt"}
+
+// isTextArtifact reports whether name is a text artifact's.
+func isTextArtifact(name string) bool {
+	for _, ext := range textExts {
+		if strings.HasSuffix(name, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// textStamp is the stamp of a text artifact: the arguments of the journal
+// line of the artifact put that stored it.
+type textStamp struct {
+	Name        string `json:"name"`
+	HeadSha     string `json:"headSha"`
+	Sha256      string `json:"sha256"`
+	GeneratedAt string `json:"generatedAt"`
+}
+
+// lastStamp returns the stamp of the last artifact put of name in the
+// session's journal; ok is false when no line stored it.
+func lastStamp(d *state.Dir, id, name string) (st textStamp, ok bool, err error) {
+	entries, _, err := journal.Read(d.File(id, journal.FileName))
+	if err != nil {
+		return st, false, fault.Wrap(fault.Invalid, err, "cannot read the journal of session %s", id)
+	}
+	for i := len(entries) - 1; i >= 0; i-- {
+		if entries[i].Verb != "artifact put" {
+			continue
+		}
+		var s textStamp
+		if json.Unmarshal(entries[i].Args, &s) == nil && s.Name == name {
+			return s, s.HeadSha != "" && s.Sha256 != "", nil
+		}
+	}
+	return st, false, nil
 }
 
 func short(sha string) string {

@@ -15,11 +15,29 @@ import (
 // ArtifactPutCmd is `artifact put NAME -`.
 type ArtifactPutCmd struct {
 	BranchFlag
-	Name   string `arg:"" help:"Relative path inside files/, ending in .json."`
+	Name   string `arg:"" help:"Relative path inside files/, ending in .json (a JSON object), or .md or .txt (text)."`
 	Source string `arg:"" optional:"" help:"Must be - (stdin)."`
 }
 
-// Run stores a JSON object from stdin as files/NAME, stamped with HEAD.
+// Help is the detail of artifact put --help: the two kinds and their
+// stamps.
+func (c *ArtifactPutCmd) Help() string {
+	return `A NAME ending in .json stores the JSON object on stdin with two members added:
+headSha (HEAD when stored) and generatedAt. A NAME ending in .md or .txt stores
+the text on stdin as it is (LF line endings), for a plan or a diagnosis the
+next phase reads; its stamp (headSha, generatedAt and the text's sha256) is
+the journal line of this put. Either is at most 1 MiB, UTF-8, without NUL or
+anything shaped like a credential, and a NAME another verb owns (checkpoint.md,
+progress.md, slices.json, ...) is refused. artifact check NAME says whether it
+was stored at HEAD (and, for text, not changed since). Example:
+
+    orc-state artifact put plan.md - < plan.md
+    orc-state artifact check plan.md`
+}
+
+// Run stores stdin as files/NAME, stamped with HEAD: a JSON object with
+// headSha and generatedAt added, or text as given with its stamp in the
+// journal line (docs/protocol.md §12).
 func (c *ArtifactPutCmd) Run(e *Env) error {
 	if c.Source != "-" {
 		return fault.Usagef("the artifact is read from stdin only").WithHint("orc-state artifact put %s - < file.json", safetext.Quote(c.Name))
@@ -30,6 +48,9 @@ func (c *ArtifactPutCmd) Run(e *Env) error {
 	data, err := e.readStdin()
 	if err != nil {
 		return err
+	}
+	if isTextArtifact(c.Name) {
+		return c.putText(e, data)
 	}
 	var obj map[string]json.RawMessage
 	if err := strictjson.Check(data); err != nil {
@@ -54,6 +75,28 @@ func (c *ArtifactPutCmd) Run(e *Env) error {
 	if err := enc.Encode(obj); err != nil {
 		return err
 	}
+	return c.store(e, buf.Bytes(), map[string]string{"name": c.Name, "headSha": head, "sha256": journal.Sum(buf.Bytes())})
+}
+
+// putText stores text as files/NAME; its stamp is the journal line.
+func (c *ArtifactPutCmd) putText(e *Env, text []byte) error {
+	if len(text) == 0 {
+		return fault.Usagef("stdin is empty; a text artifact holds its text").
+			WithHint("orc-state artifact put %s - < FILE", safetext.Quote(c.Name))
+	}
+	if err := checkText("the artifact", text); err != nil {
+		return err
+	}
+	head, err := e.headSHA()
+	if err != nil {
+		return err
+	}
+	return c.store(e, text, map[string]string{"name": c.Name, "headSha": head, "sha256": journal.Sum(text), "generatedAt": registry.Now()})
+}
+
+// store writes data as files/NAME of the session under the lock, with
+// stamp as the journal line's arguments.
+func (c *ArtifactPutCmd) store(e *Env, data []byte, stamp map[string]string) error {
 	return e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
 		if err := noSymlinks(tx.Dir().FilesDir(s.SessionID), c.Name); err != nil {
 			return err
@@ -61,15 +104,25 @@ func (c *ArtifactPutCmd) Run(e *Env) error {
 		if err := caseVariant(tx.Dir().FilesDir(s.SessionID), c.Name); err != nil {
 			return err
 		}
-		if old, err := tx.Read(s.SessionID, c.Name); err != nil {
+		old, err := tx.Read(s.SessionID, c.Name)
+		if err != nil {
 			return err
-		} else if old == nil {
+		}
+		if old == nil {
 			if err := newArtifactName(c.Name); err != nil {
 				return err
 			}
 		}
-		tx.Write(s.SessionID, c.Name, buf.Bytes())
-		tx.Touch(s.SessionID, map[string]string{"name": c.Name, "headSha": head, "sha256": journal.Sum(buf.Bytes())})
+		if isTextArtifact(c.Name) && string(old) == string(data) {
+			// The same text at the same HEAD again: its stamp stands.
+			if st, ok, err := lastStamp(tx.Dir(), s.SessionID, c.Name); err != nil {
+				return err
+			} else if ok && st.HeadSha == stamp["headSha"] && st.Sha256 == stamp["sha256"] {
+				return nil
+			}
+		}
+		tx.Write(s.SessionID, c.Name, data)
+		tx.Touch(s.SessionID, stamp)
 		return nil
 	})
 }

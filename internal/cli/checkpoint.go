@@ -10,20 +10,29 @@ import (
 	"github.com/orc-state/orc-state/slices"
 )
 
-// CheckpointCmd is `checkpoint --auto`.
+// CheckpointCmd is `checkpoint [--auto]`.
 type CheckpointCmd struct {
 	BranchFlag
-	Auto    bool   `help:"Required: write the mechanical Auto-checkpoint section."`
+	Auto    bool   `help:"The original's spelling, accepted: the Auto-checkpoint is what checkpoint always writes."`
 	Trigger string `default:"auto" help:"What triggered it (auto, manual, stop, ...)." placeholder:"T"`
+}
+
+// Help is the detail of checkpoint --help: what it writes.
+func (c *CheckpointCmd) Help() string {
+	return `Writes the session's "## Auto-checkpoint" section of checkpoint.md, the same
+with or without --auto: the time and the trigger, the phase and its label, the
+slices done of total and the open ones, HEAD (short sha and subject) and the
+dirty files (count and the first five, .orc/ left out), as git says them now.
+It never touches the Resume digest (digest write -) and does not change
+updatedAt. The PreCompact and Stop hooks write the same section.`
 }
 
 // Run writes the Auto-checkpoint section. Git is asked first; the phase and
 // slices are read inside the lock so they match the frontmatter written
 // with them. The digest is never touched and updatedAt is not bumped.
+// --auto is the original's spelling and changes nothing: the section is
+// the only one this verb writes (docs/protocol.md §9).
 func (c *CheckpointCmd) Run(e *Env) error {
-	if !c.Auto {
-		return fault.Usagef("only --auto is supported").WithHint("orc-state checkpoint --auto [--trigger T]")
-	}
 	if err := textin.SingleLine("--trigger", c.Trigger); err != nil || len(c.Trigger) > 64 {
 		return fault.Usagef("--trigger must be one line of at most 64 bytes")
 	}

@@ -196,6 +196,13 @@ func (c *CleanupCmd) apply(e *Env, plan []planRow) error {
 }
 
 func (c *CleanupCmd) print(e *Env, plan []planRow) error {
+	if len(plan) == 0 { // say so: an empty stdout alone reads like a failure
+		would := "nothing was removed"
+		if c.DryRun {
+			would = "nothing would be removed"
+		}
+		fmt.Fprintf(e.Stderr, "orc-state cleanup: no session matched the selection; %s\n", would)
+	}
 	if c.JSON {
 		return printJSON(e, map[string]any{"dryRun": c.DryRun, "plan": plan}, "  ")
 	}

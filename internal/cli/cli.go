@@ -105,7 +105,11 @@ func Run(proc Process) (code int) {
 			verb = "orc-state " + v
 		}
 		fmt.Fprintf(stderr, "%s: %s\n", verb, safetext.Escape(parseMessage(err)))
-		fmt.Fprintln(stderr, "hint: run "+verb+" --help")
+		if hint := flagHint(args, err); hint != "" {
+			fmt.Fprintln(stderr, "hint: "+safetext.Escape(hint))
+		} else {
+			fmt.Fprintln(stderr, "hint: run "+verb+" --help")
+		}
 		return fault.Usage
 	}
 	verb := verbName(kctx.Command())
@@ -172,7 +176,7 @@ func truncatedUnder(r any, quiet bool, stderr io.Writer) int {
 // grammarFor, and p's environment; kong's exit requests panic with
 // exitPanic.
 func newParser(p *Process, model any, stdout, stderr io.Writer) (*kong.Kong, error) {
-	return kong.New(model,
+	k, err := kong.New(model,
 		kong.Resolvers(envResolver(p.Environ)),
 		kong.Name("orc-state"),
 		kong.Description("The single writer of a repository's .orc/ workflow state."),
@@ -182,6 +186,98 @@ func newParser(p *Process, model any, stdout, stderr io.Writer) (*kong.Kong, err
 		enumsFor(model),
 		decimalIntegers(),
 	)
+	if err != nil {
+		return nil, err
+	}
+	showEnumValues(k.Model.Node)
+	return k, nil
+}
+
+// showEnumValues gives every enum flag without a placeholder of its own
+// its values as the placeholder, so that help, usage lines and kong's
+// messages show --status=pending|red|... rather than --status=STRING. An
+// empty value (the "not given" of an optional flag) is not shown.
+func showEnumValues(n *kong.Node) {
+	for _, f := range n.Flags {
+		if f.Enum == "" || f.Tag.PlaceHolder != "" {
+			continue
+		}
+		var values []string
+		for _, v := range f.EnumSlice() {
+			if v != "" {
+				values = append(values, v)
+			}
+		}
+		f.PlaceHolder = strings.Join(values, "|")
+	}
+	for _, c := range n.Children {
+		showEnumValues(c)
+	}
+}
+
+// takesValue reports whether arg is a flag of cmd (or a global one) whose
+// value is the next argument: --note, not --force, not --note=x.
+func takesValue(cmd *kong.Node, arg string) bool {
+	name, ok := strings.CutPrefix(arg, "--")
+	if !ok || strings.Contains(name, "=") {
+		return false
+	}
+	for n := cmd; n != nil; n = n.Parent {
+		for _, f := range n.Flags {
+			if f.Name == name {
+				return !f.IsBool()
+			}
+		}
+	}
+	return false
+}
+
+// unexpectedArg is kong's message for a positional argument the verb does
+// not take.
+var unexpectedArg = lazyRegexp(`^unexpected argument (.+)$`)
+
+// flagHint is the hint for an argument given where a flag's value belongs:
+// "slice set 3 red" is "slice set 3 --status red", since red is a value of
+// --status (and of no other flag of the verb). It names the command with
+// the argument moved behind its flag; "" when err is no such case.
+func flagHint(args []string, err error) string {
+	m := unexpectedArg().FindStringSubmatch(err.Error())
+	var pe *kong.ParseError
+	if m == nil || !errors.As(err, &pe) || pe.Context == nil || pe.Context.Selected() == nil {
+		return ""
+	}
+	word := m[1]
+	var owner *kong.Flag
+	for _, f := range pe.Context.Selected().Flags {
+		for _, v := range f.EnumSlice() {
+			if v == word && v != "" {
+				if owner != nil && owner != f {
+					return "" // a value of two flags: no guess
+				}
+				owner = f
+			}
+		}
+	}
+	if owner == nil {
+		return ""
+	}
+	// The word kong did not expect is its last occurrence that is not a
+	// flag's value (slice set 3 red --note red: the first red).
+	at := -1
+	for i, a := range args {
+		if a == word && (i == 0 || !takesValue(pe.Context.Selected(), args[i-1])) {
+			at = i
+		}
+	}
+	var b strings.Builder
+	b.WriteString("orc-state")
+	for i, a := range args {
+		if i == at {
+			b.WriteString(" --" + owner.Name)
+		}
+		b.WriteString(" " + safetext.Quote(a))
+	}
+	return fmt.Sprintf("%s is a value of --%s: %s", safetext.Quote(word), owner.Name, b.String())
 }
 
 // missingValue is kong's message for a flag given last, without its value.

@@ -12,7 +12,7 @@ import (
 // DecisionGetCmd is `decision get [K]`.
 type DecisionGetCmd struct {
 	BranchFlag
-	Key  string `arg:"" optional:"" help:"Key (default: print the whole file)."`
+	Key  string `arg:"" optional:"" help:"Key (default: print the whole file)." predictor:"decision"`
 	Echo bool   `help:"Print 'using settled decision: K=V (provenance)'."`
 }
 

@@ -13,7 +13,7 @@ type DecisionSetCmd struct {
 	BranchFlag
 	Key        string `arg:"" help:"Key."`
 	Value      string `arg:"" help:"Value (one line)."`
-	Provenance string `required:"" help:"flag, asked, policy or inferred."`
+	Provenance string `required:"" help:"How it was settled: ${provenances_help}." placeholder:"${provenances}"`
 	Supersede  bool   `help:"Replace a settled value (the old one is kept in history)."`
 }
 

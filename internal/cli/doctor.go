@@ -157,13 +157,13 @@ func doctor(d *state.Dir, now time.Time) []doctorFinding {
 			continue // between two states until repair completes the transaction
 		}
 		if _, err := os.Stat(d.FilesDir(s.SessionID)); errors.Is(err, fs.ErrNotExist) {
-			add(s.SessionID, "entry.no-folder", "orc-state repair --branch "+safetext.Quote(s.SessionID)+" (recreates checkpoint.md from the entry)",
+			add(s.SessionID, "entry.no-folder", "orc-state repair --session "+safetext.Quote(s.SessionID)+" (recreates checkpoint.md from the entry)",
 				"the registry lists %s but its folder does not exist", s.SessionID)
 			continue
 		}
 		fs, err := verify.Session(d, reg, s, now)
 		if err != nil {
-			add(s.SessionID, "session.unreadable", "orc-state verify "+safetext.Quote(s.SessionID), "%v", err)
+			add(s.SessionID, "session.unreadable", "orc-state verify --session "+safetext.Quote(s.SessionID), "%v", err)
 			continue
 		}
 		fs = append(fs, verify.StoredSecrets(d, s)...)
@@ -247,7 +247,7 @@ func nameFindings(reg *registry.Registry) []doctorFinding {
 		}
 		out = append(out, doctorFinding{Finding: verify.Finding{Code: "name.case-collision",
 			Message: fmt.Sprintf("sessions %s share one folder on %s", strings.Join(names, " and "), where),
-			Next:    fmt.Sprintf("keep one: orc-state session remove %s, on a machine where they are separate folders (Linux)", safetext.Quote(group[len(group)-1].SessionID))}})
+			Next:    fmt.Sprintf("keep one: orc-state session remove --session %s, on a machine where they are separate folders (Linux)", safetext.Quote(group[len(group)-1].SessionID))}})
 	}
 	for i := range reg.Sessions {
 		s := &reg.Sessions[i]
@@ -255,11 +255,11 @@ func nameFindings(reg *registry.Registry) []doctorFinding {
 		if err == nil {
 			continue
 		}
-		next := fmt.Sprintf("nothing, while it stays on Linux or macOS; to move it to Windows, finish it, orc-state session remove %s, and init branch %s again", safetext.Quote(s.SessionID), safetext.Quote(s.GitBranch))
+		next := fmt.Sprintf("nothing, while it stays on Linux or macOS; to move it to Windows, finish it, orc-state session remove --session %s, and init branch %s again", safetext.Quote(s.SessionID), safetext.Quote(s.GitBranch))
 		if id, kerr := registry.KeyFor(s.GitBranch); kerr == nil {
 			next += " (its key is then " + id + ")"
 		} else {
-			next = fmt.Sprintf("branch %s needs another name (%v); finish it, then orc-state session remove %s", safetext.Quote(s.GitBranch), kerr, safetext.Quote(s.SessionID))
+			next = fmt.Sprintf("branch %s needs another name (%v); finish it, then orc-state session remove --session %s", safetext.Quote(s.GitBranch), kerr, safetext.Quote(s.SessionID))
 		}
 		out = append(out, doctorFinding{Session: s.SessionID, Finding: verify.Finding{Code: "name.not-portable",
 			Message: fmt.Sprintf("%v; an earlier version stored it", err),

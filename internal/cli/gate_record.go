@@ -9,6 +9,7 @@ import (
 	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/registry"
@@ -45,7 +46,9 @@ func (c *GateRecordCmd) Run(e *Env) error {
 	}
 	var escalated bool
 	var retries, budget int
+	var id string // the session, for the hint
 	err := e.Mutate(c.Branch, c, func(tx *state.Tx, s *registry.Session) error {
+		id = s.SessionID
 		if s.Phase.Done {
 			return fault.Usagef("the session is done; there is no phase to gate")
 		}
@@ -70,11 +73,12 @@ func (c *GateRecordCmd) Run(e *Env) error {
 			Reviewer: c.Reviewer, Note: c.Note, At: registry.Now()})
 		key := strconv.Itoa(c.Phase)
 		if c.Verdict == "approved" {
+			next := registry.Phase{N: c.Phase + 1}
 			if c.Phase >= s.TotalPhases {
-				s.Phase = registry.Phase{Done: true}
-			} else {
-				s.Phase = registry.Phase{N: c.Phase + 1}
+				next = registry.Phase{Done: true}
 			}
+			setPhase(s, next, "") // the label named the phase just approved
+
 		} else {
 			s.Gate.Retries[key]++
 			retries = s.Gate.Retries[key]
@@ -95,7 +99,7 @@ func (c *GateRecordCmd) Run(e *Env) error {
 	if escalated {
 		return &fault.Error{Code: fault.Escalation,
 			Msg:  fmt.Sprintf("phase %d had changes requested %d times (budget %d); the session is paused", c.Phase, retries, budget),
-			Hint: "a human decides how to proceed; resume with orc-state status set in_progress"}
+			Hint: "a human decides how to proceed; resume with orc-state status set in_progress --session " + safetext.Quote(id)}
 	}
 	return nil
 }

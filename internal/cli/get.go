@@ -13,7 +13,7 @@ import (
 // GetCmd is `get`.
 type GetCmd struct {
 	BranchFlag
-	Key   string `arg:"" optional:"" help:"Branch or sessionId (default: --branch, else the current branch)."`
+	Key   string `arg:"" optional:"" help:"Branch or sessionId (default: --branch, else the current branch)." predictor:"session"`
 	Field string `help:"Print only this top-level field, raw." placeholder:"F"`
 }
 

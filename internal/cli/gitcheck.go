@@ -145,7 +145,7 @@ func remoteTracking(r *gitx.Repo, branch string) (string, bool) {
 func gitFindings(d *state.Dir, s *registry.Session, g reality) []verify.Finding {
 	unreadable := func(why string) []verify.Finding {
 		return []verify.Finding{{Code: "git.unreadable", Message: "git cannot answer: " + why,
-			Next: "run git status here to see why, fix that, then orc-state verify"}}
+			Next: "run git status here to see why, fix that, then orc-state verify --session " + safetext.Quote(s.SessionID)}}
 	}
 	if g.err != nil {
 		if d.Git == nil {
@@ -155,7 +155,7 @@ func gitFindings(d *state.Dir, s *registry.Session, g reality) []verify.Finding 
 	}
 	if !g.headOK && !g.unborn {
 		return []verify.Finding{{Code: "git.branch-missing", Message: fmt.Sprintf("branch %q does not exist", s.GitBranch),
-			Next: "orc-state session remove " + safetext.Quote(s.SessionID) + " (if the work is finished)"}}
+			Next: "orc-state session remove --session " + safetext.Quote(s.SessionID) + " (if the work is finished)"}}
 	}
 	var out []verify.Finding
 	if g.headOK { // an unborn branch has no commits to check claims against
@@ -172,7 +172,7 @@ func gitFindings(d *state.Dir, s *registry.Session, g reality) []verify.Finding 
 		if len(g.paths) > 0 {
 			out = append(out, verify.Finding{Code: "git.dirty",
 				Message: fmt.Sprintf("%d uncommitted file(s): %s", len(g.paths), strings.Join(first(g.paths, 5), ", ")),
-				Next:    "commit or stash the changes, then orc-state checkpoint --auto"})
+				Next:    "commit or stash the changes, then orc-state checkpoint --session " + safetext.Quote(s.SessionID)})
 		}
 	case g.dirty.NotApplicable:
 	default:
@@ -187,13 +187,13 @@ func suiteFinding(d *state.Dir, r *gitx.Repo, s *registry.Session, head string) 
 	if !ok || dg.SuiteSHA == "" {
 		return verify.Finding{}, false
 	}
-	v := suiteVerdict(r, dg.SuiteSHA, head)
+	v := suiteVerdict(r, dg.SuiteSHA, head, s.SessionID)
 	if v.code == "" {
 		return verify.Finding{}, false
 	}
 	next := v.next
 	if next == "" {
-		next = "run the suite at HEAD, then orc-state digest write - --branch " + safetext.Quote(s.SessionID)
+		next = "run the suite at HEAD, then orc-state digest write - --session " + safetext.Quote(s.SessionID)
 	}
 	return verify.Finding{Code: v.code, Message: v.message, Next: next}, true
 }
@@ -202,20 +202,24 @@ func suiteFinding(d *state.Dir, r *gitx.Repo, s *registry.Session, head string) 
 // the fix (one that never rewrites a sha that may be right).
 type claimVerdict struct{ code, message, next string }
 
-// unshallow is the fix for a claim a shallow clone cannot check.
-const unshallow = "git fetch --unshallow, then orc-state verify"
+// unshallow is the fix for a claim a shallow clone cannot check, in
+// session id.
+func unshallow(id string) string {
+	return "git fetch --unshallow, then orc-state verify --session " + safetext.Quote(id)
+}
 
-// suiteVerdict says how a claimed sha relates to head: "" when equal.
-func suiteVerdict(r *gitx.Repo, claim, head string) claimVerdict {
+// suiteVerdict says how a claimed sha relates to head: "" when equal. id
+// is the session the claim is in, named by the fixes.
+func suiteVerdict(r *gitx.Repo, claim, head, id string) claimVerdict {
 	c := r.CheckClaim(claim)
 	switch c.State {
 	case gitx.ClaimCommit:
 	case gitx.ClaimNotCommit, gitx.ClaimAmbiguous:
 		return claimVerdict{code: "suite.unknown-commit", message: fmt.Sprintf("Suite sha %s %s", claim, c.Problem())}
 	case gitx.ClaimBeyondShallow:
-		return claimVerdict{"suite.unchecked", fmt.Sprintf("Suite sha %s %s", claim, c.Problem()), unshallow}
+		return claimVerdict{"suite.unchecked", fmt.Sprintf("Suite sha %s %s", claim, c.Problem()), unshallow(id)}
 	default:
-		return claimVerdict{"suite.unchecked", fmt.Sprintf("Suite sha %s %s", claim, c.Problem()), "run git status here to see why, then orc-state verify"}
+		return claimVerdict{"suite.unchecked", fmt.Sprintf("Suite sha %s %s", claim, c.Problem()), "run git status here to see why, then orc-state verify --session " + safetext.Quote(id)}
 	}
 	if c.Full == head {
 		return claimVerdict{}
@@ -223,7 +227,7 @@ func suiteVerdict(r *gitx.Repo, claim, head string) claimVerdict {
 	n, reachable, err := r.CommitsBetween(c.Full, head)
 	switch {
 	case errors.Is(err, gitx.ErrBeyondShallow):
-		return claimVerdict{"suite.unchecked", fmt.Sprintf("cannot tell whether the Suite sha %s is an ancestor of HEAD: %s", claim, gitx.BeyondShallow), unshallow}
+		return claimVerdict{"suite.unchecked", fmt.Sprintf("cannot tell whether the Suite sha %s is an ancestor of HEAD: %s", claim, gitx.BeyondShallow), unshallow(id)}
 	case err != nil:
 		return claimVerdict{code: "suite.unchecked", message: fmt.Sprintf("cannot compare Suite sha %s with HEAD: %v", claim, err)}
 	case reachable:
@@ -261,7 +265,7 @@ func sliceFindings(d *state.Dir, r *gitx.Repo, s *registry.Session, head string)
 		if sl.Status != "committed" || sl.Commit == "" {
 			continue
 		}
-		next := fmt.Sprintf("check the slice's commit, then orc-state slice set %s --status committed --commit <sha> --force", safetext.Quote(sl.ID))
+		next := fmt.Sprintf("check the slice's commit, then orc-state slice set %s --status committed --commit <sha> --force --session %s", safetext.Quote(sl.ID), safetext.Quote(s.SessionID))
 		c := r.CheckClaim(sl.Commit)
 		switch c.State {
 		case gitx.ClaimCommit:
@@ -270,20 +274,20 @@ func sliceFindings(d *state.Dir, r *gitx.Repo, s *registry.Session, head string)
 				Message: fmt.Sprintf("slice %s is committed at %s, which %s", sl.ID, sl.Commit, c.Problem())})
 			continue
 		default:
-			out = append(out, verify.Finding{Code: "slice.unchecked-commit", Next: unshallow,
+			out = append(out, verify.Finding{Code: "slice.unchecked-commit", Next: unshallow(s.SessionID),
 				Message: fmt.Sprintf("slice %s commit %s %s", sl.ID, sl.Commit, c.Problem())})
 			continue
 		}
 		_, reachable, err := r.CommitsBetween(c.Full, head)
 		switch {
 		case errors.Is(err, gitx.ErrBeyondShallow):
-			out = append(out, verify.Finding{Code: "slice.unchecked-commit", Next: unshallow,
+			out = append(out, verify.Finding{Code: "slice.unchecked-commit", Next: unshallow(s.SessionID),
 				Message: fmt.Sprintf("cannot tell whether slice %s commit %s is reachable from the branch head: %s", sl.ID, sl.Commit, gitx.BeyondShallow)})
 		case err == nil && !reachable:
 			out = append(out, verify.Finding{Code: "slice.unreachable-commit", Next: next,
 				Message: fmt.Sprintf("slice %s commit %s is not reachable from the branch head", sl.ID, sl.Commit)})
 		case sl.Unverified:
-			out = append(out, verify.Finding{Code: "slice.unverified-commit", Next: "orc-state slice set " + safetext.Quote(sl.ID) + " --status committed --commit " + safetext.Quote(sl.Commit) + " --force (records it as verified)",
+			out = append(out, verify.Finding{Code: "slice.unverified-commit", Next: "orc-state slice set " + safetext.Quote(sl.ID) + " --status committed --commit " + safetext.Quote(sl.Commit) + " --force --session " + safetext.Quote(s.SessionID) + " (records it as verified)",
 				Message: fmt.Sprintf("slice %s commit %s was recorded unverified; it resolves now", sl.ID, sl.Commit)})
 		}
 	}

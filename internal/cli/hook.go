@@ -33,6 +33,16 @@ type hookPayload struct {
 	SessionTitle       any    `json:"session_title"` // a string; absent when the session has no title
 }
 
+// hookHelp is the start of a hook verb's --help: the event, and the
+// fields of its stdin JSON the verb reads (hooks/README.md shows a payload
+// of each event). Every field named must be one hookPayload decodes.
+func hookHelp(event string, fields ...string) string {
+	return fmt.Sprintf(`Claude Code runs it for %s with the hook's JSON on stdin (an example
+is in hooks/README.md). Of that JSON it reads: %s; every other
+field is ignored, and a missing one reads as empty.
+`, event, strings.Join(fields, ", "))
+}
+
 // hookStdinTimeout bounds the wait for the hook's stdin to close.
 const hookStdinTimeout = 2 * time.Second
 

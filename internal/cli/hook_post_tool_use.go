@@ -29,6 +29,17 @@ func (c *HookPostToolUseCmd) Run(e *Env) error {
 	return nil
 }
 
+// Help is the detail of hook post-tool-use --help: the payload fields
+// read.
+func (c *HookPostToolUseCmd) Help() string {
+	return hookHelp("PostToolUse", "session_id", "agent_id") + `
+It reads the context level the statusline last recorded for session_id (no
+registry, no git) and, at red (80-89 %) or critical (90 % and above), once
+per tier, answers {"hookSpecificOutput":{"hookEventName":"PostToolUse",
+"additionalContext":...}} with the advice to write the digest. Nothing for a
+subagent (agent_id set); always exit 0.`
+}
+
 // runPostToolUse is `hook post-tool-use`, dispatched before the parser: it
 // runs after every tool call. It reads the context level the statusline
 // last recorded for this Claude Code session (one small private file; no

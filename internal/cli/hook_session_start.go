@@ -22,6 +22,17 @@ type sessionStartOutput struct {
 // maxContext is the host's cap on injected context, in characters.
 const maxContext = 10000
 
+// Help is the detail of hook session-start --help: the payload fields read.
+func (c *HookSessionStartCmd) Help() string {
+	return hookHelp("SessionStart", "cwd", "agent_id", "source", "session_title") + `
+With a live session on the branch of cwd, it answers
+{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":...}}:
+the resume packet for source compact, resume or fork, a one-line banner
+otherwise; sessionTitle only when session_title is absent, empty or starts
+with "orc: ". It appends the ORC_* variables to $CLAUDE_ENV_FILE. Nothing for
+a subagent (agent_id set) or without a live session; always exit 0.`
+}
+
 // Run injects the resume packet after compaction or on resume, a one-line
 // banner on startup or clear, and nothing when there is no live session.
 func (c *HookSessionStartCmd) Run(e *Env) error {

@@ -19,8 +19,13 @@ import (
 const maxStdin = 1 << 20
 
 // readStdin reads all of stdin up to maxStdin bytes, as fromWindows
-// leaves it.
+// leaves it. When stdin is a terminal, a person is typing: one line on
+// stderr says the verb is waiting for the text and how to end it, so a
+// verb that reads stdin never looks hung.
 func (e *Env) readStdin() ([]byte, error) {
+	if isTerminal(e.Stdin) {
+		fmt.Fprintf(e.Stderr, "orc-state %s: reading stdin from the terminal: type the text, then Ctrl-D on a line of its own (Ctrl-C cancels)\n", e.Verb)
+	}
 	data, err := io.ReadAll(io.LimitReader(e.Stdin, maxStdin+1))
 	if err != nil {
 		return nil, fault.Usagef("cannot read stdin: %v", err)

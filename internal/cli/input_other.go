@@ -3,6 +3,7 @@
 package cli
 
 import (
+	"io"
 	"os"
 	"time"
 )
@@ -14,3 +15,7 @@ func openInput(path string) (*os.File, error) { return os.Open(path) }
 func pollRead(*os.File, int64, time.Duration, func([]byte) bool) ([]byte, error, bool) {
 	return nil, nil, false
 }
+
+// isTerminal is false here: the prompt of a stdin reader is shown only
+// where a terminal can be told apart from a pipe without a console API.
+func isTerminal(io.Reader) bool { return false }

@@ -4,6 +4,7 @@ package cli
 
 import (
 	"errors"
+	"io"
 	"os"
 	"syscall"
 	"time"
@@ -72,4 +73,24 @@ func pollLoop(fd int, limit int64, deadline time.Time, whole func([]byte) bool) 
 			return out, err
 		}
 	}
+}
+
+// isTerminal reports whether r is a terminal: a file whose descriptor
+// answers the terminal's window-size request (a pipe, a regular file and
+// /dev/null do not).
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	tty := false
+	rc.Control(func(fd uintptr) {
+		_, err := unix.IoctlGetWinsize(int(fd), unix.TIOCGWINSZ)
+		tty = err == nil
+	})
+	return tty
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/statusline"
 )
 
@@ -64,29 +65,99 @@ func (c *InstallCmd) Run(e *Env) error {
 	if err != nil {
 		return fault.Usagef("%s is not a JSON object: %v", path, err).WithHint("fix the file by hand, then run orc-state install again")
 	}
+	foreign := "" // the command of another tool's statusLine that --force replaces
 	if cur, ok := members.get("statusLine"); ok {
 		if jsonEqual(cur, want) {
 			fmt.Fprintf(e.Stdout, "%s already has orc-state's statusLine; nothing to do\n", path)
 			return nil
 		}
-		if !c.Force && !bytes.Contains(cur, []byte("orc-state")) {
-			return fault.Usagef("%s already has another statusLine", path).WithHint("pass --force to replace it")
+		if !bytes.Contains(cur, []byte("orc-state")) {
+			if !c.Force {
+				return fault.Usagef("%s already has another statusLine (%s)", path, statusLineCommand(cur)).
+					WithHint("pass --force to replace it (the old file is kept beside it)")
+			}
+			foreign = statusLineCommand(cur)
 		}
 	}
 	members.set("statusLine", want)
 	out := members.render()
+	backup := ""
+	if foreign != "" {
+		backup = path + "." + e.now().UTC().Format("20060102T150405Z") + ".bak"
+	}
 	if c.DryRun {
 		fmt.Fprintf(e.Stdout, "would write %s:\n%s", path, out)
+		if foreign != "" {
+			fmt.Fprintf(e.Stdout, "would replace the statusLine command %s, keeping the old file as %s\n", safetext.Escape(foreign), backup)
+		}
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fault.Usagef("cannot create %s: %v", filepath.Dir(path), err)
 	}
+	if foreign != "" {
+		var err error
+		if backup, err = keepCopy(backup, old); err != nil {
+			return fault.Usagef("cannot keep a copy of %s: %v; nothing was written", path, err)
+		}
+	}
 	if err := atomicfile.WriteFile(path, out, 0o644); err != nil {
 		return fault.Usagef("cannot write %s: %v", path, err)
 	}
 	fmt.Fprintf(e.Stdout, "wrote statusLine to %s\n", path)
+	if foreign != "" {
+		fmt.Fprintf(e.Stdout, "replaced the statusLine command %s; the old file is kept as %s\n", safetext.Escape(foreign), backup)
+	}
 	return nil
+}
+
+// statusLineCommand is what a statusLine runs, for a message: its
+// "command", else the member as it is written.
+func statusLineCommand(raw json.RawMessage) string {
+	var sl struct {
+		Command string `json:"command"`
+	}
+	if json.Unmarshal(raw, &sl) == nil && sl.Command != "" {
+		return strconv.Quote(sl.Command)
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// keepCopy writes data to path, or to path with "-2", "-3", ... before
+// its extension when that name is taken (never over a file), synced, and
+// returns the name used.
+func keepCopy(path string, data []byte) (string, error) {
+	base := strings.TrimSuffix(path, ".bak")
+	for n := 1; n < 100; n++ {
+		name := path
+		if n > 1 {
+			name = base + "-" + strconv.Itoa(n) + ".bak"
+		}
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, os.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		_, err = f.Write(data)
+		if err == nil {
+			err = f.Sync()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(name)
+			return "", err
+		}
+		return name, nil
+	}
+	return "", fmt.Errorf("%s and 98 numbered copies exist", path)
 }
 
 // statuslineVerb is the statusLine command after the binary: the verb and

@@ -12,12 +12,12 @@ import (
 // LinkPRCmd is `link-pr`.
 type LinkPRCmd struct {
 	BranchFlag
-	Repo          string `required:"" help:"Repository the PR belongs to."`
-	URL           string `required:"" name:"url" help:"PR URL (its identity)."`
+	Repo          string `required:"" help:"Repository the PR belongs to." placeholder:"REPO"`
+	URL           string `required:"" name:"url" help:"PR URL (its identity)." placeholder:"URL"`
 	Number        *int   `help:"PR number."`
-	StackID       string `name:"stack-id" help:"Stack the PR belongs to."`
+	StackID       string `name:"stack-id" help:"Stack the PR belongs to." placeholder:"ID"`
 	StackPosition *int   `name:"stack-position" help:"Position in the stack."`
-	StackedOn     string `name:"stacked-on" help:"URL of the PR below it."`
+	StackedOn     string `name:"stacked-on" help:"URL of the PR below it." placeholder:"URL"`
 }
 
 // Run links a PR, updating the entry with the same URL.

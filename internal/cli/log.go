@@ -11,7 +11,7 @@ import (
 // LogCmd is `log`.
 type LogCmd struct {
 	BranchFlag
-	Key  string `arg:"" optional:"" help:"Branch or sessionId."`
+	Key  string `arg:"" optional:"" help:"Branch or sessionId." predictor:"session"`
 	JSON bool   `name:"json" help:"Print the journal lines as JSON."`
 }
 

@@ -11,10 +11,13 @@ import (
 type PhaseSetCmd struct {
 	BranchFlag
 	Phase string `arg:"" help:"Phase number or done."`
-	Label string `help:"Phase label (one line)." placeholder:"L"`
+	Label string `help:"Phase label (one line). A phase change without --label clears the label." placeholder:"L"`
 }
 
-// Run sets the phase (and label).
+// Run sets the phase and its label: --label replaces the label, and a
+// change of phase without --label clears it (the original's semantics: a
+// label names its phase, so it never moves on with another one). Setting
+// the phase it already has keeps the label.
 func (c *PhaseSetCmd) Run(e *Env) error {
 	p, err := registry.ParsePhase(c.Phase)
 	if err != nil {
@@ -28,10 +31,21 @@ func (c *PhaseSetCmd) Run(e *Env) error {
 			return fault.Usagef("phase %d is beyond totalPhases %d", p.N, s.TotalPhases).
 				WithHint("pass a phase in 1..%d or done, or raise it with orc-state init --total-phases", s.TotalPhases)
 		}
-		s.Phase = p
-		if c.Label != "" {
-			s.PhaseLabel = registry.Str(c.Label)
-		}
+		setPhase(s, p, c.Label)
 		return nil
 	})
+}
+
+// setPhase moves s to phase p with label (docs/protocol.md §5): a label
+// given replaces the old one; a phase change without one clears it.
+// Every verb that moves the phase (phase set, gate record) goes through
+// here.
+func setPhase(s *registry.Session, p registry.Phase, label string) {
+	switch {
+	case label != "":
+		s.PhaseLabel = registry.Str(label)
+	case p != s.Phase:
+		s.PhaseLabel = nil
+	}
+	s.Phase = p
 }

@@ -29,7 +29,7 @@ type Process struct {
 	// whether a claim is live); nil is the real time.
 	Now func() time.Time
 	// PlaceWait is the longest a statusline render waits for git on a
-	// cache miss; past it the render goes on without the dirty mark and
+	// cache miss; past it the render shows the dirty state unknown ("?") and
 	// the detached refresher fills the cache for the next render. Zero is
 	// the production wait, defaultPlaceWait.
 	PlaceWait time.Duration

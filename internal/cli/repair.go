@@ -62,7 +62,7 @@ func (c *RepairCmd) Run(e *Env) error {
 		if !slices.ContainsFunc(findings, func(f verify.Finding) bool { return repairs(f.Code) }) {
 			fmt.Fprintf(e.Stdout, "nothing to repair in %s\n", safetext.Escape(s.SessionID))
 			if len(verify.StoredSecrets(tx.Dir(), s)) > 0 {
-				fmt.Fprintln(e.Stdout, safetext.Escape("it holds a stored credential: orc-state repair --redact --branch "+safetext.Quote(s.SessionID)+" removes it"))
+				fmt.Fprintln(e.Stdout, safetext.Escape("it holds a stored credential: orc-state repair --redact --session "+safetext.Quote(s.SessionID)+" removes it"))
 			}
 			return nil // and nothing written
 		}

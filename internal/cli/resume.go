@@ -19,7 +19,7 @@ import (
 // ResumeCmd is `resume`.
 type ResumeCmd struct {
 	BranchFlag
-	Key      string `arg:"" optional:"" help:"Branch or sessionId (default: the current branch's session)."`
+	Key      string `arg:"" optional:"" help:"Branch or sessionId (default: the current branch's session)." predictor:"session"`
 	JSON     bool   `name:"json" help:"The packet as JSON."`
 	MaxBytes int    `name:"max-bytes" default:"4096" help:"Upper bound of the packet, in bytes."`
 }
@@ -177,7 +177,7 @@ func buildPacket(d *state.Dir, reg *registry.Registry, s *registry.Session, agen
 	if g.headOK && g.err == nil {
 		p.Head, p.HeadSubject = g.head.SHA, g.head.Subject
 		if dg, ok := sessionDigest(d, s); ok && dg.SuiteSHA != "" {
-			v := suiteVerdict(g.repo, dg.SuiteSHA, g.head.SHA)
+			v := suiteVerdict(g.repo, dg.SuiteSHA, g.head.SHA, s.SessionID)
 			if v.code == "" {
 				p.CrossCheck = append(p.CrossCheck, fmt.Sprintf("Suite sha %s equals HEAD", dg.SuiteSHA))
 			} else {

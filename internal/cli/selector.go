@@ -16,8 +16,8 @@ import (
 // positional key) to the session lookups; --session reaches them through
 // Env, set once after parsing (selectFlags).
 type BranchFlag struct {
-	Branch  string `help:"Branch whose session to use (or a sessionId when no git branch has that name); default: the current branch." placeholder:"B"`
-	Session string `help:"The session to use, by sessionId (exactly)." placeholder:"S"`
+	Branch  string `help:"Branch whose session to use (or a sessionId when no git branch has that name); default: the current branch." placeholder:"B" predictor:"branch"`
+	Session string `help:"The session to use, by sessionId (exactly)." placeholder:"S" predictor:"session"`
 }
 
 // selectFlags keeps the selected verb's --session for the session lookups.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 )
 
@@ -32,7 +33,7 @@ func (c *SessionRemoveCmd) Run(e *Env) error {
 		}
 		if (s.Status == "in_progress" || s.Status == "paused") && !c.Force {
 			return fault.Usagef("session %s is %s; refusing to remove a live session", s.SessionID, s.Status).
-				WithHint("pass --force to remove it anyway, or orc-state status set completed first")
+				WithHint("pass --force to remove it anyway, or orc-state status set completed --session %s first", safetext.Quote(s.SessionID))
 		}
 		tx.RemoveSession(*s)
 		return nil

@@ -15,6 +15,10 @@ type SliceInitCmd struct {
 	Force bool   `help:"Replace a ledger that has progress (journaled)."`
 }
 
+// Help is the detail of slice init --help: the plan's fields and what
+// slice verify requires of them.
+func (c *SliceInitCmd) Help() string { return slices.PlanText() + "\n" + slices.ReadinessText() }
+
 // Run installs a ledger from FILE, refusing to overwrite progress unless
 // --force.
 func (c *SliceInitCmd) Run(e *Env) error {

@@ -62,7 +62,7 @@ func (c *SliceListCmd) Run(e *Env) error {
 		for _, r := range rows {
 			cols := []string{safetext.Escape(r.ID), safetext.Escape(r.Status), safetext.Escape(r.Title)}
 			if len(want) == 0 {
-				commit := r.Commit
+				commit := short(r.Commit) // one width: 12 digits of a full sha (--json has it whole)
 				if commit == "" {
 					commit = "-"
 				}

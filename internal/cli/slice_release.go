@@ -9,7 +9,7 @@ import (
 type SliceReleaseCmd struct {
 	BranchFlag
 	AgentFlag
-	ID    string `arg:"" help:"The slice whose claim to give up."`
+	ID    string `arg:"" help:"The slice whose claim to give up." predictor:"slice"`
 	Force bool   `help:"Remove another agent's claim (journaled)."`
 }
 

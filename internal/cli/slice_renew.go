@@ -11,7 +11,7 @@ type SliceRenewCmd struct {
 	BranchFlag
 	AgentFlag
 	LeaseFlag
-	ID string `arg:"" help:"The slice whose claim to renew (yours)."`
+	ID string `arg:"" help:"The slice whose claim to renew (yours)." predictor:"slice"`
 }
 
 // Run sets the end of the agent's claim on the slice to the lease from

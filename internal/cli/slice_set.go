@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/hexid"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
@@ -16,13 +19,16 @@ import (
 type SliceSetCmd struct {
 	BranchFlag
 	AgentFlag
-	ID        string `arg:"" help:"Slice id."`
+	ID        string `arg:"" help:"Slice id." predictor:"slice"`
 	Status    string `required:"" enum:"${slice_statuses}" help:"Target status."`
-	Commit    string `help:"Commit sha (required for committed)." placeholder:"SHA"`
+	Commit    string `help:"The commit (required for committed): a sha, or any revision git resolves (HEAD, a branch, a tag, HEAD~1); the full sha is stored." placeholder:"REV"`
 	ActualLoc *int   `name:"actual-loc" help:"Lines of code actually changed." placeholder:"N"`
 	Note      string `help:"Note (required for skipped and escalated)." placeholder:"S"`
 	Force     bool   `help:"Leave a terminal status (committed, skipped), or act on a slice another agent claims; journaled."`
 }
+
+// Help is the detail of slice set --help: the machine, from its table.
+func (c *SliceSetCmd) Help() string { return slices.MachineText() }
 
 // Run moves one slice through the status machine.
 func (c *SliceSetCmd) Run(e *Env) error {
@@ -41,10 +47,14 @@ func (c *SliceSetCmd) Run(e *Env) error {
 	u := slices.Update{Status: c.Status, Commit: c.Commit, ActualLoc: c.ActualLoc, Note: c.Note, Force: c.Force,
 		Agent: agent, Now: e.now()}
 	if c.Commit != "" {
-		u.CommitVerified, u.CommitWhy = e.commitResolves(c.Commit)
+		if u.Commit, u.CommitVerified, u.CommitWhy, err = e.resolveCommit(c.Commit); err != nil {
+			return err
+		}
 	}
 	var res slices.Result
+	var id string // the session, for the hint
 	err = e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
+		id = s.SessionID
 		l, err := readLedger(tx, s.SessionID)
 		if err != nil {
 			return err
@@ -66,13 +76,19 @@ func (c *SliceSetCmd) Run(e *Env) error {
 			return nil
 		}
 		tx.Write(s.SessionID, state.LedgerFile, l.Marshal())
-		args := map[string]any{"id": c.ID, "from": res.From, "to": res.To, "commit": c.Commit,
+		args := map[string]any{"id": c.ID, "from": res.From, "to": res.To, "commit": u.Commit,
 			"commitVerified": u.CommitVerified, "forced": res.Forced, "attempts": res.Attempts}
 		if res.Overrode != "" {
 			args["agent"], args["overrodeClaimOf"] = agent, res.Overrode
 		}
 		if res.Released != "" {
 			args["releasedClaimOf"] = res.Released
+		}
+		if c.Commit != "" && !strings.EqualFold(c.Commit, u.Commit) {
+			args["rev"] = c.Commit // what was given, resolved to commit
+		}
+		if res.Retired != "" {
+			args["retiredCommit"] = res.Retired
 		}
 		tx.Touch(s.SessionID, args)
 		return nil
@@ -85,23 +101,52 @@ func (c *SliceSetCmd) Run(e *Env) error {
 	}
 	if res.Escalated {
 		return &fault.Error{Code: fault.Escalation, Msg: fmt.Sprintf("slice %s used its retry budget (%s); it is now escalated", c.ID, slices.Spent(res.Attempts)),
-			Hint: "a human decides: orc-state slice set " + safetext.Quote(c.ID) + " --status pending|red, or skipped --note"}
+			Hint: "a human decides: orc-state slice set " + safetext.Quote(c.ID) + " --status pending|red --session " + safetext.Quote(id) + ", or skipped --note"}
 	}
 	return nil
 }
 
-// commitResolves reports whether sha is a commit of the current
-// repository (asked before the lock) and, when it is not, why.
-func (e *Env) commitResolves(sha string) (bool, string) {
+// resolveCommit is what --commit rev records, asked of git before the
+// lock: the full id of the commit rev names. A sha (7 to 64 hex digits)
+// that git cannot confirm is kept as given, unverified, with why (a
+// commit made elsewhere may arrive later); any other revision (HEAD, a
+// branch, a tag, HEAD~1) must resolve, or the verb refuses it (exit 2).
+func (e *Env) resolveCommit(rev string) (commit string, verified bool, why string, err error) {
+	sha := hexid.Commit(rev)
 	d, err := e.Dir()
-	if err != nil || d.Git == nil {
-		return false, "cannot be checked (not inside a git repository)"
+	if err != nil {
+		return "", false, "", err
+	}
+	if d.Git == nil {
+		if sha {
+			return rev, false, "cannot be checked (not inside a git repository)", nil
+		}
+		return "", false, "", fault.Usagef("--commit %s is no sha, and there is no repository to resolve it in", safetext.Quote(rev)).
+			WithHint("pass the commit's sha, or run inside the repository")
 	}
 	r, err := gitx.OpenLayout(*d.Git)
 	if err != nil {
-		return false, "cannot be checked (" + err.Error() + ")"
+		if sha {
+			return rev, false, "cannot be checked (" + err.Error() + ")", nil
+		}
+		return "", false, "", fault.Wrap(fault.Invalid, err, "cannot open the repository to resolve --commit %s", safetext.Quote(rev))
 	}
 	defer r.Close()
-	c := r.CheckClaim(sha)
-	return c.OK(), c.Problem()
+	if sha {
+		c := r.CheckClaim(rev)
+		if c.OK() {
+			return c.Full, true, "", nil
+		}
+		return rev, false, c.Problem(), nil
+	}
+	full, err := r.ResolveRevision(rev)
+	switch {
+	case errors.Is(err, gitx.ErrNoRevision):
+		return "", false, "", fault.Usagef("--commit %s names no commit of this repository", safetext.Quote(rev)).
+			WithHint("pass a sha, or a revision git resolves (HEAD, a branch, a tag, HEAD~1)")
+	case err != nil:
+		return "", false, "", fault.Usagef("--commit %s cannot be resolved: %v", safetext.Quote(rev), err).
+			WithHint("run git status here to see why; or pass the commit's sha")
+	}
+	return full, true, "", nil
 }

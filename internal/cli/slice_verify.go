@@ -48,6 +48,9 @@ func (c *SliceVerifyCmd) budget(e *Env) (int, error) {
 	return int(n), nil
 }
 
+// Help is the detail of slice verify --help: the checks.
+func (c *SliceVerifyCmd) Help() string { return slices.ReadinessText() }
+
 // Run checks the plan's readiness and writes readiness.json.
 func (c *SliceVerifyCmd) Run(e *Env) error {
 	budget, err := c.budget(e)

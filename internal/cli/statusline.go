@@ -32,6 +32,22 @@ type StatuslineCmd struct {
 	Off            bool   `help:"Print nothing (the context level is still recorded for hook post-tool-use)."`
 }
 
+// Help is the detail of statusline --help: the payload fields read.
+func (c *StatuslineCmd) Help() string {
+	return `Claude Code runs it for every render with its statusline JSON on stdin (an
+example is in hooks/README.md). Of that JSON it reads: session_id, cwd,
+workspace.current_dir, workspace.repo.name, workspace.git_worktree,
+worktree.name, model.display_name, effort.level, thinking.enabled, fast_mode,
+context_window.used_percentage, exceeds_200k_tokens, cost.total_cost_usd,
+cost.total_lines_added, cost.total_lines_removed, pr.number,
+pr.review_state, rate_limits.five_hour.used_percentage,
+rate_limits.five_hour.resets_at, rate_limits.seven_day.used_percentage,
+rate_limits.seven_day.resets_at; every other field is ignored, and a
+missing, null or mistyped one reads as absent (garbage on stdin still
+renders). It prints at most two rows, takes no lock, runs no git on the
+render path, and exits 0.`
+}
+
 // statuslineStdinTimeout bounds the wait for stdin: some hosts never close
 // it, and a statusline that waits is a statusline that never shows.
 const statuslineStdinTimeout = 250 * time.Millisecond
@@ -178,7 +194,10 @@ func runStatusline(proc *Process, args []string) {
 
 // lookPlace returns the cached look at root for a render: a fresh one as
 // is; a stale one as is, with a refresh started for the next render; on a
-// miss it starts a refresh and waits for it at most the run's PlaceWait.
+// miss it starts a refresh and waits for it at most the run's PlaceWait,
+// and when another render's refresh is already running, waits as long for
+// that one's answer. Past the wait the look is missing, and the render
+// shows the dirty state as unknown, never as clean.
 func lookPlace(proc *Process, files *statusline.Files, key, root, branch, head string, now time.Time) (statusline.PlaceRecord, bool) {
 	rec, age := files.ReadPlace(key, root, branch, head, now)
 	switch age {
@@ -188,12 +207,23 @@ func lookPlace(proc *Process, files *statusline.Files, key, root, branch, head s
 		startRefresh(proc, files, key, root, 0)
 		return rec, true
 	}
-	if !startRefresh(proc, files, key, root, proc.PlaceWait) {
-		return rec, false
+	deadline := time.Now().Add(proc.PlaceWait)
+	if startRefresh(proc, files, key, root, proc.PlaceWait) {
+		rec, age = files.ReadPlace(key, root, branch, head, time.Now())
+		return rec, age != statusline.Missing
 	}
-	rec, age = files.ReadPlace(key, root, branch, head, time.Now())
-	return rec, age != statusline.Missing
+	for time.Now().Before(deadline) { // another refresher runs: its answer may still come in time
+		time.Sleep(placePoll)
+		if rec, age = files.ReadPlace(key, root, branch, head, time.Now()); age != statusline.Missing {
+			return rec, true
+		}
+	}
+	return rec, false
 }
+
+// placePoll is how often a render waiting on another render's refresher
+// looks for its answer.
+const placePoll = 5 * time.Millisecond
 
 // startRefresh starts a detached `orc-state statusline --refresh-place`
 // for key unless one is running, and waits up to wait for it to finish;

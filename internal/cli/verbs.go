@@ -7,6 +7,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
 )
@@ -99,6 +100,8 @@ var enums = kong.Vars{
 	"verdicts":              strings.Join(registry.Verdicts, ","),
 	"verdicts_help":         strings.Join(registry.Verdicts, " or "),
 	"scope_workspace":       registry.ScopeWorkspace,
+	"provenances":           strings.Join(decisions.Provenances, "|"), // checked in Run, whose refusal names them
+	"provenances_help":      strings.Join(decisions.Provenances[:len(decisions.Provenances)-1], ", ") + " or " + decisions.Provenances[len(decisions.Provenances)-1],
 }
 
 // enumsFor is the part of enums the tags of model use. kong interpolates

@@ -11,7 +11,7 @@ import (
 // VerifyCmd is `verify`.
 type VerifyCmd struct {
 	BranchFlag
-	Key  string `arg:"" optional:"" help:"Branch or sessionId."`
+	Key  string `arg:"" optional:"" help:"Branch or sessionId." predictor:"session"`
 	JSON bool   `name:"json" help:"Findings as JSON."`
 }
 

@@ -38,6 +38,25 @@
 // A regular expression cannot contain "; ". A comment line of its own is
 // prose, and may hold no annotation (it would be unclear which command it
 // belongs to); two commands on one line are refused for the same reason.
+//
+// # Notes a reader does not see
+//
+// Where a document is read rendered (the README, the docs a user copies
+// commands from), the annotations can sit in an HTML comment right before
+// the block instead, which no renderer shows. The comment starts with
+// "<!-- doctest", and each of its lines names one command of the block by
+// the start of its first line, then "#", then the annotations:
+//
+//	<!-- doctest
+//	go test ./...              # skip: the doc test that runs this line is part of it
+//	orc-state init             # stdout: ^main$
+//	-->
+//
+// The start must match exactly one command of the block (a command whose
+// whole first line it is, its comment aside, wins over longer ones), which
+// may then carry no annotation of its own (prose comments stay). A doctest comment
+// not directly followed by a sh or bash block, a line naming no command
+// or several, and a line without an annotation are errors.
 package doctest
 
 import (
@@ -67,6 +86,9 @@ type Command struct {
 	Line int    // the document line the command starts on
 	Text string // the statement's source lines, heredoc included
 	Want Want
+	// annotated: the command's own comment holds an annotation, so no
+	// doctest note may add one.
+	annotated bool
 }
 
 // Want is what the annotations promise about a command.
@@ -97,12 +119,28 @@ var shells = map[string]bool{"sh": true, "bash": true}
 func Parse(path string, src []byte) (*Doc, error) {
 	doc := &Doc{Path: path}
 	var errs []error
+	var notes *noteBlock // the doctest comment waiting for its block
+	flush := func() {
+		if notes != nil {
+			errs = append(errs, fmt.Errorf("%s:%d: a doctest comment must come right before the sh or bash block it annotates", path, notes.line))
+			notes = nil
+		}
+	}
 	root := goldmark.New().Parser().Parse(text.NewReader(src))
 	err := ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
+		if notes != nil && n.Kind() != ast.KindFencedCodeBlock && n != notes.node && n.Parent() != notes.node {
+			flush()
+		}
 		switch b := n.(type) {
+		case *ast.HTMLBlock:
+			if nb, ok, err := parseNotes(path, src, b); ok {
+				flush()
+				notes = nb
+				errs = append(errs, err)
+			}
 		case *ast.CodeBlock:
 			errs = append(errs, fmt.Errorf("%s:%d: an indented code block; fence it and tag it (sh for commands the doc test runs, text for anything else)",
 				path, blockLine(src, b)))
@@ -118,14 +156,121 @@ func Parse(path string, src []byte) (*Doc, error) {
 				cmds, err := parseShell(path, line, blockText(src, b))
 				doc.Commands = append(doc.Commands, cmds...)
 				errs = append(errs, err)
+				if notes != nil && b.PreviousSibling() == notes.node {
+					errs = append(errs, notes.apply(cmds))
+					notes = nil
+				}
 			}
+			flush()
 		}
 		return ast.WalkContinue, nil
 	})
+	flush()
 	if err != nil {
 		errs = append(errs, err)
 	}
 	return doc, errors.Join(errs...)
+}
+
+// noteBlock is a doctest comment: the annotations of the next block's
+// commands, each named by the start of its first line.
+type noteBlock struct {
+	node  ast.Node
+	line  int // the document line of "<!-- doctest"
+	notes []note
+}
+
+type note struct {
+	line    int    // its document line
+	prefix  string // the start of the command's first line
+	comment string // the annotations, as after "#" on a command's line
+}
+
+// parseNotes reads an HTML block that is a doctest comment; ok is false
+// for any other HTML.
+func parseNotes(path string, src []byte, b *ast.HTMLBlock) (nb *noteBlock, ok bool, err error) {
+	var lines []string
+	for i := 0; i < b.Lines().Len(); i++ {
+		seg := b.Lines().At(i)
+		lines = append(lines, string(seg.Value(src)))
+	}
+	if b.HasClosure() {
+		lines = append(lines, string(b.ClosureLine.Value(src)))
+	}
+	if len(lines) == 0 || strings.TrimSpace(lines[0]) != "<!-- doctest" {
+		return nil, false, nil
+	}
+	first := blockLine(src, b)
+	nb = &noteBlock{node: b, line: first}
+	var errs []error
+	closed := false
+	for i, l := range lines[1:] {
+		at := first + 1 + i
+		l = strings.TrimRight(l, "\n")
+		if strings.TrimSpace(l) == "-->" {
+			closed = true
+			break
+		}
+		prefix, comment, found := strings.Cut(l, " #")
+		prefix = strings.TrimSpace(prefix)
+		var w Want
+		known := false
+		if found {
+			for _, clause := range strings.Split(strings.TrimSpace(comment), "; ") {
+				k, _ := w.clause(strings.TrimSpace(clause))
+				known = known || k
+			}
+		}
+		if prefix == "" || !known {
+			errs = append(errs, fmt.Errorf("%s:%d: a doctest line is the start of a command, \" #\", then its annotations", path, at))
+			continue
+		}
+		nb.notes = append(nb.notes, note{line: at, prefix: prefix, comment: strings.TrimSpace(comment)})
+	}
+	if !closed {
+		errs = append(errs, fmt.Errorf("%s:%d: a doctest comment ends with a line \"-->\" of its own", path, first))
+	}
+	return nb, true, errors.Join(errs...)
+}
+
+// apply gives each note's annotations to the one command of cmds whose
+// first line starts with its prefix.
+func (nb *noteBlock) apply(cmds []*Command) error {
+	var errs []error
+	for _, n := range nb.notes {
+		var match, exact []*Command
+		for _, c := range cmds {
+			if strings.HasPrefix(c.String(), n.prefix) {
+				match = append(match, c)
+			}
+			if strings.TrimSpace(strings.SplitN(c.String(), " #", 2)[0]) == n.prefix {
+				exact = append(exact, c)
+			}
+		}
+		if len(exact) == 1 {
+			match = exact // "go run ./bench" names that command, not "go run ./bench -quick"
+		}
+		switch {
+		case len(match) != 1:
+			errs = append(errs, fmt.Errorf("%s:%d: %q starts %d commands of the block; a doctest line names exactly one", match0(cmds).Path, n.line, n.prefix, len(match)))
+		case match[0].annotated:
+			errs = append(errs, fmt.Errorf("%s:%d: the command at line %d is annotated where it stands; annotate it in one place", match[0].Path, n.line, match[0].Line))
+		default:
+			match[0].annotated = true
+			if _, err := match[0].Want.parse(n.comment); err != nil {
+				errs = append(errs, fmt.Errorf("%s:%d: %v", match[0].Path, n.line, err))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// match0 is a command of cmds for its document's path ("" without one).
+func match0(cmds []*Command) *Command {
+	if len(cmds) == 0 {
+		return &Command{}
+	}
+	return cmds[0]
 }
 
 // blockLine is the document line of a block's first content line (the
@@ -179,9 +324,11 @@ func parseShell(path string, first int, block string) ([]*Command, error) {
 				errs = append(errs, proseOnly(path, first+l-1, cm.Text))
 				continue
 			}
-			if err := c.Want.parse(cm.Text); err != nil {
+			known, err := c.Want.parse(cm.Text)
+			if err != nil {
 				errs = append(errs, fmt.Errorf("%s:%d: %v", path, first+l-1, err))
 			}
+			c.annotated = c.annotated || known
 		}
 		cmds = append(cmds, c)
 	}
@@ -204,17 +351,20 @@ func proseOnly(path string, line int, comment string) error {
 
 var exitClause = regexp.MustCompile(`^exit ([0-9]+)(?:$|: |\s+\()`)
 
-// parse reads the clauses of one comment into w.
-func (w *Want) parse(comment string) error {
+// parse reads the clauses of one comment into w; known says whether any
+// was an annotation.
+func (w *Want) parse(comment string) (known bool, err error) {
 	for _, clause := range strings.Split(comment, "; ") {
-		if _, err := w.clause(strings.TrimSpace(clause)); err != nil {
-			return err
+		k, err := w.clause(strings.TrimSpace(clause))
+		if err != nil {
+			return known, err
 		}
+		known = known || k
 	}
 	if w.Skip != "" && (w.Exit != 0 || w.Stdout != nil || w.Stderr != nil || w.NoStdout || w.NoStderr) {
-		return errors.New("a skipped command has no other annotation")
+		return known, errors.New("a skipped command has no other annotation")
 	}
-	return nil
+	return known, nil
 }
 
 // clause reads one clause; known says whether it is an annotation.

@@ -73,6 +73,49 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// TestParseNotes: a doctest comment before a block annotates the block's
+// commands by the start of their first line, as if written on the line;
+// the reader of the rendered document sees only the commands.
+func TestParseNotes(t *testing.T) {
+	doc := "# Set up\n" + // 1
+		"\n" + // 2
+		"<!-- doctest\n" + // 3
+		"go test ./...   # skip: the doc test is part of it\n" + // 4
+		"tool init       # prints the id; stdout: ^main$; exit 0\n" + // 5
+		"-->\n" + // 6
+		"```sh\n" + // 7
+		"tool init --name main   # prints the id\n" + // 8
+		"go test ./...\n" + // 9
+		"tool next\n" + // 10
+		"```\n" // 11
+	d, err := Parse("r.md", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Commands) != 3 {
+		t.Fatalf("%d commands: %+v", len(d.Commands), d.Commands)
+	}
+	init, test, next := d.Commands[0], d.Commands[1], d.Commands[2]
+	if init.Line != 8 || len(init.Want.Stdout) != 1 || !init.Want.Stdout[0].MatchString("main") || init.Want.Skip != "" {
+		t.Errorf("init: %+v", init.Want)
+	}
+	if test.Line != 9 || test.Want.Skip != "the doc test is part of it" {
+		t.Errorf("go test: %+v", test.Want)
+	}
+	if next.Want.Skip != "" || next.Want.Stdout != nil || next.Want.Exit != 0 {
+		t.Errorf("next took a note: %+v", next.Want)
+	}
+	// A whole first line names its command among longer ones.
+	d, err = Parse("r.md", []byte("<!-- doctest\ngo run ./bench   # skip: slow\ngo run ./bench -quick   # skip: slow too\n-->\n```sh\ngo run ./bench         # full\ngo run ./bench -quick\n```\n"))
+	if err != nil || d.Commands[0].Want.Skip != "slow" || d.Commands[1].Want.Skip != "slow too" {
+		t.Errorf("exact names: %v, %+v", err, d.Commands)
+	}
+	// Other HTML comments are the reader's business.
+	if _, err := Parse("r.md", []byte("<!-- a note -->\n\n```sh\ntool next   # exit 1\n```\n")); err != nil {
+		t.Errorf("a plain comment: %v", err)
+	}
+}
+
 func TestParseRefuses(t *testing.T) {
 	for _, tc := range []struct {
 		name, doc, want string
@@ -89,6 +132,14 @@ func TestParseRefuses(t *testing.T) {
 		{"annotation last", "```sh\ntool\n# stdout: x\n```\n", "d.md:3: an annotation on a line of its own"},
 		{"two on a line", "```sh\ntool a; tool b   # exit 1\n```\n", "d.md:2: two commands on one line"},
 		{"not shell", "a\n\n```bash\ntool 'unterminated\n```\n", "d.md:4: not a shell command bash can parse"},
+		{"note names no command", "<!-- doctest\ntool nope   # exit 1\n-->\n```sh\ntool next\n```\n", `d.md:2: "tool nope" starts 0 commands of the block`},
+		{"note names two", "<!-- doctest\ntool   # exit 1\n-->\n```sh\ntool next\ntool init\n```\n", `d.md:2: "tool" starts 2 commands of the block`},
+		{"annotated twice", "<!-- doctest\ntool next   # exit 1\n-->\n```sh\ntool next   # exit 1\n```\n", "d.md:2: the command at line 5 is annotated where it stands"},
+		{"note without annotation", "<!-- doctest\ntool next   # just prose\n-->\n```sh\ntool next\n```\n", `d.md:2: a doctest line is the start of a command`},
+		{"note without a block", "<!-- doctest\ntool next   # exit 1\n-->\n\nprose\n\n```sh\ntool next\n```\n", "d.md:1: a doctest comment must come right before"},
+		{"note before a text block", "<!-- doctest\ntool next   # exit 1\n-->\n```text\ntool next\n```\n", "d.md:1: a doctest comment must come right before"},
+		{"note at the end", "x\n\n<!-- doctest\ntool next   # exit 1\n-->\n", "d.md:3: a doctest comment must come right before"},
+		{"bad note regexp", "<!-- doctest\ntool next   # stdout: ^(\n-->\n```sh\ntool next\n```\n", "d.md:2: \"stdout: ^(\": error parsing regexp"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("d.md", []byte(tc.doc))
@@ -238,4 +289,19 @@ func TestRunStops(t *testing.T) {
 			t.Errorf("command %d: %v; want %q", i, err, want)
 		}
 	}
+}
+
+// FuzzParse: any document parses or is refused with an error, never a
+// panic; a doctest note never annotates more than one command per line.
+func FuzzParse(f *testing.F) {
+	f.Add(sample)
+	f.Add("<!-- doctest\ntool init   # stdout: ^x$\n-->\n```sh\ntool init\ntool next\n```\n")
+	f.Add("<!-- doctest\n-->\n```sh\n```\n")
+	f.Add("<!-- doctest\ntool # exit 1\n")
+	f.Fuzz(func(t *testing.T, doc string) {
+		d, err := Parse("f.md", []byte(doc))
+		if d == nil {
+			t.Fatalf("nil doc (err %v)", err)
+		}
+	})
 }

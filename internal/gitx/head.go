@@ -135,6 +135,36 @@ func (r *Repo) ResolveCommit(claim string) (full string, ok bool) {
 	return c.Full, c.OK()
 }
 
+// ErrNoRevision is ResolveRevision's answer for a name git resolves to no
+// commit.
+var ErrNoRevision = errors.New("names no commit of this repository")
+
+// ResolveRevision asks git (git cat-file, "<rev>^{commit}") which commit
+// a revision names: HEAD, a branch, a tag (peeled), HEAD~1, main@{1}, an
+// abbreviated or full id, anything git's revision syntax resolves. It
+// returns the commit's full id; ErrNoRevision (wrapped) when git resolves
+// the name to no commit, or to several; another error when git cannot
+// answer. Git is the oracle: nothing is parsed here.
+func (r *Repo) ResolveRevision(rev string) (string, error) {
+	if rev == "" || strings.ContainsAny(rev, "\n\r") {
+		return "", fmt.Errorf("revision %q: %w", rev, ErrNoRevision)
+	}
+	objs, err := r.objects()
+	if err != nil {
+		return "", err
+	}
+	id, kind, _, err := objs.get(rev + "^{commit}")
+	switch {
+	case errors.Is(err, errMissing), errors.Is(err, errAmbiguous):
+		return "", fmt.Errorf("revision %q: %w", rev, ErrNoRevision)
+	case err != nil:
+		return "", err
+	case kind != "commit":
+		return "", fmt.Errorf("revision %q: %w", rev, ErrNoRevision)
+	}
+	return id, nil
+}
+
 // resolveCommitish turns a revision into a commit id: a claim (see
 // CheckClaim), "HEAD", or a ref name tried as refs/heads/<s>,
 // refs/tags/<s>, refs/remotes/<s>, refs/remotes/<s>/HEAD and then <s>

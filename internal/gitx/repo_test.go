@@ -441,3 +441,31 @@ func equalMaps(a, b map[string]string) bool {
 	}
 	return true
 }
+
+// TestResolveRevision: git resolves the revision to its commit's full id,
+// whatever its form; a name of no commit (or of a tree, or of several
+// commits) is ErrNoRevision.
+func TestResolveRevision(t *testing.T) {
+	t.Parallel()
+	repo := initRepo(t)
+	one := commit(t, repo, "one")
+	two := commit(t, repo, "two")
+	mustGit(t, repo, "tag", "-a", "-m", "release", "v1", one)
+	mustGit(t, repo, "tag", "light", two)
+	mustGit(t, repo, "branch", "feature/x", one)
+	r := mustOpen(t, repo)
+	for rev, want := range map[string]string{
+		"HEAD": two, "main": two, "HEAD~1": one, "HEAD^": one, "v1": one, "light": two,
+		"feature/x": one, "refs/heads/feature/x": one, two[:7]: two, strings.ToUpper(one): one,
+		"main~1^{commit}": one,
+	} {
+		if got, err := r.ResolveRevision(rev); err != nil || got != want {
+			t.Errorf("ResolveRevision(%q) = %q, %v; want %q", rev, got, err, want)
+		}
+	}
+	for _, rev := range []string{"nope", "", "HEAD~5", "HEAD^{tree}", "HEAD:x", "main\nHEAD", "-h", "--all", "v2"} {
+		if got, err := r.ResolveRevision(rev); !errors.Is(err, ErrNoRevision) {
+			t.Errorf("ResolveRevision(%q) = %q, %v; want ErrNoRevision", rev, got, err)
+		}
+	}
+}

@@ -44,7 +44,9 @@ type Session struct {
 // Dirty is what is known of the work tree.
 type Dirty int
 
-// Unknown renders no mark: the cache missed and git did not answer in time.
+// DirtyUnknown renders "?" after the branch: the cache missed and git did
+// not answer in time, or could not answer, so the tree is not shown as
+// clean; Clean renders no mark, Modified "*".
 const (
 	DirtyUnknown Dirty = iota
 	Clean
@@ -232,8 +234,11 @@ func (r *renderer) work(medium bool) []segment {
 	}
 	if name := branchName(p); name != "" {
 		b := seg(sp(green, g.branch+name))
-		if p.Dirty == Modified {
+		switch p.Dirty {
+		case Modified:
 			b = append(b, sp(red, "*"))
+		case DirtyUnknown:
+			b = append(b, sp(dim, "?"))
 		}
 		if p.Linked || r.in.Payload.Worktree != "" {
 			b = append(b, sp("", " "), sp(dim, g.worktree))
@@ -432,8 +437,8 @@ func minimal(in Input) string {
 // compact is the one plain line of 60–79 columns (or the compact style).
 func compact(in Input) string {
 	branch := clipPlain(branchName(in.Place), 16)
-	if branch != "" && in.Place.Dirty == Modified {
-		branch += "*"
+	if branch != "" {
+		branch += dirtyMark(in.Place.Dirty)
 	}
 	var parts []string
 	if s := in.Session; s != nil {
@@ -499,6 +504,18 @@ func phaseText(s *Session) string {
 		text += "/" + clean(s.Total, 12)
 	}
 	return text
+}
+
+// dirtyMark is what follows the branch in the plain forms: "*" for a
+// modified tree, "?" when it is not known, nothing for a clean one.
+func dirtyMark(d Dirty) string {
+	switch d {
+	case Modified:
+		return "*"
+	case DirtyUnknown:
+		return "?"
+	}
+	return ""
 }
 
 func branchName(p Place) string {
