@@ -22,17 +22,26 @@ func (e *Env) syncer(remote string) (*refsync.Syncer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return refsync.New(d, remote, state.Options{Verb: e.Verb, Actor: e.Actor(), LockTimeout: e.G.LockTimeout})
+	s, err := refsync.New(d, remote, state.Options{Verb: e.Verb, Actor: e.Actor(), LockTimeout: e.G.LockTimeout})
+	if err != nil {
+		return nil, err
+	}
+	s.Notify = func(msg string) { fmt.Fprintf(e.Stderr, "orc-state %s: %s\n", e.Verb, msg) }
+	return s, nil
 }
 
-// syncReport prints one line per session on stdout and each warning on
-// stderr, and returns the verb's error (its exit code) for the results.
-func (e *Env) syncReport(verb, remote string, results []refsync.Result, warnings []string) error {
+// syncReport prints one line per session on stdout (each followed by its
+// indented lines) and each warning or note on stderr, and returns the
+// verb's error (its exit code) for the results.
+func (e *Env) syncReport(verb, remote string, results []refsync.Result, notes []string) error {
 	for _, r := range results {
 		fmt.Fprintln(e.Stdout, r.Line())
+		for _, x := range r.Extra {
+			fmt.Fprintln(e.Stdout, x)
+		}
 	}
-	for _, w := range warnings {
-		e.warn("%s", w)
+	for _, n := range notes {
+		fmt.Fprintf(e.Stderr, "orc-state %s: %s\n", e.Verb, n)
 	}
 	return refsync.Summary(verb, remote, results)
 }

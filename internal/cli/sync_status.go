@@ -40,6 +40,9 @@ func (c *SyncStatusCmd) Run(e *Env) error {
 	}
 	for _, r := range rows {
 		fmt.Fprintf(e.Stdout, "%s\t%s\n", r.Name, r.State)
+		for _, x := range r.Extra {
+			fmt.Fprintln(e.Stdout, x)
+		}
 	}
 	return nil
 }

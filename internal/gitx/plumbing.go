@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // This file is the plumbing sync uses to read and write its own commits and
@@ -405,15 +406,47 @@ func (l Layout) Push(ctx context.Context, remote string, updates []PushUpdate) (
 		}
 		return nil, pushFailure(runErr, stderr.Bytes())
 	}
+	said := remoteSaid(stderr.String())
 	var out []PushResult
 	for _, u := range updates {
 		r, ok := results[u.Ref]
 		if !ok {
 			r = PushResult{Ref: u.Ref, Reason: "no answer from the remote: " + firstLine(stderr.String())}
 		}
+		if !r.OK && said != "" && strings.HasPrefix(r.Reason, "remote rejected") {
+			r.Reason += " (remote: " + said + ")" // the hook's own words
+		}
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// remoteSaid is the first message line the remote sent ("remote: ..." on
+// git's stderr: a hook's own words, such as why it refused), with control
+// characters escaped; "" when it sent none.
+func remoteSaid(stderr string) string {
+	for _, line := range strings.Split(stderr, "\n") {
+		msg, ok := strings.CutPrefix(strings.TrimRight(line, "\r"), "remote:")
+		if msg = strings.TrimSpace(msg); ok && msg != "" {
+			return escapeControls(msg)
+		}
+	}
+	return ""
+}
+
+// escapeControls shows control characters (and line and bidi controls)
+// as Go escapes, so text from another machine cannot drive a terminal.
+func escapeControls(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // parsePorcelain reads the `<flag>\t<from>:<to>\t<summary>` lines of

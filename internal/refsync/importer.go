@@ -149,9 +149,25 @@ type importJob struct {
 	ss    *session
 	entry registry.Session
 	log   logLine
-	// archiveBase: the remote commit does not descend from the base, which
-	// is archived before the import.
+	// archiveBase: the import drops what this machine had, which is
+	// archived before it: the base, when the remote commit does not
+	// descend from it, or the local side, when changes of it are
+	// superseded.
 	archiveBase bool
+	// superseded are the local changes the remote's side lacks: the
+	// import replaces them (another machine's resolution kept its own
+	// side).
+	superseded []change
+}
+
+// archived is the commit an import archives: the local side when it
+// supersedes changes (the local content is its effective base's), else
+// the base.
+func (j *importJob) archived() string {
+	if len(j.superseded) > 0 {
+		return j.ss.effBase
+	}
+	return j.ss.base
 }
 
 // applyImports imports every job in one transaction. A session whose local

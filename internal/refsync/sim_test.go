@@ -27,6 +27,7 @@ package refsync_test
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/rand"
 	"os"
@@ -535,12 +536,29 @@ func (w *world) pull(m *machine, st step) error {
 			return nil
 		}
 	}
+	// A behind session whose journal has lines the remote's lacks is
+	// superseded: another machine's resolution replaced them.
+	dropped := map[string]bool{}
+	for _, s := range ids {
+		if w.state(m, s) != "behind" {
+			continue
+		}
+		remote, err := w.journalAt(m, w.commit[s][w.version[s]])
+		if err != nil {
+			return err
+		}
+		dropped[s] = len(missingLines(w.journalOf(m, s), remote)) > 0
+	}
 	code, out, stderr := w.sync(m, args...)
 	got := lines(out)
 	wantCode := 0
 	for _, s := range ids {
 		want := map[string]string{"remote only": "imported", "behind": "imported", "in sync": "up to date",
 			"ahead": "ahead", "diverged": "diverged"}[w.state(m, s)]
+		if dropped[s] {
+			want, wantCode = "superseded", 1
+			m.archive++
+		}
 		if want == "diverged" {
 			wantCode = 1
 			if err := w.namesRemote(s, got[s][1]); err != nil {
@@ -550,7 +568,7 @@ func (w *world) pull(m *machine, st step) error {
 		if got[s][0] != want {
 			return fmt.Errorf("pull %s: %q (%s), model says %q (%s); stderr %s", s, got[s][0], got[s][1], want, w.state(m, s), stderr)
 		}
-		if want == "imported" {
+		if want == "imported" || want == "superseded" {
 			m.has[s], m.base[s], m.changed[s] = true, w.version[s], false
 		}
 	}
@@ -599,7 +617,7 @@ func (w *world) resolve(m *machine, st step) error {
 	s := st.Session
 	state := w.state(m, s)
 	before := w.journalOf(m, s)
-	code, out, stderr := w.sync(m, "resolve", s, "--keep", st.Keep)
+	code, out, stderr := w.sync(m, "resolve", s, "--keep", st.Keep, "--force")
 	got := lines(out)[s]
 	switch {
 	case state == "diverged":
@@ -699,6 +717,34 @@ func (w *world) check() error {
 		}
 	}
 	return nil
+}
+
+// missingLines are the changes (seq, time, actor, verb) of journal a that
+// journal b lacks: the test's own reading of the journals.
+func missingLines(a, b []byte) []string {
+	key := func(line []byte) string {
+		var e struct {
+			Seq   int    `json:"seq"`
+			At    string `json:"at"`
+			Actor string `json:"actor"`
+			Verb  string `json:"verb"`
+		}
+		if json.Unmarshal(line, &e) != nil || e.Verb == "sync pull" {
+			return ""
+		}
+		return fmt.Sprint(e.Seq, e.At, e.Actor, e.Verb)
+	}
+	have := map[string]bool{}
+	for _, l := range bytes.Split(b, []byte("\n")) {
+		have[key(l)] = true
+	}
+	var out []string
+	for _, l := range bytes.Split(a, []byte("\n")) {
+		if k := key(l); k != "" && !have[k] {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 func anyHas(journals [][]byte, line []byte) bool {
