@@ -245,3 +245,20 @@ func importInto(tx *state.Tx, j *importJob, now gitx.Snapshot) {
 	line, _ := json.Marshal(j.log)
 	tx.AppendState(LogFile, append(line, '\n'))
 }
+
+// PulledFrom reports whether the sync log records an import or resolution
+// of session id on this machine, and from which remote (its tracking name:
+// a remote name, or url-<hex> for a path or URL), the latest one's.
+func PulledFrom(d *state.Dir, id string) (remote string, ok bool) {
+	data, err := d.ReadStateFile(LogFile)
+	if err != nil {
+		return "", false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		var l logLine
+		if json.Unmarshal([]byte(line), &l) == nil && l.Session == id {
+			remote, ok = l.Remote, true
+		}
+	}
+	return remote, ok
+}
