@@ -298,7 +298,7 @@ func sortedPaths[V any](m map[string]V) []string {
 // ListRefs returns the refs under prefix (e.g. "refs/orc/sessions/") with
 // the ids they point at.
 func (l Layout) ListRefs(ctx context.Context, prefix string) (map[string]string, error) {
-	out, err := l.Run(ctx, "for-each-ref", "--format=%(objectname) %(refname)", prefix)
+	out, err := l.RunWith(ctx, nil, nil, "for-each-ref", "--format=%(objectname) %(refname)", prefix)
 	if err != nil {
 		return nil, err
 	}
@@ -345,7 +345,7 @@ func (l Layout) UpdateRefs(ctx context.Context, updates []RefUpdate) error {
 // IsAncestor reports whether commit a is an ancestor of (or equal to)
 // commit b.
 func (l Layout) IsAncestor(ctx context.Context, a, b string) (bool, error) {
-	_, err := l.Run(ctx, "merge-base", "--is-ancestor", a, b)
+	_, err := l.RunWith(ctx, nil, nil, "merge-base", "--is-ancestor", a, b)
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
@@ -360,7 +360,7 @@ func (l Layout) IsAncestor(ctx context.Context, a, b string) (bool, error) {
 // Fetch runs `git fetch` of refspec from remote without tags, submodules or
 // FETCH_HEAD, pruning the destination refs the remote no longer has.
 func (l Layout) Fetch(ctx context.Context, remote, refspec string) error {
-	_, err := l.Run(ctx, "fetch", "--quiet", "--no-tags", "--prune", "--no-write-fetch-head", "--no-auto-maintenance",
+	_, err := l.RunWith(ctx, nil, nil, "fetch", "--quiet", "--no-tags", "--prune", "--no-write-fetch-head", "--no-auto-maintenance",
 		"--recurse-submodules=no", remote, refspec)
 	return err
 }
