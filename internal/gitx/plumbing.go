@@ -46,10 +46,13 @@ func (s Snapshot) Equal(o Snapshot) bool {
 // blob id, by slash-separated path.
 type Tree map[string]Blob
 
-// Blob is one file of a Tree.
+// Blob is one entry of a Tree: a file, or (Mode set) a symlink, whose
+// Data is its target, or a gitlink (a submodule's commit), which has no
+// Data.
 type Blob struct {
 	ID   string
 	Data []byte
+	Mode string // "" for a regular file; "symlink" or "gitlink"
 }
 
 // Snapshot returns the files' bytes without their ids.
@@ -148,8 +151,9 @@ func (o *Objects) failed(err error) error {
 	return fmt.Errorf("git cat-file in %s: %w", o.dir, err)
 }
 
-// ReadTree returns every file under the tree of commit, recursively.
-// Only regular files are expected: anything else is an error.
+// ReadTree returns every entry under the tree of commit, recursively:
+// files, and symlinks and gitlinks marked by their Mode (for the caller to
+// refuse). An entry of any other mode is an error.
 func (o *Objects) ReadTree(commit string) (Tree, error) {
 	typ, id, data, err := o.Read(commit + "^{tree}")
 	if err != nil {
@@ -186,7 +190,7 @@ func (o *Objects) readTree(out Tree, dir, id string, data []byte) error {
 			if err := o.readTree(out, p, child, sub); err != nil {
 				return err
 			}
-		case "100644", "100755":
+		case "100644", "100755", "120000":
 			typ, _, blob, err := o.Read(child)
 			if err != nil {
 				return err
@@ -194,7 +198,13 @@ func (o *Objects) readTree(out Tree, dir, id string, data []byte) error {
 			if typ != "blob" {
 				return fmt.Errorf("%s is not a file", p)
 			}
-			out[p] = Blob{ID: child, Data: blob}
+			b := Blob{ID: child, Data: blob}
+			if mode == "120000" {
+				b.Mode = "symlink"
+			}
+			out[p] = b
+		case "160000":
+			out[p] = Blob{ID: child, Mode: "gitlink"}
 		default:
 			return fmt.Errorf("%s has mode %s; only regular files are expected", p, mode)
 		}

@@ -123,8 +123,10 @@ func visible(s string) string {
 	return b.String()
 }
 
+// notShown: control characters, line and paragraph separators, and the
+// invisible format characters (bidi controls, zero-width joiners, BOM).
 func notShown(r rune) bool {
-	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r) || r == unicode.ReplacementChar
+	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r) || r == unicode.ReplacementChar
 }
 
 // maxWalk bounds how far back ancestorWith reads the remote's history.

@@ -25,7 +25,19 @@ import (
 // of this session), safe paths, and the files that have a schema. It
 // returns the entry to import.
 func validateRemote(id string, tree gitx.Tree) (registry.Session, error) {
-	return validate(id, tree.Snapshot(), "remote")
+	return validateTree(id, tree, "remote")
+}
+
+// validateTree is validate for a commit read back: it also refuses an
+// entry that is no regular file (a symlink, a gitlink), which no verb
+// writes and an import must not create.
+func validateTree(id string, tree gitx.Tree, side string) (registry.Session, error) {
+	for _, name := range sortedKeys(tree) {
+		if m := tree[name].Mode; m != "" {
+			return registry.Session{}, fmt.Errorf("the %s state of %s has a %s %s: only regular files travel", side, id, m, visible(name))
+		}
+	}
+	return validate(id, tree.Snapshot(), side)
 }
 
 // validateLocal applies the same checks to what push would publish, so
@@ -52,20 +64,20 @@ func validate(id string, files gitx.Snapshot, side string) (registry.Session, er
 		return s, fmt.Errorf("the %s entry of %s is invalid: %v", side, id, err)
 	}
 	for _, name := range sortedKeys(files) {
+		if !safeRel(name) {
+			return s, fmt.Errorf("the %s state of %s has an unsafe path %q", side, id, name)
+		}
+		for _, el := range strings.Split(name, "/") {
+			if p := nameProblem(el); p != "" {
+				return s, fmt.Errorf("the %s state of %s has a file %s: %s", side, id, visible(name), p)
+			}
+		}
 		if name == EntryFile {
 			continue
 		}
 		rel, ok := strings.CutPrefix(name, "files/")
 		if !ok {
 			return s, fmt.Errorf("the %s state of %s has %q, which this orc-state does not know (pushed by a newer version? upgrade orc-state)", side, id, name)
-		}
-		if !safeRel(rel) {
-			return s, fmt.Errorf("the %s state of %s has an unsafe path %q", side, id, name)
-		}
-		for _, el := range strings.Split(rel, "/") {
-			if p := portable.Problem(el); p != "" {
-				return s, fmt.Errorf("the %s state of %s has a file %s: %s (sessions move between Linux, macOS and Windows)", side, id, name, p)
-			}
 		}
 		if err := validateFile(rel, files[name]); err != nil {
 			return s, fmt.Errorf("the %s %s of %s is invalid: %v", side, rel, id, err)
@@ -87,6 +99,34 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// nameProblem says why one element of a path in a sync commit may not be
+// written ("" when it may), by the rules of artifact names: no hidden name
+// (which covers every spelling of ".git" git itself refuses on HFS+, whose
+// ignorable characters are dropped first), not the name NTFS gives ".git"
+// (git~1), and a name Linux, macOS and Windows can all store.
+func nameProblem(el string) string {
+	switch {
+	case strings.HasPrefix(strings.Map(dropHFSIgnorable, el), "."):
+		return "a hidden name, which no verb writes (a .git among them would be a repository)"
+	case strings.EqualFold(strings.TrimRight(el, ". "), "git~1"):
+		return "the name Windows gives .git"
+	}
+	if p := portable.Problem(el); p != "" {
+		return p + " (sessions move between Linux, macOS and Windows)"
+	}
+	return ""
+}
+
+// dropHFSIgnorable drops the code points HFS+ ignores in names (so that
+// ".g\u200cit" is ".git" there), keeping every other rune.
+func dropHFSIgnorable(r rune) rune {
+	switch {
+	case r >= 0x200c && r <= 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x206a && r <= 0x206f, r == 0xfeff:
+		return -1
+	}
+	return r
 }
 
 // safeRel accepts a slash-separated relative path whose every element is a

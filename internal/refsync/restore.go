@@ -63,7 +63,7 @@ func (s *Syncer) Restore(ref string, force bool) (Result, []string, error) {
 	if err != nil {
 		return Result{}, nil, fault.Wrap(fault.Invalid, err, "cannot read %s", ref)
 	}
-	entry, err := validate(id, tree.Snapshot(), "archived")
+	entry, err := validateTree(id, tree, "archived")
 	if err != nil {
 		return Result{Session: id, Outcome: Refused, Detail: err.Error() + "; nothing was changed"}, nil, nil
 	}
