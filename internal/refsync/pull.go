@@ -103,13 +103,10 @@ func (s *Syncer) planPull(ss *session, fixes *refFixes) (Result, *importJob) {
 		if ss.local != nil {
 			job.superseded = lacking(changesOf(journalOf(ss.local)), changesOf(journalOf(ss.remoteTree.Snapshot())))
 		}
-		if len(job.superseded) > 0 {
-			job.archiveBase = true // the local side, which is the effective base
-		} else if replaced, err := s.replaces(ss); err != nil {
-			return Result{Session: ss.id, Outcome: Failed, Detail: err.Error()}, nil
-		} else if replaced {
-			job.archiveBase = true
-		}
+		// The import drops what this machine had: the local side, when
+		// it supersedes changes (it is the effective base), else the base,
+		// when the remote's commit does not descend from it.
+		job.archiveBase = len(job.superseded) > 0 || ss.replaced
 		return Result{Session: ss.id, Outcome: Imported, Detail: short(ss.remote)}, job
 	}
 	msg := "cannot decide"
@@ -139,22 +136,6 @@ func (s *Syncer) diverged(ss *session, suffix string) Result {
 func sides(ss *session) (local, remote []change) {
 	l, r := changesOf(journalOf(ss.local)), changesOf(journalOf(ss.remoteTree.Snapshot()))
 	return lacking(l, r), lacking(r, l)
-}
-
-// replaces reports whether importing the remote's commit would drop the
-// base's history: the remote ref was replaced by a commit that does not
-// descend from the base (deleted and pushed again, or forced).
-func (s *Syncer) replaces(ss *session) (bool, error) {
-	if ss.base == "" || ss.base == ss.remote {
-		return false, nil
-	}
-	ctx, cancel := s.ctx()
-	defer cancel()
-	descends, err := s.git.IsAncestor(ctx, ss.base, ss.remote)
-	if err != nil {
-		return false, fmt.Errorf("cannot compare %s with %s: %w", short(ss.base), short(ss.remote), err)
-	}
-	return !descends, nil
 }
 
 // archiveBases keeps, before anything is imported, the base of each job

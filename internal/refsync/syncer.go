@@ -162,7 +162,10 @@ type session struct {
 	// effBase is the commit the local content is known to be or to start
 	// from: the base, unless the base ref lags (see verdict).
 	effBase string
-	err     error // why the state could not be decided
+	// replaced: to import, and the remote's commit does not descend from the
+	// base (the remote ref was deleted and pushed again, or forced).
+	replaced bool
+	err      error // why the state could not be decided
 }
 
 // lags reports whether the base ref is behind what the local content is
@@ -226,7 +229,7 @@ func (s *Syncer) decide(ctx context.Context, ss *session, objects *gitx.Objects,
 		f.changed = !sameContent(ss.local, ss.baseTree)
 	}
 	f.remoteBehindBase = func() (bool, error) {
-		ok, err := s.git.IsAncestor(ctx, ss.remote, ss.base)
+		ok, err := s.isAncestor(ctx, objects, ss.remote, ss.base)
 		if err != nil {
 			return false, fmt.Errorf("cannot compare %s with %s: %w", short(ss.remote), short(ss.base), err)
 		}
@@ -244,12 +247,50 @@ func (s *Syncer) decide(ctx context.Context, ss *session, objects *gitx.Objects,
 		return Unreadable, err
 	}
 	ss.effBase = v.base
+	if (v.state == Behind || v.state == RemoteOnly) && ss.base != "" && ss.base != ss.remote {
+		// Does the import drop the base's history (the remote ref was
+		// replaced by a commit that does not descend from it)?
+		descends, err := s.isAncestor(ctx, objects, ss.base, ss.remote)
+		if err != nil {
+			return Unreadable, fmt.Errorf("cannot compare %s with %s: %w", short(ss.base), short(ss.remote), err)
+		}
+		ss.replaced = !descends
+	}
 	if ss.lags() { // from here on, the base's tree is the effective base's
 		if ss.baseTree, err = read(ss.effBase); err != nil {
 			return Unreadable, fmt.Errorf("cannot read %s: %w", short(ss.effBase), err)
 		}
 	}
 	return v.state, nil
+}
+
+// isAncestor reports whether commit a is an ancestor of (or is) commit b,
+// walking b's history through the open object reader (sync's commits have
+// one parent, so this is a short walk back to the base); a history longer
+// than the walk's bound is left to git merge-base.
+func (s *Syncer) isAncestor(ctx context.Context, objects *gitx.Objects, a, b string) (bool, error) {
+	seen := map[string]bool{}
+	queue := []string{b}
+	for len(queue) > 0 {
+		if len(seen) == 10*maxWalk {
+			return s.git.IsAncestor(ctx, a, b)
+		}
+		c := queue[0]
+		queue = queue[1:]
+		if c == a {
+			return true, nil
+		}
+		if seen[c] {
+			continue
+		}
+		seen[c] = true
+		parents, err := objects.Parents(c)
+		if err != nil {
+			return false, err
+		}
+		queue = append(queue, parents...)
+	}
+	return false, nil
 }
 
 // readLocals reads the named sessions' content from the registry and the
