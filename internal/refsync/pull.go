@@ -1,6 +1,7 @@
 package refsync
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -100,8 +101,8 @@ func (s *Syncer) planPull(ss *session, fixes *refFixes) (Result, *importJob) {
 			return Result{Session: ss.id, Outcome: Refused, Detail: err.Error() + "; nothing of it was imported"}, nil
 		}
 		job := &importJob{ss: ss, entry: entry, log: s.logLine(ss.id, ss.remote)}
-		if ss.local != nil {
-			job.superseded = lacking(changesOf(journalOf(ss.local)), changesOf(journalOf(ss.remoteTree.Snapshot())))
+		if lj, rj := journalOf(ss.local), journalOf(ss.remoteTree.Snapshot()); ss.local != nil && !bytes.HasPrefix(rj, lj) {
+			job.superseded = lacking(changesOf(lj), changesOf(rj)) // not a plain extension: what does it drop?
 		}
 		// The import drops what this machine had: the local side, when
 		// it supersedes changes (it is the effective base), else the base,
