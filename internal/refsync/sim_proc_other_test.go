@@ -19,6 +19,7 @@ func start(dir, actor, pidFile string, args ...string) (*proc, error) {
 
 func (p *proc) wait() int { return -2 }
 
+func killBeforeSendHook(pidFile string) string      { return "" }
 func killAfterAcceptHook(pidFile string) string     { return "" }
 func refHook(arm, pidFile string, kill bool) string { return "" }
 func installHook(dir, name, script string) error    { return nil }

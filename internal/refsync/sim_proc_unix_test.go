@@ -83,6 +83,19 @@ exit 0
 `
 }
 
+// killBeforeSendHook is a machine's pre-push hook of a push killed before
+// the remote gets anything: it kills the pushing orc-state's group, then
+// refuses, so git push sends nothing.
+func killBeforeSendHook(pidFile string) string {
+	return `#!/bin/sh
+i=0
+while [ ! -s ` + shq(pidFile) + ` ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done
+pid=$(cat ` + shq(pidFile) + `)
+[ -n "$pid" ] && [ "$pid" != "$ORC_SIM_TEST_PID" ] && kill -9 -"$pid"
+exit 1
+`
+}
+
 // refHook is a machine's reference-transaction hook that stops the first
 // transaction updating a session base (refs/orc/sessions/*) in its
 // prepared state, while the file arm exists: with kill, the orc-state

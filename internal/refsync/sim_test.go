@@ -10,6 +10,8 @@ package refsync_test
 //   - push!kill: a real `sync push` process, killed with its process group
 //     by the remote's post-receive hook, after the remote moved its refs
 //     and before the pusher moved its own;
+//   - push!early: the same, killed by its own pre-push hook, before the
+//     remote got anything;
 //   - pull!kill: a real `sync pull` process, killed by its repository's
 //     reference-transaction hook after its import was written, before its
 //     base refs moved;
@@ -94,7 +96,7 @@ var faults = []struct {
 	kind   string
 	weight int
 }{
-	{"push!kill", 40}, {"pull!kill", 40}, {"push!refuse", 25}, {"pull!refuse", 25}, {"push!twice", 15}, {"push!hold", 5},
+	{"push!kill", 40}, {"pull!kill", 40}, {"push!early", 15}, {"push!refuse", 20}, {"pull!refuse", 20}, {"push!twice", 10}, {"push!hold", 5},
 }
 
 // randomSteps draws n steps. As people work, each session has a machine
@@ -569,6 +571,8 @@ func (w *world) push(m *machine, st step, fault string) error {
 	switch {
 	case fault == "kill" && len(p.pushed) > 0:
 		return w.killedPush(m, p)
+	case fault == "early" && len(p.pushed) > 0:
+		return w.earlyKilledPush(m)
 	case fault == "hold" && len(p.pushed) > 0:
 		return w.heldPush(m, p)
 	}
@@ -684,6 +688,26 @@ func waitNoLocks(gitDir string) error {
 		}
 		time.Sleep(25 * time.Millisecond)
 	}
+}
+
+// earlyKilledPush runs a real push that its own pre-push hook kills before
+// anything is sent: nothing changes, here or on the remote.
+func (w *world) earlyKilledPush(m *machine) error {
+	pidFile := filepath.Join(w.root, "victim.pid")
+	os.Remove(pidFile)
+	hooks := filepath.Join(m.dir, ".git", "hooks")
+	if err := installHook(hooks, "pre-push", killBeforeSendHook(pidFile)); err != nil {
+		return err
+	}
+	defer os.Remove(filepath.Join(hooks, "pre-push"))
+	pr, err := start(m.dir, m.name, pidFile, append([]string{"sync", "push"}, m.remote...)...)
+	if err != nil {
+		return err
+	}
+	if code := pr.wait(); code != -1 {
+		return fmt.Errorf("the push to be killed exited %d: %s%s", code, pr.out.String(), pr.err.String())
+	}
+	return waitNoLocks(filepath.Join(m.dir, ".git"))
 }
 
 // heldPush runs a push (in process) against a remote whose post-receive
