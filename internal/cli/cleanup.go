@@ -133,7 +133,7 @@ func (c *CleanupCmd) select_(e *Env, d *state.Dir, reg *registry.Registry, minAg
 		}
 	}
 	if minAge > 0 {
-		cutoff := time.Now().UTC().Add(-minAge).Format(registry.TimeLayout)
+		cutoff := e.now().UTC().Add(-minAge).Format(registry.TimeLayout)
 		for _, s := range reg.Sessions {
 			if _, ok := out[s.SessionID]; ok && s.UpdatedAt > cutoff {
 				delete(out, s.SessionID)

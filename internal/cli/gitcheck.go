@@ -11,6 +11,7 @@ import (
 
 	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/refsync"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/verify"
@@ -154,8 +155,7 @@ func gitFindings(d *state.Dir, s *registry.Session, g reality) []verify.Finding 
 		return unreadable(g.err.Error())
 	}
 	if !g.headOK && !g.unborn {
-		return []verify.Finding{{Code: "git.branch-missing", Message: fmt.Sprintf("branch %q does not exist", s.GitBranch),
-			Next: "orc-state session remove --session " + safetext.Quote(s.SessionID) + " (if the work is finished)"}}
+		return []verify.Finding{branchMissing(d, s)}
 	}
 	var out []verify.Finding
 	if g.headOK { // an unborn branch has no commits to check claims against
@@ -179,6 +179,26 @@ func gitFindings(d *state.Dir, s *registry.Session, g reality) []verify.Finding 
 		out = append(out, unreadable("git status: "+g.dirty.Reason)...)
 	}
 	return out
+}
+
+// branchMissing is the finding for a session whose branch git has neither
+// here nor as a remote-tracking ref. A session pulled from a teammate
+// (the sync log says so) is live elsewhere: its branch was never fetched,
+// so the next step is fetching it, not removing the session.
+func branchMissing(d *state.Dir, s *registry.Session) verify.Finding {
+	f := verify.Finding{Code: "git.branch-missing", Message: fmt.Sprintf("branch %q does not exist", s.GitBranch),
+		Next: "orc-state session remove --session " + safetext.Quote(s.SessionID) + " (if the work is finished)"}
+	remote, pulled := refsync.PulledFrom(d, s.SessionID)
+	if !pulled {
+		return f
+	}
+	f.Message += " here; the session was pulled with orc-state sync, and its branch was never fetched"
+	if strings.HasPrefix(remote, "url-") {
+		f.Next = "git fetch <the remote you pull from> " + safetext.Quote(s.GitBranch) + " (the machine that works on it pushes the branch with git), then orc-state verify"
+	} else {
+		f.Next = "git fetch " + safetext.Quote(remote) + " " + safetext.Quote(s.GitBranch) + ":" + safetext.Quote("refs/remotes/"+remote+"/"+s.GitBranch) + " (the machine that works on it pushes the branch with git), then orc-state verify"
+	}
+	return f
 }
 
 // suiteFinding compares the digest's Suite sha with head.

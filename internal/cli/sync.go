@@ -8,7 +8,6 @@ import (
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/refsync"
-	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 )
 
@@ -26,17 +25,27 @@ func (e *Env) syncer(remote string) (*refsync.Syncer, error) {
 	if err := e.checkActor(); err != nil {
 		return nil, err // the sync log names its actor
 	}
-	return refsync.New(d, remote, state.Options{Verb: e.Verb, Actor: e.Actor(), LockTimeout: e.G.LockTimeout})
+	s, err := refsync.New(d, remote, state.Options{Verb: e.Verb, Actor: e.Actor(), LockTimeout: e.G.LockTimeout})
+	if err != nil {
+		return nil, err
+	}
+	s.Notify = func(msg string) { fmt.Fprintf(e.Stderr, "orc-state %s: %s\n", e.Verb, msg) }
+	s.Now = e.now
+	return s, nil
 }
 
-// syncReport prints one line per session on stdout and each warning on
-// stderr, and returns the verb's error (its exit code) for the results.
-func (e *Env) syncReport(verb, remote string, results []refsync.Result, warnings []string) error {
+// syncReport prints one line per session on stdout (each followed by its
+// indented lines) and each warning or note on stderr, and returns the
+// verb's error (its exit code) for the results.
+func (e *Env) syncReport(verb, remote string, results []refsync.Result, notes []string) error {
 	for _, r := range results {
-		fmt.Fprintf(e.Stdout, "%s\t%s\t%s\n", r.Outcome, safetext.Escape(r.Session), safetext.Escape(r.Detail))
+		fmt.Fprintln(e.Stdout, r.Line())
+		for _, x := range r.Extra {
+			fmt.Fprintln(e.Stdout, x)
+		}
 	}
-	for _, w := range warnings {
-		e.warn("%s", w)
+	for _, n := range notes {
+		fmt.Fprintf(e.Stderr, "orc-state %s: %s\n", e.Verb, n)
 	}
 	return refsync.Summary(verb, remote, results)
 }

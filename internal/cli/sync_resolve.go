@@ -5,8 +5,9 @@ import "github.com/orc-state/orc-state/internal/refsync"
 // SyncResolveCmd is `sync resolve`.
 type SyncResolveCmd struct {
 	RemoteFlag
-	Keep string `required:"" enum:"local,remote" help:"The side to keep: local or remote; the other is archived under refs/orc/archive/<sessionId>/<time>."`
-	Key  string `arg:"" help:"The diverged session: branch or sessionId."`
+	Keep  string `required:"" enum:"local,remote" help:"The side to keep: local or remote; the other is archived under refs/orc/archive/<sessionId>/<time>."`
+	Force bool   `help:"With --keep local: discard the remote's changes since the common base (they are archived, and listed without --force)."`
+	Key   string `arg:"" help:"The diverged session: branch or sessionId."`
 }
 
 // Run keeps one side of a diverged session.
@@ -19,7 +20,7 @@ func (c *SyncResolveCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	r, warnings, err := s.Resolve(key, c.Keep)
+	r, warnings, err := s.Resolve(key, c.Keep, c.Force)
 	if err != nil {
 		return err
 	}

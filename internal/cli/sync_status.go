@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+
 	"github.com/orc-state/orc-state/internal/safetext"
 )
 
@@ -41,6 +42,9 @@ func (c *SyncStatusCmd) Run(e *Env) error {
 	}
 	for _, r := range rows {
 		fmt.Fprintf(e.Stdout, "%s\t%s\n", safetext.Escape(r.Name), safetext.Escape(r.State))
+		for _, x := range r.Extra {
+			fmt.Fprintln(e.Stdout, x)
+		}
 	}
 	return nil
 }

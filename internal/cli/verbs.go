@@ -77,6 +77,7 @@ var verbs = []verb{
 	{"sync pull", "Import each remote session this machine is behind on; one line per session.", SyncPullCmd{}},
 	{"sync status", "Per session: in sync, ahead, behind, diverged, not pushed, remote only; and the archives.", SyncStatusCmd{}},
 	{"sync resolve", "End a divergence by keeping one side; the other is archived under refs/orc/archive/.", SyncResolveCmd{}},
+	{"sync restore", "Take an archived side back as a local change that the next push publishes.", SyncRestoreCmd{}},
 	{"cleanup", "Sweep finished sessions: prints the plan; live ones are protected unless --force.", CleanupCmd{}},
 	{"doctor", "Check the whole state dir: registry, orphans, entries without folders, temp files, the lock, every session.", DoctorCmd{}},
 	{"repair", "Apply a fix doctor names: regenerate a mirror (default), --temp, --adopt NAME, --remove-orphan NAME, --redact, --redact-removed.", RepairCmd{}},

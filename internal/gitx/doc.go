@@ -23,9 +23,10 @@
 //     SHA-256); claims are 7 to 64 hex digits.
 //   - Sync's plumbing (plumbing.go): its commits and refs are read and
 //     written through the git CLI (cat-file, fast-import, update-ref,
-//     fetch, push) in the same place and environment (Layout.Run), which
-//     works in every object format git does and lets a partial clone fetch
-//     on demand.
+//     fetch, push) in the same place, with the environment SyncEnv makes
+//     (the variables that chose the repository kept, every other
+//     repository-local one cleared), which works in every object format
+//     git does and lets a partial clone fetch on demand.
 //
 // Without a git program on PATH every question fails with "no git
 // program on PATH" (callers show it as unknown); nothing is computed in

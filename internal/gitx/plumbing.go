@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // This file is the plumbing sync uses to read and write its own commits and
@@ -45,10 +46,13 @@ func (s Snapshot) Equal(o Snapshot) bool {
 // blob id, by slash-separated path.
 type Tree map[string]Blob
 
-// Blob is one file of a Tree.
+// Blob is one entry of a Tree: a file, or (Mode set) a symlink, whose
+// Data is its target, or a gitlink (a submodule's commit), which has no
+// Data.
 type Blob struct {
 	ID   string
 	Data []byte
+	Mode string // "" for a regular file; "symlink" or "gitlink"
 }
 
 // Snapshot returns the files' bytes without their ids.
@@ -147,8 +151,9 @@ func (o *Objects) failed(err error) error {
 	return fmt.Errorf("git cat-file in %s: %w", o.dir, err)
 }
 
-// ReadTree returns every file under the tree of commit, recursively.
-// Only regular files are expected: anything else is an error.
+// ReadTree returns every entry under the tree of commit, recursively:
+// files, and symlinks and gitlinks marked by their Mode (for the caller to
+// refuse). An entry of any other mode is an error.
 func (o *Objects) ReadTree(commit string) (Tree, error) {
 	typ, id, data, err := o.Read(commit + "^{tree}")
 	if err != nil {
@@ -185,7 +190,7 @@ func (o *Objects) readTree(out Tree, dir, id string, data []byte) error {
 			if err := o.readTree(out, p, child, sub); err != nil {
 				return err
 			}
-		case "100644", "100755":
+		case "100644", "100755", "120000":
 			typ, _, blob, err := o.Read(child)
 			if err != nil {
 				return err
@@ -193,7 +198,13 @@ func (o *Objects) readTree(out Tree, dir, id string, data []byte) error {
 			if typ != "blob" {
 				return fmt.Errorf("%s is not a file", p)
 			}
-			out[p] = Blob{ID: child, Data: blob}
+			b := Blob{ID: child, Data: blob}
+			if mode == "120000" {
+				b.Mode = "symlink"
+			}
+			out[p] = b
+		case "160000":
+			out[p] = Blob{ID: child, Mode: "gitlink"}
 		default:
 			return fmt.Errorf("%s has mode %s; only regular files are expected", p, mode)
 		}
@@ -297,7 +308,7 @@ func sortedPaths[V any](m map[string]V) []string {
 // ListRefs returns the refs under prefix (e.g. "refs/orc/sessions/") with
 // the ids they point at.
 func (l Layout) ListRefs(ctx context.Context, prefix string) (map[string]string, error) {
-	out, err := l.Run(ctx, "for-each-ref", "--format=%(objectname) %(refname)", prefix)
+	out, err := l.RunWith(ctx, nil, nil, "for-each-ref", "--format=%(objectname) %(refname)", prefix)
 	if err != nil {
 		return nil, err
 	}
@@ -344,7 +355,7 @@ func (l Layout) UpdateRefs(ctx context.Context, updates []RefUpdate) error {
 // IsAncestor reports whether commit a is an ancestor of (or equal to)
 // commit b.
 func (l Layout) IsAncestor(ctx context.Context, a, b string) (bool, error) {
-	_, err := l.Run(ctx, "merge-base", "--is-ancestor", a, b)
+	_, err := l.RunWith(ctx, nil, nil, "merge-base", "--is-ancestor", a, b)
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
@@ -359,7 +370,7 @@ func (l Layout) IsAncestor(ctx context.Context, a, b string) (bool, error) {
 // Fetch runs `git fetch` of refspec from remote without tags, submodules or
 // FETCH_HEAD, pruning the destination refs the remote no longer has.
 func (l Layout) Fetch(ctx context.Context, remote, refspec string) error {
-	_, err := l.Run(ctx, "fetch", "--quiet", "--no-tags", "--prune", "--no-write-fetch-head", "--no-auto-maintenance",
+	_, err := l.RunWith(ctx, nil, nil, "fetch", "--quiet", "--no-tags", "--prune", "--no-write-fetch-head", "--no-auto-maintenance",
 		"--recurse-submodules=no", remote, refspec)
 	return err
 }
@@ -405,15 +416,47 @@ func (l Layout) Push(ctx context.Context, remote string, updates []PushUpdate) (
 		}
 		return nil, pushFailure(runErr, stderr.Bytes())
 	}
+	said := remoteSaid(stderr.String())
 	var out []PushResult
 	for _, u := range updates {
 		r, ok := results[u.Ref]
 		if !ok {
 			r = PushResult{Ref: u.Ref, Reason: "no answer from the remote: " + firstLine(stderr.String())}
 		}
+		if !r.OK && said != "" && strings.HasPrefix(r.Reason, "remote rejected") {
+			r.Reason += " (remote: " + said + ")" // the hook's own words
+		}
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// remoteSaid is the first message line the remote sent ("remote: ..." on
+// git's stderr: a hook's own words, such as why it refused), with control
+// characters escaped; "" when it sent none.
+func remoteSaid(stderr string) string {
+	for _, line := range strings.Split(stderr, "\n") {
+		msg, ok := strings.CutPrefix(strings.TrimRight(line, "\r"), "remote:")
+		if msg = strings.TrimSpace(msg); ok && msg != "" {
+			return escapeControls(msg)
+		}
+	}
+	return ""
+}
+
+// escapeControls shows control characters (and line and bidi controls)
+// as Go escapes, so text from another machine cannot drive a terminal.
+func escapeControls(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // parsePorcelain reads the `<flag>\t<from>:<to>\t<summary>` lines of

@@ -122,9 +122,9 @@ func (p place) run(ctx context.Context, read bool, stdin io.Reader, args ...stri
 var errTimedOut = errors.New("timed out")
 
 // Run runs git in the layout's place with the process environment and
-// returns its stdout. It is the transport for sync: the user's credential
-// helpers and ssh agent apply, and a partial clone may fetch what it lacks.
-// Failures quote git's first stderr line.
+// returns its stdout; a partial clone may fetch what it lacks. Failures
+// quote git's first stderr line. (Sync's plumbing runs in SyncEnv's
+// environment instead: RunWith.)
 func (l Layout) Run(ctx context.Context, args ...string) ([]byte, error) {
 	return l.here().run(ctx, false, nil, args...)
 }
@@ -136,8 +136,9 @@ func (l Layout) Read(ctx context.Context, args ...string) ([]byte, error) {
 	return l.here().output(ctx, nil, args...)
 }
 
-// RunWith is Run with stdin (nil for none) and extra environment entries
-// (KEY=value, added after the process environment).
+// RunWith runs one of sync's plumbing commands: in the layout's place, in
+// the environment SyncEnv makes (the repository's own objects and refs),
+// with stdin (nil for none) and extra environment entries (KEY=value).
 func (l Layout) RunWith(ctx context.Context, stdin []byte, env []string, args ...string) ([]byte, error) {
 	var in io.Reader
 	if stdin != nil {
@@ -146,12 +147,59 @@ func (l Layout) RunWith(ctx context.Context, stdin []byte, env []string, args ..
 	return l.sync(env).run(ctx, false, in, args...)
 }
 
-// sync is the layout's place with extra environment entries: where sync's
-// git commands run (transport allowed).
+// sync is where sync's git commands run (transport allowed): the
+// layout's place, with the environment SyncEnv makes of the process's,
+// and env added.
 func (l Layout) sync(env []string) place {
 	p := l.here()
-	p.env = p.env.With(env...)
+	p.env = append(environ.List(SyncEnv(p.env)), env...)
 	return p
+}
+
+// How sync's plumbing treats each variable that binds a git process to
+// one repository's objects, refs or config: git's own list of
+// repository-local variables (`git rev-parse --local-env-vars`), plus the
+// quarantine of a receiving hook and the ref namespace. Discovery honours
+// the ones that choose the repository (Discover follows them as git does),
+// so sync's git gets them unchanged and finds the same repository. Every
+// other one is cleared: sync reads and writes the repository's own objects
+// and refs, whatever a hook that runs orc-state has set (a foreign object
+// directory would leave the session refs pointing at objects the
+// repository lacks; a namespace would push where no clone fetches).
+var syncVars = map[string]bool{ // true: honoured (passed on); false: cleared
+	"GIT_DIR":                          true,
+	"GIT_WORK_TREE":                    true,
+	"GIT_COMMON_DIR":                   true,
+	"GIT_IMPLICIT_WORK_TREE":           true,
+	"GIT_OBJECT_DIRECTORY":             false,
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES": false,
+	"GIT_INDEX_FILE":                   false,
+	"GIT_GRAFT_FILE":                   false,
+	"GIT_NO_REPLACE_OBJECTS":           false, // set to 1 below: replace refs never disguise a session commit
+	"GIT_REPLACE_REF_BASE":             false,
+	"GIT_PREFIX":                       false,
+	"GIT_INTERNAL_SUPER_PREFIX":        false,
+	"GIT_SHALLOW_FILE":                 false,
+	"GIT_QUARANTINE_PATH":              false,
+	"GIT_CONFIG":                       false,
+	"GIT_CONFIG_PARAMETERS":            false,
+	"GIT_CONFIG_COUNT":                 false, // and every GIT_CONFIG_KEY_n, GIT_CONFIG_VALUE_n
+	"GIT_NAMESPACE":                    false,
+}
+
+// SyncEnv is env as sync's plumbing gets it (see syncVars): the variables
+// that chose the repository kept, the other repository-local ones
+// dropped, and replace refs off.
+func SyncEnv(env []string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if honoured, listed := syncVars[k]; (listed && !honoured) || strings.HasPrefix(k, "GIT_CONFIG_KEY_") || strings.HasPrefix(k, "GIT_CONFIG_VALUE_") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "GIT_NO_REPLACE_OBJECTS=1")
 }
 
 // command is a git command of sync's in the layout's place with env

@@ -1,5 +1,6 @@
 // Package lock owns the single-writer lock of a state directory: an
-// exclusive flock(2) on the sidecar file .orc/.lock.
+// exclusive flock(2) on the sidecar file .orc/.lock. The same kind of lock
+// on another file ([AcquireFile]) serialises sync's verbs.
 //
 // Every read-modify-write of a file under .orc/ runs between [Acquire] and
 // [Lock.Release]. The lock file is never deleted (deleting it while another
@@ -81,12 +82,12 @@ type TimeoutError struct {
 }
 
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("state is locked by %s; gave up after %v", describeHolder(e.Holder), e.Timeout)
+	return fmt.Sprintf("state is locked by %s; gave up after %v", DescribeHolder(e.Holder), e.Timeout)
 }
 
-// describeHolder turns "pid 12 verb phase set since T" into
+// DescribeHolder turns "pid 12 verb phase set since T" into
 // "pid 12 (verb phase set) since T"; anything else is reported vaguely.
-func describeHolder(h string) string {
+func DescribeHolder(h string) string {
 	pid, verb, since, ok := parseHolder(h)
 	if !ok {
 		return "another process"
@@ -120,7 +121,12 @@ func parseHolder(h string) (pid, verb, since string, ok bool) {
 // On success it records "pid <pid> verb <verb> since <RFC3339>" in the
 // lock file. A lock file that is a symbolic link is refused.
 func Acquire(ctx context.Context, dir string, verb string, timeout time.Duration) (*Lock, error) {
-	path := filepath.Join(dir, FileName)
+	return AcquireFile(ctx, filepath.Join(dir, FileName), verb, timeout)
+}
+
+// AcquireFile is Acquire on a lock file of another name (its folder must
+// exist): sync's own lock, which is not the writers' lock.
+func AcquireFile(ctx context.Context, path string, verb string, timeout time.Duration) (*Lock, error) {
 	waitCtx := ctx
 	if timeout > 0 {
 		var cancel context.CancelFunc
@@ -149,7 +155,7 @@ func Acquire(ctx context.Context, dir string, verb string, timeout time.Duration
 			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
 		if !ok {
-			return nil, &TimeoutError{Path: path, Timeout: max(timeout, 0), Holder: Holder(dir)}
+			return nil, &TimeoutError{Path: path, Timeout: max(timeout, 0), Holder: holderOf(path)}
 		}
 
 		// The file we locked must still be the one at path: if it was
@@ -254,8 +260,11 @@ func (l *Lock) Release() error {
 // holder may have gone by the time the caller uses it.
 // Control characters are dropped, so the line is safe to show in a message.
 // It never reads the lock byte, so a held lock never blocks it.
-func Holder(dir string) string {
-	f, err := atomicfile.Open(filepath.Join(dir, FileName))
+func Holder(dir string) string { return holderOf(filepath.Join(dir, FileName)) }
+
+// holderOf is Holder of the lock file at path.
+func holderOf(path string) string {
+	f, err := atomicfile.Open(path)
 	if err != nil {
 		return ""
 	}

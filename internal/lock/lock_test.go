@@ -221,8 +221,8 @@ func TestDescribeHolder(t *testing.T) {
 		{"pid 7 verb  since y", "another process"},
 	}
 	for _, tt := range tests {
-		if got := describeHolder(tt.in); got != tt.want {
-			t.Errorf("describeHolder(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := DescribeHolder(tt.in); got != tt.want {
+			t.Errorf("DescribeHolder(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 	if got := (&TimeoutError{Timeout: 5 * time.Second}).Error(); got != "state is locked by another process; gave up after 5s" {

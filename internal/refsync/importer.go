@@ -14,6 +14,7 @@ import (
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/portable"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/strictjson"
 	"github.com/orc-state/orc-state/registry"
@@ -25,7 +26,19 @@ import (
 // of this session), safe paths, and the files that have a schema. It
 // returns the entry to import.
 func validateRemote(id string, tree gitx.Tree) (registry.Session, error) {
-	return validate(id, tree.Snapshot(), "remote")
+	return validateTree(id, tree, "remote")
+}
+
+// validateTree is validate for a commit read back: it also refuses an
+// entry that is no regular file (a symlink, a gitlink), which no verb
+// writes and an import must not create.
+func validateTree(id string, tree gitx.Tree, side string) (registry.Session, error) {
+	for _, name := range sortedKeys(tree) {
+		if m := tree[name].Mode; m != "" {
+			return registry.Session{}, fmt.Errorf("the %s state of %s has a %s %s: only regular files travel", side, id, m, safetext.Escape(name))
+		}
+	}
+	return validate(id, tree.Snapshot(), side)
 }
 
 // validateLocal applies the same checks to what push would publish, so
@@ -52,20 +65,20 @@ func validate(id string, files gitx.Snapshot, side string) (registry.Session, er
 		return s, fmt.Errorf("the %s entry of %s is invalid: %v", side, id, err)
 	}
 	for _, name := range sortedKeys(files) {
+		if !safeRel(name) {
+			return s, fmt.Errorf("the %s state of %s has an unsafe path %q", side, id, name)
+		}
+		for _, el := range strings.Split(name, "/") {
+			if p := nameProblem(el); p != "" {
+				return s, fmt.Errorf("the %s state of %s has a file %s: %s", side, id, safetext.Escape(name), p)
+			}
+		}
 		if name == EntryFile {
 			continue
 		}
 		rel, ok := strings.CutPrefix(name, "files/")
 		if !ok {
 			return s, fmt.Errorf("the %s state of %s has %q, which this orc-state does not know (pushed by a newer version? upgrade orc-state)", side, id, name)
-		}
-		if !safeRel(rel) {
-			return s, fmt.Errorf("the %s state of %s has an unsafe path %q", side, id, name)
-		}
-		for _, el := range strings.Split(rel, "/") {
-			if p := portable.Problem(el); p != "" {
-				return s, fmt.Errorf("the %s state of %s has a file %s: %s (sessions move between Linux, macOS and Windows)", side, id, name, p)
-			}
 		}
 		if err := validateFile(rel, files[name]); err != nil {
 			return s, fmt.Errorf("the %s %s of %s is invalid: %v", side, rel, id, err)
@@ -87,6 +100,34 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// nameProblem says why one element of a path in a sync commit may not be
+// written ("" when it may), by the rules of artifact names: no hidden name
+// (which covers every spelling of ".git" git itself refuses on HFS+, whose
+// ignorable characters are dropped first), not the name NTFS gives ".git"
+// (git~1), and a name Linux, macOS and Windows can all store.
+func nameProblem(el string) string {
+	switch {
+	case strings.HasPrefix(strings.Map(dropHFSIgnorable, el), "."):
+		return "a hidden name, which no verb writes (a .git among them would be a repository)"
+	case strings.EqualFold(strings.TrimRight(el, ". "), "git~1"):
+		return "the name Windows gives .git"
+	}
+	if p := portable.Problem(el); p != "" {
+		return p + " (sessions move between Linux, macOS and Windows)"
+	}
+	return ""
+}
+
+// dropHFSIgnorable drops the code points HFS+ ignores in names (so that
+// ".g\u200cit" is ".git" there), keeping every other rune.
+func dropHFSIgnorable(r rune) rune {
+	switch {
+	case r >= 0x200c && r <= 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x206a && r <= 0x206f, r == 0xfeff:
+		return -1
+	}
+	return r
 }
 
 // safeRel accepts a slash-separated relative path whose every element is a
@@ -149,9 +190,25 @@ type importJob struct {
 	ss    *session
 	entry registry.Session
 	log   logLine
-	// archiveBase: the remote commit does not descend from the base, which
-	// is archived before the import.
+	// archiveBase: the import drops what this machine had, which is
+	// archived before it: the base, when the remote commit does not
+	// descend from it, or the local side, when changes of it are
+	// superseded.
 	archiveBase bool
+	// superseded are the local changes the remote's side lacks: the
+	// import replaces them (another machine's resolution kept its own
+	// side).
+	superseded []change
+}
+
+// archived is the commit an import archives: the local side when it
+// supersedes changes (the local content is its effective base's), else
+// the base.
+func (j *importJob) archived() string {
+	if len(j.superseded) > 0 {
+		return j.ss.effBase
+	}
+	return j.ss.base
 }
 
 // applyImports imports every job in one transaction. A session whose local
@@ -228,4 +285,21 @@ func importInto(tx *state.Tx, j *importJob, now gitx.Snapshot) {
 	}
 	line, _ := json.Marshal(j.log)
 	tx.AppendState(LogFile, append(line, '\n'))
+}
+
+// PulledFrom reports whether the sync log records an import or resolution
+// of session id on this machine, and from which remote (its tracking name:
+// a remote name, or url-<hex> for a path or URL), the latest one's.
+func PulledFrom(d *state.Dir, id string) (remote string, ok bool) {
+	data, err := d.ReadStateFile(LogFile)
+	if err != nil {
+		return "", false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		var l logLine
+		if json.Unmarshal([]byte(line), &l) == nil && l.Session == id {
+			remote, ok = l.Remote, true
+		}
+	}
+	return remote, ok
 }

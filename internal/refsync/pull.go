@@ -1,12 +1,12 @@
 package refsync
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/orc-state/orc-state/internal/fault"
-	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -16,6 +16,11 @@ import (
 // It runs git first (fetch, object reads), then one transaction for every
 // import, then moves the imported sessions' bases.
 func (s *Syncer) Pull(key string) (results []Result, warnings []string, err error) {
+	unlock, err := s.lock()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer unlock()
 	if err := s.fetch(); err != nil {
 		return nil, nil, err
 	}
@@ -42,7 +47,7 @@ func (s *Syncer) Pull(key string) (results []Result, warnings []string, err erro
 		return nil, nil, err
 	}
 	var jobs []*importJob
-	var fixes []gitx.RefUpdate
+	var fixes refFixes
 	for _, ss := range sessions {
 		r, job := s.planPull(ss, &fixes)
 		results = append(results, r)
@@ -63,84 +68,76 @@ func (s *Syncer) Pull(key string) (results []Result, warnings []string, err erro
 			id := j.ss.id
 			switch err, ok := skipped[id]; {
 			case ok && errors.Is(err, errChanged):
-				set(results, Result{id, Failed, "changed while pulling; run orc-state sync pull again"})
+				set(results, Result{Session: id, Outcome: Failed, Detail: "changed while pulling; run orc-state sync pull again"})
 				s.unarchiveBases([]*importJob{j})
 				continue
 			case ok && err != nil:
-				set(results, Result{id, Refused, err.Error()})
+				set(results, Result{Session: id, Outcome: Refused, Detail: err.Error()})
 				s.unarchiveBases([]*importJob{j})
 				continue
 			case ok:
-				set(results, Result{id, UpToDate, short(j.ss.remote)})
+				set(results, Result{Session: id, Outcome: UpToDate, Detail: short(j.ss.remote)})
 			}
-			fixes = append(fixes, gitx.RefUpdate{Name: BaseRef(id), New: j.ss.remote, Old: j.ss.base, Check: true})
+			fixes.base(j.ss, j.ss.remote)
 		}
 	}
-	if err := s.moveRefs(fixes); err != nil {
-		warnings = append(warnings, "the local sync refs were not moved ("+err.Error()+"); the next sync sets them")
-	}
-	return results, warnings, nil
+	return results, s.applyFixes(fixes), nil
 }
 
 // planPull decides one session's pull: its Result, and the import to run
 // when it is behind or absent here.
-func (s *Syncer) planPull(ss *session, fixes *[]gitx.RefUpdate) (Result, *importJob) {
+func (s *Syncer) planPull(ss *session, fixes *refFixes) (Result, *importJob) {
 	switch ss.state {
 	case InSync:
-		if ss.base != ss.remote {
-			*fixes = append(*fixes, gitx.RefUpdate{Name: BaseRef(ss.id), New: ss.remote, Old: ss.base, Check: true})
-		}
-		return Result{ss.id, UpToDate, short(ss.remote)}, nil
+		fixes.base(ss, ss.remote)
+		return Result{Session: ss.id, Outcome: UpToDate, Detail: short(ss.remote)}, nil
 	case Ahead:
-		return Result{ss.id, IsAhead, "local changes not pushed; push to publish"}, nil
+		fixes.base(ss, ss.effBase)
+		return Result{Session: ss.id, Outcome: IsAhead, Detail: "local changes not pushed; push to publish"}, nil
 	case Diverged:
-		return Result{ss.id, IsDiverged, s.divergence(ss)}, nil
+		return s.diverged(ss, ""), nil
 	case Behind, RemoteOnly:
 		entry, err := validateRemote(ss.id, ss.remoteTree)
 		if err != nil {
-			return Result{ss.id, Refused, err.Error() + "; nothing of it was imported"}, nil
+			return Result{Session: ss.id, Outcome: Refused, Detail: err.Error() + "; nothing of it was imported"}, nil
 		}
 		job := &importJob{ss: ss, entry: entry, log: s.logLine(ss.id, ss.remote)}
-		if replaced, err := s.replaces(ss); err != nil {
-			return Result{ss.id, Failed, err.Error()}, nil
-		} else if replaced {
-			job.archiveBase = true
+		if lj, rj := journalOf(ss.local), journalOf(ss.remoteTree.Snapshot()); ss.local != nil && !bytes.HasPrefix(rj, lj) {
+			job.superseded = lacking(changesOf(lj), changesOf(rj)) // not a plain extension: what does it drop?
 		}
-		return Result{ss.id, Imported, short(ss.remote)}, job
+		// The import drops what this machine had: the local side, when
+		// it supersedes changes (it is the effective base), else the base,
+		// when the remote's commit does not descend from it.
+		job.archiveBase = len(job.superseded) > 0 || ss.replaced
+		return Result{Session: ss.id, Outcome: Imported, Detail: short(ss.remote)}, job
 	}
 	msg := "cannot decide"
 	if ss.err != nil {
 		msg = ss.err.Error()
 	}
-	return Result{ss.id, Failed, msg}, nil
+	return Result{Session: ss.id, Outcome: Failed, Detail: msg}, nil
 }
 
-// divergence names both heads of a diverged session: the local commit (the
-// one push would publish) and the remote's.
-func (s *Syncer) divergence(ss *session) string {
+// diverged is the result of a diverged session: both heads (the local
+// commit, the one push would publish, and the remote's), then what each
+// side changed that the other lacks.
+func (s *Syncer) diverged(ss *session, suffix string) Result {
 	local := "changes holding a credential"
 	if _, bad := credential(ss.local); !bad {
 		if c, err := s.localCommit(ss); err == nil {
 			local = short(c)
 		}
 	}
-	return "local " + local + ", remote " + short(ss.remote)
+	mine, theirs := sides(ss)
+	return Result{Session: ss.id, Outcome: IsDiverged, Detail: "local " + local + ", remote " + short(ss.remote) + suffix,
+		Extra: append(listChanges("local", mine), listChanges("remote", theirs)...)}
 }
 
-// replaces reports whether importing the remote's commit would drop the
-// base's history: the remote ref was replaced by a commit that does not
-// descend from the base (deleted and pushed again, or forced).
-func (s *Syncer) replaces(ss *session) (bool, error) {
-	if ss.base == "" || ss.base == ss.remote {
-		return false, nil
-	}
-	ctx, cancel := s.ctx()
-	defer cancel()
-	descends, err := s.git.IsAncestor(ctx, ss.base, ss.remote)
-	if err != nil {
-		return false, fmt.Errorf("cannot compare %s with %s: %w", short(ss.base), short(ss.remote), err)
-	}
-	return !descends, nil
+// sides are the changes only the local side has and those only the
+// remote's has (their journal lines since the common base).
+func sides(ss *session) (local, remote []change) {
+	l, r := changesOf(journalOf(ss.local)), changesOf(journalOf(ss.remoteTree.Snapshot()))
+	return lacking(l, r), lacking(r, l)
 }
 
 // archiveBases keeps, before anything is imported, the base of each job
@@ -151,13 +148,17 @@ func (s *Syncer) archiveBases(rs refSet, jobs []*importJob, results []Result) er
 		if !j.archiveBase {
 			continue
 		}
-		name, err := s.archive(rs, j.ss.id, j.ss.base)
+		name, err := s.archive(rs, j.ss.id, j.archived())
 		if err != nil {
 			s.unarchiveBases(jobs)
 			return err
 		}
 		j.log.Archive = name
-		set(results, Result{j.ss.id, Imported, short(j.ss.remote) + "; it replaced " + short(j.ss.base) + ", kept as " + name})
+		if len(j.superseded) > 0 {
+			set(results, superseded(j, name))
+			continue
+		}
+		set(results, Result{Session: j.ss.id, Outcome: Imported, Detail: short(j.ss.remote) + "; it replaced " + short(j.ss.base) + ", kept as " + name})
 	}
 	return nil
 }
@@ -166,8 +167,26 @@ func (s *Syncer) archiveBases(rs refSet, jobs []*importJob, results []Result) er
 func (s *Syncer) unarchiveBases(jobs []*importJob) {
 	for _, j := range jobs {
 		if j.log.Archive != "" {
-			s.unarchive(j.log.Archive, j.ss.base)
+			s.unarchive(j.log.Archive, j.archived())
 			j.log.Archive = ""
 		}
 	}
+}
+
+// superseded is the result of an import that drops changes this machine
+// had: the remote's side replaced them (a resolution elsewhere kept the
+// other side, or the remote's history was replaced). They are archived
+// first; the line names them, who replaced them, and the archive.
+func superseded(j *importJob, archive string) Result {
+	by := "another machine"
+	theirs := lacking(changesOf(journalOf(j.ss.remoteTree.Snapshot())), changesOf(journalOf(j.ss.local)))
+	for _, c := range theirs {
+		by = safetext.Escape(c.Actor)
+		if c.Verb == "sync resolve" || c.Verb == "sync restore" {
+			break
+		}
+	}
+	return Result{Session: j.ss.id, Outcome: Superseded, Archive: archive,
+		Detail: fmt.Sprintf("your change %s was replaced by %s; archived at %s; imported %s", span(j.superseded), by, archive, short(j.ss.remote)),
+		Extra:  listChanges("superseded", j.superseded)}
 }

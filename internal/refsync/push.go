@@ -1,6 +1,9 @@
 package refsync
 
 import (
+	"context"
+	"errors"
+
 	"github.com/orc-state/orc-state/internal/gitx"
 )
 
@@ -10,8 +13,14 @@ import (
 // where the base is; the push is a compare-and-swap on the remote ref, so
 // a push that lost a race is rejected and reported with both heads. Local
 // refs move only for the sessions the remote accepted. Warnings are for
-// refs that could not be moved after a successful push.
+// refs that could not be moved after a successful push, and notes for
+// base refs set because they lagged.
 func (s *Syncer) Push(ids []string) (results []Result, warnings []string, err error) {
+	unlock, err := s.lock()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer unlock()
 	if err := s.fetch(); err != nil {
 		return nil, nil, err
 	}
@@ -27,7 +36,7 @@ func (s *Syncer) Push(ids []string) (results []Result, warnings []string, err er
 	if err != nil {
 		return nil, nil, err
 	}
-	var fixes []gitx.RefUpdate
+	var fixes refFixes
 	var sends []*session
 	sent := map[string]string{} // sessionId → the commit sent
 	for _, ss := range sessions {
@@ -46,43 +55,39 @@ func (s *Syncer) Push(ids []string) (results []Result, warnings []string, err er
 			}
 		}
 	}
-	if err := s.moveRefs(fixes); err != nil {
-		warnings = append(warnings, "the local sync refs were not moved ("+err.Error()+"); the next sync sets them")
-	}
-	return results, warnings, nil
+	return results, s.applyFixes(fixes), nil
 }
 
 // planPush decides one session's push: its Result, and the commit to send
 // when there is one (its Result is then replaced by the remote's answer).
-func (s *Syncer) planPush(ss *session, fixes *[]gitx.RefUpdate) (Result, string) {
+func (s *Syncer) planPush(ss *session, fixes *refFixes) (Result, string) {
 	switch {
 	case ss.local == nil:
-		return Result{ss.id, Failed, "no such session here"}, ""
+		return Result{Session: ss.id, Outcome: Failed, Detail: "no such session here"}, ""
 	case ss.state == InvalidName:
-		return Result{ss.id, Refused, ss.err.Error()}, ""
+		return Result{Session: ss.id, Outcome: Refused, Detail: ss.err.Error()}, ""
 	case ss.err != nil:
-		return Result{ss.id, Failed, ss.err.Error()}, ""
+		return Result{Session: ss.id, Outcome: Failed, Detail: ss.err.Error()}, ""
 	case ss.state == InSync:
-		if ss.base != ss.remote {
-			*fixes = append(*fixes, gitx.RefUpdate{Name: BaseRef(ss.id), New: ss.remote, Old: ss.base, Check: true})
-		}
-		return Result{ss.id, UpToDate, short(ss.remote)}, ""
+		fixes.base(ss, ss.remote)
+		return Result{Session: ss.id, Outcome: UpToDate, Detail: short(ss.remote)}, ""
 	case ss.state == Behind:
-		return Result{ss.id, IsBehind, "remote " + short(ss.remote) + "; pull first"}, ""
+		fixes.base(ss, ss.effBase)
+		return Result{Session: ss.id, Outcome: IsBehind, Detail: "remote " + short(ss.remote) + "; pull first"}, ""
 	case ss.state == Diverged:
-		return Result{ss.id, IsDiverged, s.divergence(ss)}, ""
+		return s.diverged(ss, ""), ""
 	}
 	// Ahead or not pushed: there is a local commit to send, unless the
 	// content may not leave (nothing holding a credential is written, even
 	// locally) or would be refused by every other machine.
 	if reason := unpublishable(ss); reason != "" {
-		return Result{ss.id, Refused, reason + "; nothing of it was pushed"}, ""
+		return Result{Session: ss.id, Outcome: Refused, Detail: reason + "; nothing of it was pushed"}, ""
 	}
 	c, err := s.localCommit(ss)
 	if err != nil {
-		return Result{ss.id, Failed, err.Error()}, ""
+		return Result{Session: ss.id, Outcome: Failed, Detail: err.Error()}, ""
 	}
-	return Result{ss.id, Pushed, short(c)}, c
+	return Result{Session: ss.id, Outcome: Pushed, Detail: short(c)}, c
 }
 
 // unpublishable says why a session's local content may not be published:
@@ -100,17 +105,24 @@ func unpublishable(ss *session) string {
 // send pushes the commits in one git push, each ref on its own, and
 // returns the sessions the remote rejected. Accepted ones get their refs
 // moved (added to fixes).
-func (s *Syncer) send(sends []*session, sent map[string]string, results []Result, fixes *[]gitx.RefUpdate) (rejected map[string]string) {
+func (s *Syncer) send(sends []*session, sent map[string]string, results []Result, fixes *refFixes) (rejected map[string]string) {
 	var updates []gitx.PushUpdate
 	for _, ss := range sends {
 		updates = append(updates, gitx.PushUpdate{Ref: BaseRef(ss.id), Commit: sent[ss.id], Expect: ss.remote})
 	}
-	ctx, cancel := s.ctx()
-	answers, err := s.git.Push(ctx, s.Remote, updates)
-	cancel()
+	var answers []gitx.PushResult
+	err := s.network("push", func(ctx context.Context) (err error) {
+		answers, err = s.git.Push(ctx, s.Remote, updates)
+		return err
+	})
 	if err != nil {
+		detail := "not pushed: " + err.Error()
+		var silent *silentError
+		if errors.As(err, &silent) { // the remote may have taken it before it went silent
+			detail = err.Error() + "; whether the remote took it, the next sync shows"
+		}
 		for _, ss := range sends {
-			set(results, Result{ss.id, Failed, "not pushed: " + err.Error()})
+			set(results, Result{Session: ss.id, Outcome: Failed, Detail: detail})
 		}
 		return nil
 	}
@@ -121,9 +133,8 @@ func (s *Syncer) send(sends []*session, sent map[string]string, results []Result
 			rejected[ss.id] = a.Reason
 			continue
 		}
-		*fixes = append(*fixes,
-			gitx.RefUpdate{Name: BaseRef(ss.id), New: sent[ss.id], Old: ss.base, Check: true},
-			gitx.RefUpdate{Name: Namespace(s.Remote) + ss.id, New: sent[ss.id]})
+		fixes.base(ss, sent[ss.id])
+		fixes.add(gitx.RefUpdate{Name: Namespace(s.Remote) + ss.id, New: sent[ss.id]})
 	}
 	return rejected
 }
@@ -151,15 +162,17 @@ func (s *Syncer) explainRejections(rejected map[string]string, locals map[string
 		ss := byID[id]
 		switch {
 		case ss == nil || ss.err != nil:
-			out = append(out, Result{id, Rejected, rejected[id]})
+			out = append(out, Result{Session: id, Outcome: Rejected, Detail: rejected[id]})
 		case ss.state == InSync:
-			out = append(out, Result{id, UpToDate, short(ss.remote)})
+			out = append(out, Result{Session: id, Outcome: UpToDate, Detail: short(ss.remote)})
 		case ss.state == Diverged:
-			out = append(out, Result{id, IsDiverged, "local " + short(sent[id]) + ", remote " + short(ss.remote) + " (the remote moved during the push)"})
+			r := s.diverged(ss, " (the remote moved during the push)")
+			r.Detail = "local " + short(sent[id]) + ", remote " + short(ss.remote) + " (the remote moved during the push)"
+			out = append(out, r)
 		case ss.state == Behind:
-			out = append(out, Result{id, IsBehind, "remote " + short(ss.remote) + "; pull first"})
+			out = append(out, Result{Session: id, Outcome: IsBehind, Detail: "remote " + short(ss.remote) + "; pull first"})
 		default:
-			out = append(out, Result{id, Rejected, rejected[id]})
+			out = append(out, Result{Session: id, Outcome: Rejected, Detail: rejected[id]})
 		}
 	}
 	return out

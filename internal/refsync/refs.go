@@ -41,6 +41,9 @@ const (
 	LogFile = "sync.jsonl"
 	// Timeout bounds each git command (a fetch, a push).
 	Timeout = 2 * time.Minute
+	// WaitNotice is how long a fetch or push may be silent before the
+	// verb says what it waits for.
+	WaitNotice = 10 * time.Second
 )
 
 // BaseRef is the local base of a session.

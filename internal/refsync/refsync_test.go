@@ -139,3 +139,45 @@ func hintOf(err error) string {
 	_, _, hint := fault.Explain(err)
 	return hint
 }
+
+// Every path the artifact rules refuse is refused on import (and push),
+// whatever spelling git or a platform would take for .git (issue 25 item 3).
+func TestNameProblem(t *testing.T) {
+	for el, refused := range map[string]bool{
+		"journal.jsonl": false, "qa": false, "report.json": false, "git": false, "git~2": false, "a.git": false,
+		".git": true, ".GIT": true, ".Git": true, ".git.": true, ".git ": true, ".gitmodules": true,
+		".cache": true, ".x.tmp-123": true, ".": true,
+		"git~1": true, "GIT~1": true, "git~1.": true,
+		".g\u200cit": true, "\u200c.git": true, "\ufeff.git": true, ".g\u206ait": true,
+		"con.json": true, "a:b": true, "trail.": true, "tab\tname": true,
+	} {
+		if got := nameProblem(el) != ""; got != refused {
+			t.Errorf("nameProblem(%q) = %q; refused %v, want %v", el, nameProblem(el), got, refused)
+		}
+	}
+}
+
+func TestValidateTreeRefusesLinks(t *testing.T) {
+	entry := `{"sessionId":"s","branch":"s","gitBranch":"s","command":"flow","status":"in_progress","phase":1,"totalPhases":3,"linkedPRs":[],"startedAt":"2026-01-02T03:04:05Z","updatedAt":"2026-01-02T03:04:05Z"}`
+	base := gitx.Tree{EntryFile: {ID: "e", Data: []byte(entry)}}
+	if _, err := validateTree("s", base, "remote"); err != nil {
+		t.Fatalf("a plain state is refused: %v", err)
+	}
+	for _, tc := range []struct {
+		path string
+		blob gitx.Blob
+		want string
+	}{
+		{"files/link", gitx.Blob{ID: "l", Data: []byte("../.."), Mode: "symlink"}, "has a symlink files/link"},
+		{"files/sub", gitx.Blob{ID: "c", Mode: "gitlink"}, "has a gitlink files/sub"},
+		{"files/.git/config", gitx.Blob{ID: "x", Data: []byte("[core]\n\tfsmonitor = x\n")}, "has a file files/.git/config: a hidden name"},
+		{"files/a/\x1b[31m.json", gitx.Blob{ID: "x"}, `files/a/\x1b[31m.json`},
+		{".git/config", gitx.Blob{ID: "x"}, "has a file .git/config: a hidden name"},
+	} {
+		tree := gitx.Tree{EntryFile: base[EntryFile], tc.path: tc.blob}
+		_, err := validateTree("s", tree, "remote")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v; want an error naming %q", tc.path, err, tc.want)
+		}
+	}
+}

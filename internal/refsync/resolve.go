@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
@@ -29,10 +30,19 @@ const (
 //
 // A session that is not diverged is left alone: exit 0 when it already
 // agrees with the choice, else exit 2 naming its state.
-func (s *Syncer) Resolve(key, keep string) (Result, []string, error) {
+//
+// Keeping local discards the remote's changes since the common base (the
+// other machine is told so on its next pull): without force it only lists
+// them and refuses (exit 2), changing nothing.
+func (s *Syncer) Resolve(key, keep string, force bool) (Result, []string, error) {
 	if keep != KeepLocal && keep != KeepRemote {
 		return Result{}, nil, fault.Usagef("--keep %q: pass local or remote", keep)
 	}
+	unlock, err := s.lock()
+	if err != nil {
+		return Result{}, nil, err
+	}
+	defer unlock()
 	if err := s.fetch(); err != nil {
 		return Result{}, nil, err
 	}
@@ -58,11 +68,11 @@ func (s *Syncer) Resolve(key, keep string) (Result, []string, error) {
 	case ss.local == nil && ss.remote == "":
 		return Result{}, nil, fault.NotFoundf("no session %q here or on %s", key, s.Remote).WithHint("run orc-state sessions to list them")
 	case ss.err != nil:
-		return Result{id, Failed, ss.err.Error()}, nil, nil
+		return Result{Session: id, Outcome: Failed, Detail: ss.err.Error()}, nil, nil
 	case ss.state == InSync:
-		return Result{id, UpToDate, "nothing to resolve"}, nil, nil
+		return Result{Session: id, Outcome: UpToDate, Detail: "nothing to resolve"}, nil, nil
 	case keep == KeepLocal && (ss.state == Ahead || ss.state == NotPushed):
-		return Result{id, IsAhead, "nothing to resolve: local changes not pushed; push to publish"}, nil, nil
+		return Result{Session: id, Outcome: IsAhead, Detail: "nothing to resolve: local changes not pushed; push to publish"}, nil, nil
 	case ss.state != Diverged:
 		hint := "orc-state sync pull --remote " + safetext.Quote(s.Remote) + " " + safetext.Quote(id)
 		if ss.state == Ahead || ss.state == NotPushed {
@@ -73,6 +83,12 @@ func (s *Syncer) Resolve(key, keep string) (Result, []string, error) {
 	if keep == KeepRemote {
 		return s.keepRemote(rs, ss)
 	}
+	if _, theirs := sides(ss); len(theirs) > 0 && !force {
+		return Result{Session: id, Outcome: Refused,
+			Detail: fmt.Sprintf("keeping local discards the remote's change %s (%d line(s) of its journal, listed below); nothing was changed", span(theirs), len(theirs)),
+			Extra:  listChanges("discards", theirs),
+			Hint:   fmt.Sprintf("to discard them (the remote's side is archived first, and its machine is told on its next pull): orc-state sync resolve %s --keep local --force%s", safetext.Quote(id), remoteFlag(s.Remote))}, nil, nil
+	}
 	return s.keepLocal(rs, ss)
 }
 
@@ -80,7 +96,7 @@ func (s *Syncer) Resolve(key, keep string) (Result, []string, error) {
 func (s *Syncer) keepRemote(rs refSet, ss *session) (Result, []string, error) {
 	entry, err := validateRemote(ss.id, ss.remoteTree)
 	if err != nil {
-		return Result{ss.id, Refused, err.Error() + "; nothing was changed"}, nil, nil
+		return Result{Session: ss.id, Outcome: Refused, Detail: err.Error() + "; nothing was changed"}, nil, nil
 	}
 	local, err := s.localCommit(ss) // the commit the divergence named
 	if err != nil {
@@ -99,13 +115,16 @@ func (s *Syncer) keepRemote(rs refSet, ss *session) (Result, []string, error) {
 	}
 	if err, ok := skipped[ss.id]; ok && errors.Is(err, errChanged) {
 		s.unarchive(archive, local)
-		return Result{ss.id, Failed, "changed while resolving; run it again"}, nil, nil
+		return Result{Session: ss.id, Outcome: Failed, Detail: "changed while resolving; run it again"}, nil, nil
 	}
 	var warnings []string
 	if err := s.moveRefs([]gitx.RefUpdate{{Name: BaseRef(ss.id), New: ss.remote, Old: ss.base, Check: true}}); err != nil {
-		warnings = append(warnings, "the local sync ref was not moved ("+err.Error()+"); the next sync sets it")
+		warnings = append(warnings, "warning: the local sync ref was not moved ("+err.Error()+"); the next sync sets it")
 	}
-	return Result{ss.id, Resolved, "kept remote " + short(ss.remote) + "; local " + short(local) + " archived as " + archive}, warnings, nil
+	mine, _ := sides(ss)
+	return Result{Session: ss.id, Outcome: Resolved, Archive: archive,
+		Detail: "kept remote " + short(ss.remote) + "; local " + short(local) + " archived as " + archive,
+		Extra:  listChanges("discarded", mine)}, warnings, nil
 }
 
 // keepLocal archives the remote's side, journals the choice in the
@@ -138,13 +157,16 @@ func (s *Syncer) keepLocal(rs refSet, ss *session) (Result, []string, error) {
 		return Result{}, nil, err
 	}
 	if changed {
-		return Result{ss.id, Failed, "changed while resolving; run it again"}, nil, nil
+		return Result{Session: ss.id, Outcome: Failed, Detail: "changed while resolving; run it again"}, nil, nil
 	}
 	var warnings []string
 	if err := s.moveRefs([]gitx.RefUpdate{{Name: BaseRef(ss.id), New: ss.remote, Old: ss.base, Check: true}}); err != nil {
-		warnings = append(warnings, "the local sync ref was not moved ("+err.Error()+"); run orc-state sync resolve again")
+		warnings = append(warnings, "warning: the local sync ref was not moved ("+err.Error()+"); run orc-state sync resolve again")
 	}
-	return Result{ss.id, Resolved, "kept local; remote " + short(ss.remote) + " archived as " + archive + "; push to publish"}, warnings, nil
+	_, theirs := sides(ss)
+	return Result{Session: ss.id, Outcome: Resolved, Archive: archive,
+		Detail: "kept local; remote " + short(ss.remote) + " archived as " + archive + "; push to publish",
+		Extra:  listChanges("discarded", theirs)}, warnings, nil
 }
 
 // archive creates a new archive ref of the session pointing at commit,

@@ -17,6 +17,7 @@ const (
 	Pushed   Outcome = "pushed"
 	Imported Outcome = "imported"
 	Resolved Outcome = "resolved"
+	Restored Outcome = "restored"
 	UpToDate Outcome = "up to date"
 	// IsAhead: pull left a session that has local changes to push.
 	IsAhead Outcome = "ahead"
@@ -31,16 +32,31 @@ const (
 	Rejected Outcome = "rejected"
 	// Failed: the session could not be read, or changed while the verb ran.
 	Failed Outcome = "failed"
+	// Superseded: pull imported the remote's side, which replaced changes
+	// of this machine (another machine's resolution kept its own side);
+	// they are archived.
+	Superseded Outcome = "superseded"
 )
 
-// Result is one session's line of output: `<outcome>\t<sessionId>\t<detail>`.
+// Result is one session's line of output: `<outcome>\t<sessionId>\t<detail>`,
+// and the indented lines that follow it (what each side changed).
 type Result struct {
 	Session string
 	Outcome Outcome
 	Detail  string
+	// Extra are lines printed after the result's, each starting with two
+	// spaces and holding no tab: the changes a divergence, a resolution or
+	// a superseded import concern.
+	Extra []string
+	// Archive is the archive ref a superseded import or a resolution
+	// made, for the hint.
+	Archive string
+	// Hint, when set, is the next step for this result: it wins over the
+	// hint Summary derives from the outcomes.
+	Hint string
 }
 
-// Line is the result as printed.
+// Line is the result as printed (without its Extra lines).
 func (r Result) Line() string { return string(r.Outcome) + "\t" + r.Session + "\t" + r.Detail }
 
 // code is the exit code a result asks for (docs/protocol.md §17): 2 for a session
@@ -49,7 +65,7 @@ func (r Result) code() int {
 	switch r.Outcome {
 	case Refused:
 		return fault.Usage
-	case IsBehind, IsDiverged, Rejected, Failed:
+	case IsBehind, IsDiverged, Rejected, Failed, Superseded:
 		return fault.NotFound
 	}
 	return fault.OK
@@ -60,7 +76,14 @@ func (r Result) code() int {
 // the message counts what was not done and the hint names the next step.
 func Summary(verb, remote string, results []Result) error {
 	code, counts, first := fault.OK, map[Outcome]int{}, map[Outcome]string{}
+	archive, own := "", map[int]string{}
 	for _, r := range results {
+		if r.Outcome == Superseded && archive == "" {
+			archive = r.Archive
+		}
+		if _, ok := own[r.code()]; !ok && r.Hint != "" {
+			own[r.code()] = r.Hint
+		}
 		c := r.code()
 		if c == fault.OK {
 			continue
@@ -84,10 +107,14 @@ func Summary(verb, remote string, results []Result) error {
 	}
 	e := fault.New(code, "%d of %d session(s) not %s: %s", n, len(results), doneWord(verb), strings.Join(parts, ", "))
 	switch {
+	case own[code] != "":
+		return e.WithHint("%s", own[code])
 	case counts[Refused] > 0 && verb == "push":
 		return e.WithHint("fix what the refused line of %s names (a credential: remove it, with orc-state repair --redact if the journal holds it), then push again", first[Refused])
 	case counts[Refused] > 0:
 		return e.WithHint("the remote's state of %s is invalid; fix it on the machine that pushed it", first[Refused])
+	case counts[Superseded] > 0:
+		return e.WithHint("your replaced changes are kept in %s (git show %s); to take them back over the remote's side: orc-state sync restore %s --force%s, then push", archive, safetext.Quote(archive+":files/journal.jsonl"), safetext.Quote(archive), remoteFlag(remote))
 	case counts[IsDiverged] > 0:
 		return e.WithHint("keep one side: orc-state sync resolve %s --keep local|remote%s", safetext.Quote(first[IsDiverged]), remoteFlag(remote))
 	case counts[IsBehind] > 0:
@@ -105,6 +132,8 @@ func doneWord(verb string) string {
 		return "pushed"
 	case "pull":
 		return "pulled"
+	case "restore":
+		return "restored"
 	}
 	return "resolved"
 }

@@ -1,32 +1,54 @@
 package refsync_test
 
-// The model-based simulation of sync (issue 16): three clones of one bare
-// remote, each reaching it another way (the remote name of a clone of the
-// plain path, a file:// URL, the absolute path), run a seeded random
-// sequence of steps: change a session with a random verb, push (all or
-// one), pull (all or one), status, resolve (keep local or remote). A model
-// tracks, per machine and session, the base version and whether the
-// machine changed the session since; it predicts every per-session outcome
-// and exit code. After every step it checks:
+// The model-based simulation of sync (issues 16 and 26): three clones of
+// one bare remote, each reaching it another way (the remote name of a
+// clone of the plain path, a file:// URL, the absolute path), run a seeded
+// random sequence of steps: change a session with a random verb, push (all
+// or one), pull (all or one), status, resolve (keep local or remote), and
+// faults:
 //
-//   - every outcome and state is the model's (so a divergence is reported
-//     exactly when two machines changed the session since their base);
-//   - no acknowledged change is lost: each journal line a mutation reported
-//     is in some machine's session, on the remote, or in an archive;
+//   - push!kill: a real `sync push` process, killed with its process group
+//     by the remote's post-receive hook, after the remote moved its refs
+//     and before the pusher moved its own;
+//   - push!early: the same, killed by its own pre-push hook, before the
+//     remote got anything;
+//   - pull!kill: a real `sync pull` process, killed by its repository's
+//     reference-transaction hook after its import was written, before its
+//     base refs moved;
+//   - push!refuse, pull!refuse: the same, the hook refusing the base
+//     update without a kill (in process);
+//   - push!twice: two real `sync push` processes on one machine at once;
+//   - push!hold: a remote whose post-receive hook holds the connection
+//     past the push's timeout (in process, with a short timeout).
+//
+// A model tracks, per machine and session, the version its content is at
+// (its effective base), whether it changed the session since, and the
+// version its base ref names (which lags after a fault); it predicts every
+// per-session outcome and exit code. After every step it checks:
+//
+//   - every outcome and state is the model's, and a divergence is reported
+//     only when each side has journal lines the other lacks (read here,
+//     independently of the code under test);
+//   - no acknowledged change is lost: each journal line a mutation
+//     reported is in some machine's session, on the remote, or in an
+//     archive (and a pull that drops one says superseded);
 //   - verify's checks (journal chain and digests, mirror, files) are clean
 //     on every machine;
 //   - every local refs/orc/sessions/* and tracking ref is a commit the
-//     remote has published, and each base is the one the model says.
+//     remote has published, each base ref is the one the model says, and
+//     no ref outside refs/orc/ (nor HEAD) moved, here or on the remote.
 //
 // On a failure it prints the seed and a shrunk list of steps that still
 // fails. `go test` runs 3 seeds of 100 steps (2 of 60 with -short or
-// -race); ORC_SIM_SEEDS=N and ORC_SIM_STEPS=M run more
-// (ORC_SIM_SEEDS=40 ORC_SIM_STEPS=600 go test ./internal/refsync -run
-// TestSimulation -timeout 60m). Odd seeds use SHA-1, even ones SHA-256.
+// -race); ORC_SIM_SEEDS=N and ORC_SIM_STEPS=M run more (CI runs 40 of
+// 100: `ORC_SIM_SEEDS=40 go test ./internal/refsync -run TestSimulation`).
+// Odd seeds use SHA-1, even ones SHA-256. The git fixtures are built once
+// per format and copied for each world.
 
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/rand"
 	"os"
@@ -41,6 +63,7 @@ import (
 	"github.com/orc-state/orc-state/internal/cli"
 	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/internal/journal"
+	"github.com/orc-state/orc-state/internal/refsync"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/verify"
 )
@@ -51,7 +74,7 @@ var simSessions = []string{"s1", "s2", "s3"}
 // a failing list can be replayed while shrinking.
 type step struct {
 	Machine int
-	Kind    string // change, push, push1, pull, pull1, status, resolve
+	Kind    string // change, push, push1, pull, pull1, status, resolve, and the faults
 	Session string // for change, push1, pull1, resolve
 	Verb    int    // which change (see change)
 	Keep    string // for resolve
@@ -62,11 +85,19 @@ func (s step) String() string {
 	case "change":
 		return fmt.Sprintf("m%d change %s #%d", s.Machine, s.Session, s.Verb)
 	case "resolve":
-		return fmt.Sprintf("m%d resolve (its first diverged session, else %s) --keep %s", s.Machine, s.Session, s.Keep)
+		return fmt.Sprintf("m%d resolve (its first diverged session, else %s) --keep %s --force", s.Machine, s.Session, s.Keep)
 	case "push1", "pull1":
 		return fmt.Sprintf("m%d %s %s", s.Machine, s.Kind[:4], s.Session)
 	}
 	return fmt.Sprintf("m%d %s", s.Machine, s.Kind)
+}
+
+// faults are the fault steps and their weight in a thousand steps.
+var faults = []struct {
+	kind   string
+	weight int
+}{
+	{"push!kill", 40}, {"pull!kill", 40}, {"push!early", 15}, {"push!refuse", 20}, {"pull!refuse", 20}, {"push!twice", 10}, {"push!hold", 5},
 }
 
 // randomSteps draws n steps. As people work, each session has a machine
@@ -84,25 +115,47 @@ func randomSteps(seed int64, n int) []step {
 		if r.Intn(100) < 5 {
 			owner[st.Session] = r.Intn(3)
 		}
-		switch p := r.Intn(100); {
-		case p < 32:
+		// Right after a fault, a change is likelier (on the machine that
+		// faulted, or another one): what a lagging base must survive.
+		if i > 0 && strings.Contains(steps[i-1].Kind, "!") && r.Intn(100) < 60 {
+			st.Kind = "change"
+			if r.Intn(100) < 60 {
+				st.Machine = steps[i-1].Machine
+			}
+			steps[i] = st
+			continue
+		}
+		switch p := r.Intn(1000); {
+		case p < 320:
 			st.Kind = "change"
 			if r.Intn(100) < 75 {
 				st.Machine = owner[st.Session]
 			}
-		case p < 48:
+		case p < 440:
 			st.Kind = "push"
-		case p < 54:
+		case p < 490:
 			st.Kind = "push1"
-		case p < 70:
+		case p < 610:
 			st.Kind = "pull"
-		case p < 76:
+		case p < 660:
 			st.Kind = "pull1"
-		case p < 86:
+		case p < 770:
 			st.Kind = "status"
-		default:
+		case p < 850:
 			st.Kind = "resolve"
 			st.Keep = []string{"local", "remote"}[r.Intn(2)]
+		default:
+			p -= 850
+			for _, f := range faults {
+				if p < f.weight {
+					st.Kind = f.kind
+					break
+				}
+				p -= f.weight
+			}
+			if st.Kind == "" {
+				st.Kind = "status"
+			}
 		}
 		steps[i] = st
 	}
@@ -153,7 +206,8 @@ func TestSimulation(t *testing.T) {
 	}
 }
 
-// simEnv makes git and orc-state hermetic for the in-process runs.
+// simEnv makes git and orc-state hermetic for the in-process runs (and the
+// processes they start).
 func simEnv(t *testing.T) {
 	for k, v := range map[string]string{
 		"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_SYSTEM": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1",
@@ -161,6 +215,10 @@ func simEnv(t *testing.T) {
 		"GIT_COMMITTER_NAME": "Orc Test", "GIT_COMMITTER_EMAIL": "orc@example.com",
 		"HOME": t.TempDir(), "ORC_STATE_DIR": "", "ORC_LOCK_TIMEOUT": "", "GIT_TERMINAL_PROMPT": "0",
 	} {
+		t.Setenv(k, v)
+	}
+	for _, kv := range testProcessIDs() {
+		k, v, _ := strings.Cut(kv, "=")
 		t.Setenv(k, v)
 	}
 	os.Unsetenv("ORC_STATE_DIR")
@@ -190,13 +248,24 @@ func shrink(t *testing.T, format string, list []step) []step {
 
 // machine is one clone and the model's view of it.
 type machine struct {
-	name    string
-	dir     string
-	remote  []string // the --remote flag, or none for origin
+	name   string
+	dir    string
+	remote []string // the --remote flag, or none for origin
+	// base is the remote version the session's content is at or started
+	// from (its effective base); refBase the version its base ref names,
+	// which lags after a fault until a sync acts on the session.
 	base    map[string]int
+	refBase map[string]int
 	changed map[string]bool
 	has     map[string]bool
 	archive int
+}
+
+func (m *machine) remoteArg() string {
+	if len(m.remote) == 0 {
+		return "origin"
+	}
+	return m.remote[1]
 }
 
 // world is one run: the machines, the remote, and the model.
@@ -212,6 +281,7 @@ type world struct {
 	publish map[string]bool           // every commit the remote ever held
 	acked   []ack
 	journal map[string][]byte // commit → its journal (cache)
+	others  map[string]string // every ref outside refs/orc/, and HEAD, per repository, at the start
 	stepNo  int
 }
 
@@ -246,6 +316,10 @@ func replay(t *testing.T, format string, list []step) (int, error) {
 }
 
 func newWorld(t *testing.T, format string) (*world, error) {
+	tmpl, err := template(format)
+	if err != nil {
+		return nil, err
+	}
 	root, err := os.MkdirTemp("", "orc-sim-")
 	if err != nil {
 		return nil, err
@@ -253,10 +327,10 @@ func newWorld(t *testing.T, format string) (*world, error) {
 	root, _ = filepath.EvalSymlinks(root)
 	w := &world{t: t, root: root, format: format, bare: filepath.Join(root, "remote.git"),
 		version: map[string]int{}, commit: map[string]map[int]string{}, publish: map[string]bool{}, journal: map[string][]byte{}}
-	if _, err := git(root, "init", "-q", "--bare", "--object-format="+format, w.bare); err != nil {
+	if err := os.Remove(root); err != nil {
 		return nil, err
 	}
-	if _, err := git(root, "-C", w.bare, "config", "receive.autogc", "false"); err != nil {
+	if err := copyTree(tmpl, root); err != nil {
 		return nil, err
 	}
 	w.plan = filepath.Join(root, "plan.json")
@@ -266,23 +340,11 @@ func newWorld(t *testing.T, format string) (*world, error) {
 	}
 	remotes := [][]string{nil, {"--remote", "file://" + w.bare}, {"--remote", w.bare}}
 	for i := 0; i < 3; i++ {
-		m := &machine{name: fmt.Sprintf("m%d", i), dir: filepath.Join(root, fmt.Sprintf("m%d", i)), remote: remotes[i],
-			base: map[string]int{}, changed: map[string]bool{}, has: map[string]bool{}}
-		for _, args := range [][]string{
-			{"init", "-q", "-b", "main", "--object-format=" + format, m.dir},
-			{"-C", m.dir, "remote", "add", "origin", w.bare},
-			{"-C", m.dir, "commit", "-q", "--allow-empty", "-m", "base"},
-		} {
-			if _, err := git(root, args...); err != nil {
-				return nil, err
-			}
-		}
-		for _, s := range simSessions {
-			if _, err := git(root, "-C", m.dir, "branch", s); err != nil {
-				return nil, err
-			}
-		}
-		w.m = append(w.m, m)
+		w.m = append(w.m, &machine{name: fmt.Sprintf("m%d", i), dir: filepath.Join(root, fmt.Sprintf("m%d", i)), remote: remotes[i],
+			base: map[string]int{}, refBase: map[string]int{}, changed: map[string]bool{}, has: map[string]bool{}})
+	}
+	if w.others, err = w.otherRefs(); err != nil {
+		return nil, err
 	}
 	return w, nil
 }
@@ -334,9 +396,9 @@ func (w *world) do(st step) error {
 	case "change":
 		return w.change(m, st)
 	case "push", "push1":
-		return w.push(m, st)
+		return w.push(m, st, "")
 	case "pull", "pull1":
-		return w.pull(m, st)
+		return w.pull(m, st, "")
 	case "status":
 		return w.status(m)
 	case "resolve":
@@ -350,6 +412,20 @@ func (w *world) do(st step) error {
 			}
 		}
 		return w.resolve(m, st)
+	}
+	kind, fault, _ := strings.Cut(st.Kind, "!")
+	if !realProcesses {
+		fault = "" // no process groups or POSIX hooks here: the plain step
+	}
+	st.Kind = kind
+	switch kind {
+	case "push":
+		if fault == "twice" {
+			return w.pushTwice(m)
+		}
+		return w.push(m, st, fault)
+	case "pull":
+		return w.pull(m, st, fault)
 	}
 	return fmt.Errorf("unknown step %q", st.Kind)
 }
@@ -420,7 +496,8 @@ func (w *world) journalOf(m *machine, s string) []byte {
 	return b
 }
 
-// lines parses `<outcome>\t<session>\t<detail>` lines.
+// lines parses `<outcome>\t<session>\t<detail>` lines (the indented lines
+// under them hold no tab).
 func lines(out string) map[string][2]string {
 	got := map[string][2]string{}
 	sc := bufio.NewScanner(strings.NewReader(out))
@@ -437,7 +514,35 @@ func (w *world) sync(m *machine, args ...string) (int, string, string) {
 	return w.orc(m, "", append(append([]string{"sync"}, args...), m.remote...)...)
 }
 
-func (w *world) push(m *machine, st step) error {
+// pushPlan is what the model expects of a push of ids from m.
+type pushPlan struct {
+	ids    []string
+	want   map[string]string // outcome per session
+	code   int
+	pushed []string
+}
+
+func (w *world) planPush(m *machine, ids []string) pushPlan {
+	p := pushPlan{ids: ids, want: map[string]string{}}
+	for _, s := range ids {
+		want := map[string]string{"not pushed": "pushed", "ahead": "pushed", "in sync": "up to date",
+			"behind": "behind", "diverged": "diverged"}[w.state(m, s)]
+		if want == "behind" || want == "diverged" {
+			p.code = 1
+		}
+		if want == "pushed" {
+			p.pushed = append(p.pushed, s)
+		}
+		p.want[s] = want
+	}
+	return p
+}
+
+// push runs a push of m (all sessions, or one for push1) with a fault:
+// "" none, "kill" (a real process killed by the remote's post-receive
+// hook), "refuse" (m's reference-transaction hook refuses the base
+// update), "hold" (the remote holds the connection past the timeout).
+func (w *world) push(m *machine, st step, fault string) error {
 	args := []string{"push"}
 	var ids []string
 	if st.Kind == "push1" {
@@ -457,57 +562,288 @@ func (w *world) push(m *machine, st step) error {
 			}
 		}
 	}
-	code, out, stderr := w.sync(m, args...)
 	if len(ids) == 0 {
-		if code != 1 {
+		if code, _, _ := w.sync(m, args...); code != 1 {
 			return fmt.Errorf("push with no sessions exited %d, want 1", code)
 		}
 		return nil
 	}
-	got := lines(out)
-	wantCode := 0
-	var pushed []string
-	for _, s := range ids {
-		want := map[string]string{"not pushed": "pushed", "ahead": "pushed", "in sync": "up to date",
-			"behind": "behind", "diverged": "diverged"}[w.state(m, s)]
-		if want == "behind" || want == "diverged" {
-			wantCode = 1
+	p := w.planPush(m, ids)
+	switch {
+	case fault == "kill" && len(p.pushed) > 0:
+		return w.killedPush(m, p)
+	case fault == "early" && len(p.pushed) > 0:
+		return w.earlyKilledPush(m)
+	case fault == "hold" && len(p.pushed) > 0:
+		return w.heldPush(m, p)
+	}
+	if fault == "refuse" {
+		disarm, err := w.armRefHook(m, false)
+		if err != nil {
+			return err
 		}
-		if got[s][0] != want {
-			return fmt.Errorf("push %s: %q (%s), model says %q (%s); stderr %s", s, got[s][0], got[s][1], want, w.state(m, s), stderr)
+		defer disarm()
+	}
+	code, out, stderr := w.sync(m, args...)
+	if err := w.pushOutcomes(m, p, lines(out), stderr); err != nil {
+		return err
+	}
+	if code != p.code {
+		return fmt.Errorf("push exited %d, want %d: %s", code, p.code, stderr)
+	}
+	if err := w.accepted(m, p.pushed); err != nil {
+		return err
+	}
+	if fault != "refuse" {
+		w.refsSet(m, ids)
+	}
+	return nil
+}
+
+// pushOutcomes compares a push's lines with the plan.
+func (w *world) pushOutcomes(m *machine, p pushPlan, got map[string][2]string, stderr string) error {
+	for _, s := range p.ids {
+		if got[s][0] != p.want[s] {
+			return fmt.Errorf("push %s: %q (%s), model says %q (%s); stderr %s", s, got[s][0], got[s][1], p.want[s], w.state(m, s), stderr)
 		}
-		if want == "diverged" {
+		if p.want[s] == "diverged" {
 			if err := w.namesRemote(s, got[s][1]); err != nil {
 				return err
 			}
+			if err := w.trulyDiverged(m, s); err != nil {
+				return err
+			}
 		}
-		if want == "pushed" {
-			pushed = append(pushed, s)
-		}
 	}
-	if len(got) != len(ids) {
-		return fmt.Errorf("push printed %d lines for %d sessions: %s", len(got), len(ids), out)
+	if len(got) != len(p.ids) {
+		return fmt.Errorf("push printed %d lines for %d sessions", len(got), len(p.ids))
 	}
-	if code != wantCode {
-		return fmt.Errorf("push exited %d, want %d: %s", code, wantCode, stderr)
-	}
+	return nil
+}
+
+// accepted records that the remote took m's pushes of sessions: their new
+// versions, read from the remote, and m's content at them.
+func (w *world) accepted(m *machine, sessions []string) error {
 	remote, err := readRefs(w.bare, "refs/orc/sessions/")
 	if err != nil {
 		return err
 	}
-	for _, s := range pushed {
+	for _, s := range sessions {
+		c := remote["refs/orc/sessions/"+s]
+		if c == "" || (w.version[s] > 0 && c == w.commit[s][w.version[s]]) {
+			return fmt.Errorf("the remote did not take %s from %s", s, m.name)
+		}
 		w.version[s]++
-		v := w.version[s]
 		if w.commit[s] == nil {
 			w.commit[s] = map[int]string{}
 		}
-		w.commit[s][v] = remote["refs/orc/sessions/"+s]
-		if !strings.HasPrefix(w.commit[s][v], got[s][1]) {
-			return fmt.Errorf("push %s printed %s, the remote has %s", s, got[s][1], w.commit[s][v])
-		}
-		m.base[s], m.changed[s] = v, false
+		w.commit[s][w.version[s]] = c
+		m.base[s], m.changed[s] = w.version[s], false
 	}
 	return nil
+}
+
+// refsSet: a sync that ran to its end set the base refs of the sessions it
+// acted on (all but the diverged), repairing any that lagged.
+func (w *world) refsSet(m *machine, ids []string) {
+	for _, s := range ids {
+		if w.state(m, s) != "diverged" && m.has[s] {
+			m.refBase[s] = m.base[s]
+		}
+	}
+}
+
+// killedPush runs a real push that the remote's post-receive hook kills,
+// with its process group, once the remote has moved its refs: every
+// session to publish is on the remote, and nothing moved here.
+func (w *world) killedPush(m *machine, p pushPlan) error {
+	pidFile := filepath.Join(w.root, "victim.pid")
+	os.Remove(pidFile)
+	if err := installHook(filepath.Join(w.bare, "hooks"), "post-receive", killAfterAcceptHook(pidFile)); err != nil {
+		return err
+	}
+	defer os.Remove(filepath.Join(w.bare, "hooks", "post-receive"))
+	pr, err := start(m.dir, m.name, pidFile, append([]string{"sync", "push"}, m.remote...)...)
+	if err != nil {
+		return err
+	}
+	if code := pr.wait(); code != -1 {
+		return fmt.Errorf("the push to be killed exited %d: %s%s", code, pr.out.String(), pr.err.String())
+	}
+	if err := waitNoLocks(w.bare); err != nil {
+		return err
+	}
+	return w.accepted(m, p.pushed)
+}
+
+// waitNoLocks waits (a few seconds at most) until no git process holds a
+// ref lock in a git dir: one a killed orc-state started ends on its own.
+func waitNoLocks(gitDir string) error {
+	for i := 0; ; i++ {
+		_, err := readRefs(gitDir, "refs/")
+		if err == nil || !strings.Contains(err.Error(), "ref lock") {
+			return err
+		}
+		if i == 200 {
+			return err
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
+
+// earlyKilledPush runs a real push that its own pre-push hook kills before
+// anything is sent: nothing changes, here or on the remote.
+func (w *world) earlyKilledPush(m *machine) error {
+	pidFile := filepath.Join(w.root, "victim.pid")
+	os.Remove(pidFile)
+	hooks := filepath.Join(m.dir, ".git", "hooks")
+	if err := installHook(hooks, "pre-push", killBeforeSendHook(pidFile)); err != nil {
+		return err
+	}
+	defer os.Remove(filepath.Join(hooks, "pre-push"))
+	pr, err := start(m.dir, m.name, pidFile, append([]string{"sync", "push"}, m.remote...)...)
+	if err != nil {
+		return err
+	}
+	if code := pr.wait(); code != -1 {
+		return fmt.Errorf("the push to be killed exited %d: %s%s", code, pr.out.String(), pr.err.String())
+	}
+	return waitNoLocks(filepath.Join(m.dir, ".git"))
+}
+
+// heldPush runs a push (in process) against a remote whose post-receive
+// hook holds the connection: it gives up after its timeout, says what it
+// waited for, and reports the pushed sessions failed; the remote took
+// them (its refs moved before the hook ran), which the next sync finds.
+func (w *world) heldPush(m *machine, p pushPlan) error {
+	if err := installHook(filepath.Join(w.bare, "hooks"), "post-receive", holdHook); err != nil {
+		return err
+	}
+	defer os.Remove(filepath.Join(w.bare, "hooks", "post-receive"))
+	d, err := state.Resolve("", m.dir, environ.OS())
+	if err != nil {
+		return err
+	}
+	s, err := refsync.New(d, m.remoteArg(), state.Options{Verb: "sync push", Actor: m.name, LockTimeout: time.Minute})
+	if err != nil {
+		return err
+	}
+	var told []string
+	s.Timeout, s.NoticeAfter = 5*time.Second, 500*time.Millisecond
+	s.Notify = func(msg string) { told = append(told, msg) }
+	results, _, err := s.Push(p.ids)
+	if err != nil {
+		return err
+	}
+	// (A fetch slower than the notice delay, on a busy machine, is told too.)
+	if len(told) == 0 || told[len(told)-1] != "waiting for "+m.remoteArg()+" to answer git push (gives up after 5s)" {
+		return fmt.Errorf("a held push said %q", told)
+	}
+	got := map[string][2]string{}
+	for _, r := range results {
+		got[r.Session] = [2]string{string(r.Outcome), r.Detail}
+	}
+	for _, s := range p.pushed {
+		if got[s][0] != "failed" || !strings.Contains(got[s][1], "no answer from") {
+			return fmt.Errorf("held push of %s: %q", s, got[s])
+		}
+		p.want[s] = "failed"
+	}
+	if err := w.pushOutcomes(m, p, got, ""); err != nil {
+		return err
+	}
+	if err := waitNoLocks(w.bare); err != nil {
+		return err
+	}
+	// The remote took what it received before its hook held on (always,
+	// unless the machine is so slow that the timeout came first).
+	remote, err := readRefs(w.bare, "refs/orc/sessions/")
+	if err != nil {
+		return err
+	}
+	var took []string
+	for _, s := range p.pushed {
+		if c := remote["refs/orc/sessions/"+s]; c != "" && (w.version[s] == 0 || c != w.commit[s][w.version[s]]) {
+			took = append(took, s)
+		}
+	}
+	if err := w.accepted(m, took); err != nil {
+		return err
+	}
+	var rest []string
+	for _, s := range p.ids {
+		if !contains(p.pushed, s) {
+			rest = append(rest, s)
+		}
+	}
+	w.refsSet(m, rest)
+	return nil
+}
+
+// pushTwice runs two real pushes of m at once: they take turns (sync's
+// own lock), one publishes each session and the other finds it up to
+// date; neither prints git's raw words or a false divergence.
+func (w *world) pushTwice(m *machine) error {
+	var ids []string
+	for _, s := range simSessions {
+		if m.has[s] {
+			ids = append(ids, s)
+		}
+	}
+	if len(ids) == 0 {
+		return w.push(m, step{Kind: "push"}, "")
+	}
+	p := w.planPush(m, ids)
+	args := append([]string{"--lock-timeout", "2m", "sync", "push"}, m.remote...)
+	a, err := start(m.dir, m.name, "", args...)
+	if err != nil {
+		return err
+	}
+	b, err := start(m.dir, m.name, "", args...)
+	if err != nil {
+		a.wait()
+		return err
+	}
+	codeA, codeB := a.wait(), b.wait()
+	if codeA != p.code || codeB != p.code {
+		return fmt.Errorf("two pushes exited %d and %d, want %d: %s%s", codeA, codeB, p.code, a.err.String(), b.err.String())
+	}
+	gotA, gotB := lines(a.out.String()), lines(b.out.String())
+	for _, s := range ids {
+		pair := []string{gotA[s][0], gotB[s][0]}
+		sort.Strings(pair)
+		want := []string{p.want[s], p.want[s]}
+		if p.want[s] == "pushed" {
+			want = []string{"pushed", "up to date"}
+		}
+		if fmt.Sprint(pair) != fmt.Sprint(want) {
+			return fmt.Errorf("two pushes of %s: %q and %q, want %q; stderr %s%s", s, gotA[s], gotB[s], want, a.err.String(), b.err.String())
+		}
+	}
+	if err := w.accepted(m, p.pushed); err != nil {
+		return err
+	}
+	w.refsSet(m, ids)
+	return nil
+}
+
+// armRefHook installs m's reference-transaction hook, armed for one
+// transaction that updates a session base; kill also kills the orc-state
+// whose pid is in the returned file. disarm removes it.
+func (w *world) armRefHook(m *machine, kill bool) (disarm func(), err error) {
+	hooks := filepath.Join(m.dir, ".git", "hooks")
+	arm, pidFile := filepath.Join(w.root, "arm-"+m.name), filepath.Join(w.root, "victim.pid")
+	os.Remove(pidFile)
+	if err := os.WriteFile(arm, nil, 0o644); err != nil {
+		return nil, err
+	}
+	if err := installHook(hooks, "reference-transaction", refHook(arm, pidFile, kill)); err != nil {
+		return nil, err
+	}
+	return func() {
+		os.Remove(arm)
+		os.Remove(filepath.Join(hooks, "reference-transaction"))
+	}, nil
 }
 
 // namesRemote checks that a divergence names the remote's head.
@@ -519,7 +855,25 @@ func (w *world) namesRemote(s, detail string) error {
 	return nil
 }
 
-func (w *world) pull(m *machine, st step) error {
+// trulyDiverged checks, from the journals themselves, that m's session and
+// the remote's each have a change the other lacks.
+func (w *world) trulyDiverged(m *machine, s string) error {
+	remote, err := w.journalAt(m, w.commit[s][w.version[s]])
+	if err != nil {
+		return err
+	}
+	local := w.journalOf(m, s)
+	if len(missingLines(local, remote)) == 0 || len(missingLines(remote, local)) == 0 {
+		return fmt.Errorf("%s on %s is reported diverged, but one side has every change of the other", s, m.name)
+	}
+	return nil
+}
+
+// pull runs a pull of m (all sessions, or one for pull1) with a fault: ""
+// none, "kill" (a real process killed by m's reference-transaction hook
+// after its import, before its base refs move), "refuse" (the hook refuses
+// the base update).
+func (w *world) pull(m *machine, st step, fault string) error {
 	args := []string{"pull"}
 	var ids []string
 	for _, s := range simSessions {
@@ -536,23 +890,76 @@ func (w *world) pull(m *machine, st step) error {
 			return nil
 		}
 	}
-	code, out, stderr := w.sync(m, args...)
-	got := lines(out)
+	// A behind session whose journal has lines the remote's lacks is
+	// superseded: another machine's resolution replaced them.
+	want := map[string]string{}
 	wantCode := 0
+	refsMove := false
 	for _, s := range ids {
-		want := map[string]string{"remote only": "imported", "behind": "imported", "in sync": "up to date",
-			"ahead": "ahead", "diverged": "diverged"}[w.state(m, s)]
-		if want == "diverged" {
+		state := w.state(m, s)
+		want[s] = map[string]string{"remote only": "imported", "behind": "imported", "in sync": "up to date",
+			"ahead": "ahead", "diverged": "diverged"}[state]
+		if state == "behind" {
+			remote, err := w.journalAt(m, w.commit[s][w.version[s]])
+			if err != nil {
+				return err
+			}
+			if len(missingLines(w.journalOf(m, s), remote)) > 0 {
+				want[s], wantCode = "superseded", 1
+			}
+		}
+		if want[s] == "diverged" {
 			wantCode = 1
+		}
+		if want[s] == "imported" || want[s] == "superseded" || (state != "diverged" && m.refBase[s] != m.base[s]) {
+			refsMove = true
+		}
+	}
+	var code int
+	var out, stderr string
+	switch {
+	case fault == "kill" && refsMove:
+		disarm, err := w.armRefHook(m, true)
+		if err != nil {
+			return err
+		}
+		pr, err := start(m.dir, m.name, filepath.Join(w.root, "victim.pid"), append(append([]string{"sync"}, args...), m.remote...)...)
+		if err != nil {
+			disarm()
+			return err
+		}
+		code = pr.wait()
+		if err := waitNoLocks(filepath.Join(m.dir, ".git")); err != nil { // the git it started ends on its own
+			return err
+		}
+		disarm()
+		if code != -1 {
+			return fmt.Errorf("the pull to be killed exited %d: %s%s", code, pr.out.String(), pr.err.String())
+		}
+		w.imported(m, ids, want)
+		return nil
+	case fault == "refuse":
+		disarm, err := w.armRefHook(m, false)
+		if err != nil {
+			return err
+		}
+		code, out, stderr = w.sync(m, args...)
+		disarm()
+	default:
+		code, out, stderr = w.sync(m, args...)
+	}
+	got := lines(out)
+	for _, s := range ids {
+		if got[s][0] != want[s] {
+			return fmt.Errorf("pull %s: %q (%s), model says %q (%s); stderr %s", s, got[s][0], got[s][1], want[s], w.state(m, s), stderr)
+		}
+		if want[s] == "diverged" {
 			if err := w.namesRemote(s, got[s][1]); err != nil {
 				return err
 			}
-		}
-		if got[s][0] != want {
-			return fmt.Errorf("pull %s: %q (%s), model says %q (%s); stderr %s", s, got[s][0], got[s][1], want, w.state(m, s), stderr)
-		}
-		if want == "imported" {
-			m.has[s], m.base[s], m.changed[s] = true, w.version[s], false
+			if err := w.trulyDiverged(m, s); err != nil {
+				return err
+			}
 		}
 	}
 	if len(got) != len(ids) {
@@ -561,7 +968,25 @@ func (w *world) pull(m *machine, st step) error {
 	if code != wantCode {
 		return fmt.Errorf("pull exited %d, want %d: %s", code, wantCode, stderr)
 	}
+	w.imported(m, ids, want)
+	if fault != "refuse" {
+		w.refsSet(m, ids)
+	}
 	return nil
+}
+
+// imported applies a pull's imports to the model: m's content is at the
+// remote's version (its base ref moves only if the pull ran to its end).
+func (w *world) imported(m *machine, ids []string, want map[string]string) {
+	for _, s := range ids {
+		switch want[s] {
+		case "superseded":
+			m.archive++
+			fallthrough
+		case "imported":
+			m.has[s], m.base[s], m.changed[s] = true, w.version[s], false
+		}
+	}
 }
 
 func (w *world) status(m *machine) error {
@@ -590,6 +1015,13 @@ func (w *world) status(m *machine) error {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		return fmt.Errorf("status says %v; model says %v", got, want)
 	}
+	for s, st := range got {
+		if st == "diverged" {
+			if err := w.trulyDiverged(m, s); err != nil {
+				return err
+			}
+		}
+	}
 	if archives != m.archive {
 		return fmt.Errorf("status lists %d archives; model says %d", archives, m.archive)
 	}
@@ -600,7 +1032,7 @@ func (w *world) resolve(m *machine, st step) error {
 	s := st.Session
 	state := w.state(m, s)
 	before := w.journalOf(m, s)
-	code, out, stderr := w.sync(m, "resolve", s, "--keep", st.Keep)
+	code, out, stderr := w.sync(m, "resolve", s, "--keep", st.Keep, "--force")
 	got := lines(out)[s]
 	switch {
 	case state == "diverged":
@@ -608,7 +1040,7 @@ func (w *world) resolve(m *machine, st step) error {
 			return fmt.Errorf("resolve --keep %s of a divergence: exit %d, %q; %s", st.Keep, code, out, stderr)
 		}
 		m.archive++
-		m.base[s] = w.version[s]
+		m.base[s], m.refBase[s] = w.version[s], w.version[s]
 		if st.Keep == "remote" {
 			m.changed[s] = false
 			return nil
@@ -652,6 +1084,13 @@ func (w *world) check() error {
 			return fmt.Errorf("the remote has %s at %s; the model's version %d is %s", s, c, w.version[s], want)
 		}
 	}
+	others, err := w.otherRefs()
+	if err != nil {
+		return err
+	}
+	if fmt.Sprint(others) != fmt.Sprint(w.others) {
+		return fmt.Errorf("a ref outside refs/orc/ moved: %v, was %v", others, w.others)
+	}
 	var journals [][]byte
 	for _, m := range w.m {
 		refs, err := readRefs(filepath.Join(m.dir, ".git"), "refs/orc/")
@@ -673,11 +1112,11 @@ func (w *world) check() error {
 		}
 		for _, s := range simSessions {
 			want := ""
-			if m.base[s] > 0 {
-				want = w.commit[s][m.base[s]]
+			if m.refBase[s] > 0 {
+				want = w.commit[s][m.refBase[s]]
 			}
 			if got := refs["refs/orc/sessions/"+s]; got != want {
-				return fmt.Errorf("the base of %s on %s is %q; the model says version %d, %q", s, m.name, got, m.base[s], want)
+				return fmt.Errorf("the base of %s on %s is %q; the model says version %d, %q", s, m.name, got, m.refBase[s], want)
 			}
 			if m.has[s] {
 				journals = append(journals, w.journalOf(m, s))
@@ -702,10 +1141,71 @@ func (w *world) check() error {
 	return nil
 }
 
+// otherRefs reads every ref outside refs/orc/, and HEAD, of the remote and
+// of every machine: what sync must never touch.
+func (w *world) otherRefs() (map[string]string, error) {
+	out := map[string]string{}
+	dirs := map[string]string{"remote": w.bare}
+	for _, m := range w.m {
+		dirs[m.name] = filepath.Join(m.dir, ".git")
+	}
+	for who, dir := range dirs {
+		refs, err := readRefs(dir, "refs/")
+		if err != nil {
+			return nil, err
+		}
+		for name, c := range refs {
+			if !strings.HasPrefix(name, "refs/orc/") {
+				out[who+" "+name] = c
+			}
+		}
+		head, _ := os.ReadFile(filepath.Join(dir, "HEAD"))
+		out[who+" HEAD"] = string(head)
+	}
+	return out, nil
+}
+
+// missingLines are the changes (seq, time, actor, verb) of journal a that
+// journal b lacks: the test's own reading of the journals.
+func missingLines(a, b []byte) []string {
+	key := func(line []byte) string {
+		var e struct {
+			Seq   int    `json:"seq"`
+			At    string `json:"at"`
+			Actor string `json:"actor"`
+			Verb  string `json:"verb"`
+		}
+		if json.Unmarshal(line, &e) != nil || e.Verb == "sync pull" {
+			return ""
+		}
+		return fmt.Sprint(e.Seq, e.At, e.Actor, e.Verb)
+	}
+	have := map[string]bool{}
+	for _, l := range bytes.Split(b, []byte("\n")) {
+		have[key(l)] = true
+	}
+	var out []string
+	for _, l := range bytes.Split(a, []byte("\n")) {
+		if k := key(l); k != "" && !have[k] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 func anyHas(journals [][]byte, line []byte) bool {
 	want := append(append([]byte{}, line...), '\n')
 	for _, j := range journals {
 		if bytes.Contains(j, want) {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
 			return true
 		}
 	}
@@ -717,16 +1217,15 @@ func (w *world) journalAt(m *machine, commit string) ([]byte, error) {
 	if j, ok := w.journal[commit]; ok {
 		return j, nil
 	}
-	dir := m.dir
-	if _, err := git(dir, "cat-file", "-e", commit); err != nil {
-		dir = w.bare
+	var out []byte
+	var err error
+	for _, dir := range []string{w.bare, m.dir} {
+		if out, err = exec.Command("git", "-C", dir, "cat-file", "blob", commit+":files/"+journal.FileName).Output(); err == nil {
+			w.journal[commit] = out
+			return out, nil
+		}
 	}
-	out, err := exec.Command("git", "-C", dir, "show", commit+":files/"+journal.FileName).Output()
-	if err != nil {
-		return nil, fmt.Errorf("cannot read the journal of %s: %v", commit, err)
-	}
-	w.journal[commit] = out
-	return out, nil
+	return nil, fmt.Errorf("cannot read the journal of %s: %v", commit, err)
 }
 
 // verifyAll runs verify's session checks (chain, digests, mirror, files)
@@ -803,6 +1302,9 @@ func readRefs(gitDir, prefix string) (map[string]string, error) {
 		}
 		if err != nil || de.IsDir() {
 			return err
+		}
+		if strings.HasSuffix(p, ".lock") {
+			return fmt.Errorf("a ref lock was left behind: %s", p)
 		}
 		data, err := os.ReadFile(p)
 		if err != nil {

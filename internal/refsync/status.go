@@ -13,6 +13,9 @@ import (
 type Row struct {
 	Name  string
 	State string
+	// Extra are lines printed after the row's: for a diverged session,
+	// what each side changed since the common base.
+	Extra []string
 }
 
 // Status compares every session of the registry and of the remote (or only
@@ -20,6 +23,11 @@ type Row struct {
 // the archives sync resolve kept. It writes nothing under the state dir.
 func (s *Syncer) Status(key string) ([]Row, error) {
 	if !s.NoFetch {
+		unlock, err := s.lock()
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
 		if err := s.fetch(); err != nil {
 			return nil, err
 		}
@@ -65,7 +73,12 @@ func (s *Syncer) Status(key string) ([]Row, error) {
 			return nil, err
 		}
 		for _, ss := range sessions {
-			rows = append(rows, Row{ss.id, string(statusOf(ss))})
+			row := Row{Name: ss.id, State: string(statusOf(ss))}
+			if ss.state == Diverged {
+				mine, theirs := sides(ss)
+				row.Extra = append(listChanges("local", mine), listChanges("remote", theirs)...)
+			}
+			rows = append(rows, row)
 		}
 	}
 	return append(rows, archiveRows(rs, want)...), nil
@@ -98,7 +111,7 @@ func archiveRows(rs refSet, id string) []Row {
 		if id != "" && !strings.HasPrefix(name, ArchivePrefix+id+"/") {
 			continue
 		}
-		rows = append(rows, Row{name, "archived " + short(sha)})
+		rows = append(rows, Row{Name: name, State: "archived " + short(sha)})
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].Name < rows[j].Name })
 	return rows

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/orc-state/orc-state/internal/fault"
@@ -25,6 +26,14 @@ type Syncer struct {
 	NoFetch bool
 	// Now is the clock of archive names; time.Now when nil.
 	Now func() time.Time
+	// Timeout bounds each git command; the package's Timeout when zero.
+	Timeout time.Duration
+	// Notify, when set, is told (at once, from another goroutine) what a
+	// network command waits for once it has given no answer for
+	// NoticeAfter (WaitNotice when zero): a silent remote is never a
+	// silent hang.
+	Notify      func(string)
+	NoticeAfter time.Duration
 
 	git gitx.Layout
 }
@@ -49,16 +58,64 @@ func (s *Syncer) now() time.Time {
 
 // ctx bounds one git command.
 func (s *Syncer) ctx() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), Timeout)
+	return context.WithTimeout(context.Background(), s.timeout())
 }
+
+func (s *Syncer) timeout() time.Duration {
+	if s.Timeout > 0 {
+		return s.Timeout
+	}
+	return Timeout
+}
+
+// network runs one git command that talks to the remote (what names it:
+// "fetch", "push"): bounded by the timeout, saying what it waits for once
+// it has been silent for WaitNotice, and telling a timeout as such.
+func (s *Syncer) network(what string, run func(context.Context) error) error {
+	ctx, cancel := s.ctx()
+	defer cancel()
+	if s.Notify != nil {
+		after := s.NoticeAfter
+		if after <= 0 {
+			after = WaitNotice
+		}
+		var mu sync.Mutex // no notice after network returns
+		done := false
+		t := time.AfterFunc(after, func() {
+			mu.Lock()
+			defer mu.Unlock()
+			if !done {
+				s.Notify(fmt.Sprintf("waiting for %s to answer git %s (gives up after %v)", s.Remote, what, s.timeout()))
+			}
+		})
+		defer func() {
+			t.Stop()
+			mu.Lock()
+			done = true
+			mu.Unlock()
+		}()
+	}
+	err := run(ctx)
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return &silentError{fmt.Sprintf("no answer from %s within %v (git %s was stopped)", s.Remote, s.timeout(), what)}
+	}
+	return err
+}
+
+// silentError is a network command stopped by the timeout.
+type silentError struct{ msg string }
+
+func (e *silentError) Error() string { return e.msg }
 
 // fetch brings the remote's session refs into the tracking namespace
 // (dropping those the remote no longer has).
 func (s *Syncer) fetch() error {
-	ctx, cancel := s.ctx()
-	defer cancel()
-	if err := s.git.Fetch(ctx, s.Remote, fetchSpec(s.Remote)); err != nil {
-		return fault.Wrap(fault.NotFound, err, "cannot fetch from %s", s.Remote)
+	err := s.network("fetch", func(ctx context.Context) error {
+		return s.git.Fetch(ctx, s.Remote, fetchSpec(s.Remote))
+	})
+	if err != nil {
+		return fault.Wrap(fault.NotFound, err, "cannot fetch from %s", s.Remote).
+			WithHint("check that %s is a remote name, path or URL that git reaches from here (git ls-remote %s), then run orc-state %s again", s.Remote, s.Remote, s.Opts.Verb)
 	}
 	return nil
 }
@@ -99,11 +156,21 @@ type session struct {
 	local      gitx.Snapshot // nil: no such session here
 	base       string
 	remote     string
-	baseTree   gitx.Tree
+	baseTree   gitx.Tree // the effective base's tree (see effBase)
 	remoteTree gitx.Tree
 	state      State
-	err        error // why the state could not be decided
+	// effBase is the commit the local content is known to be or to start
+	// from: the base, unless the base ref lags (see verdict).
+	effBase string
+	// replaced: to import, and the remote's commit does not descend from the
+	// base (the remote ref was deleted and pushed again, or forced).
+	replaced bool
+	err      error // why the state could not be decided
 }
+
+// lags reports whether the base ref is behind what the local content is
+// known to hold, so the verb that acts on the session sets it.
+func (ss *session) lags() bool { return ss.effBase != "" && ss.effBase != ss.base }
 
 // survey decides the state of each session of ids from the local content
 // given and the refs. It runs git (object reads, ancestry), so never under
@@ -139,13 +206,13 @@ func (s *Syncer) survey(rs refSet, ids []string, locals map[string]gitx.Snapshot
 			ss.state, ss.err = InvalidName, fmt.Errorf("%s cannot be a git ref name: %s; rename the session's branch to sync it", id, why)
 			continue
 		}
-		ss.state, ss.err = s.decide(ctx, ss, read)
+		ss.state, ss.err = s.decide(ctx, ss, objects, read)
 	}
 	return out, nil
 }
 
 // decide reads what the state of one session needs and classifies it.
-func (s *Syncer) decide(ctx context.Context, ss *session, read func(string) (gitx.Tree, error)) (State, error) {
+func (s *Syncer) decide(ctx context.Context, ss *session, objects *gitx.Objects, read func(string) (gitx.Tree, error)) (State, error) {
 	f := facts{hasLocal: ss.local != nil, base: ss.base, remote: ss.remote, changed: true}
 	var err error
 	if ss.remote != "" {
@@ -153,6 +220,7 @@ func (s *Syncer) decide(ctx context.Context, ss *session, read func(string) (git
 			return Unreadable, fmt.Errorf("cannot read the remote's commit %s: %w", short(ss.remote), err)
 		}
 		f.sameAsRemote = ss.local != nil && sameContent(ss.local, ss.remoteTree)
+		f.containsRemote = ss.local != nil && extendsJournal(ss.local, ss.remoteTree.Snapshot())
 	}
 	if ss.base != "" && ss.local != nil {
 		if ss.baseTree, err = read(ss.base); err != nil {
@@ -161,17 +229,68 @@ func (s *Syncer) decide(ctx context.Context, ss *session, read func(string) (git
 		f.changed = !sameContent(ss.local, ss.baseTree)
 	}
 	f.remoteBehindBase = func() (bool, error) {
-		ok, err := s.git.IsAncestor(ctx, ss.remote, ss.base)
+		ok, err := s.isAncestor(ctx, objects, ss.remote, ss.base)
 		if err != nil {
 			return false, fmt.Errorf("cannot compare %s with %s: %w", short(ss.remote), short(ss.base), err)
 		}
 		return ok, nil
 	}
-	st, err := classify(f)
+	f.remoteAncestor = func() (string, error) {
+		c, err := ancestorWith(objects, ss.remote, ss.local, read)
+		if err != nil {
+			return "", fmt.Errorf("cannot read the history of %s: %w", short(ss.remote), err)
+		}
+		return c, nil
+	}
+	v, err := classify(f)
 	if err != nil {
 		return Unreadable, err
 	}
-	return st, nil
+	ss.effBase = v.base
+	if (v.state == Behind || v.state == RemoteOnly) && ss.base != "" && ss.base != ss.remote {
+		// Does the import drop the base's history (the remote ref was
+		// replaced by a commit that does not descend from it)?
+		descends, err := s.isAncestor(ctx, objects, ss.base, ss.remote)
+		if err != nil {
+			return Unreadable, fmt.Errorf("cannot compare %s with %s: %w", short(ss.base), short(ss.remote), err)
+		}
+		ss.replaced = !descends
+	}
+	if ss.lags() { // from here on, the base's tree is the effective base's
+		if ss.baseTree, err = read(ss.effBase); err != nil {
+			return Unreadable, fmt.Errorf("cannot read %s: %w", short(ss.effBase), err)
+		}
+	}
+	return v.state, nil
+}
+
+// isAncestor reports whether commit a is an ancestor of (or is) commit b,
+// walking b's history through the open object reader (sync's commits have
+// one parent, so this is a short walk back to the base); a history longer
+// than the walk's bound is left to git merge-base.
+func (s *Syncer) isAncestor(ctx context.Context, objects *gitx.Objects, a, b string) (bool, error) {
+	seen := map[string]bool{}
+	queue := []string{b}
+	for len(queue) > 0 {
+		if len(seen) == 10*maxWalk {
+			return s.git.IsAncestor(ctx, a, b)
+		}
+		c := queue[0]
+		queue = queue[1:]
+		if c == a {
+			return true, nil
+		}
+		if seen[c] {
+			continue
+		}
+		seen[c] = true
+		parents, err := objects.Parents(c)
+		if err != nil {
+			return false, err
+		}
+		queue = append(queue, parents...)
+	}
+	return false, nil
 }
 
 // readLocals reads the named sessions' content from the registry and the
@@ -248,10 +367,10 @@ func (s *Syncer) newCommit(ss *session, snap gitx.Snapshot, parent string, messa
 // one push publishes, resolve --keep remote archives, and divergence
 // messages name.
 func (s *Syncer) localCommit(ss *session) (string, error) {
-	if ss.base != "" && ss.baseTree != nil && sameContent(ss.local, ss.baseTree) {
-		return ss.base, nil
+	if ss.effBase != "" && ss.baseTree != nil && sameContent(ss.local, ss.baseTree) {
+		return ss.effBase, nil
 	}
-	return s.newCommit(ss, ss.local, ss.base, "orc-state sync: "+ss.id)
+	return s.newCommit(ss, ss.local, ss.effBase, "orc-state sync: "+ss.id)
 }
 
 func sortedIDs(sets ...map[string]string) []string {

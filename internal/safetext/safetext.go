@@ -16,9 +16,12 @@ import (
 
 // Escape returns s with every character that could drive a terminal or
 // forge a line shown as an escape: the C0 controls and DEL as \t, \n, \r
-// or \xNN, the C1 controls (U+0085 included) and the bidirectional
-// controls (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069)
-// and the line and paragraph separators (U+2028, U+2029) as \uXXXX, and
+// or \xNN, the C1 controls (U+0085 included), the invisible format
+// characters (category Cf: the bidirectional controls U+061C, U+200E,
+// U+200F, U+202A to U+202E, U+2066 to U+2069, the zero-width characters
+// U+200B to U+200D and U+2060, the byte order mark U+FEFF, the soft
+// hyphen) and the line and paragraph separators (U+2028, U+2029) as
+// \uXXXX, and
 // each byte of invalid UTF-8 as \xNN. Everything else, backslashes
 // included, is kept: the result is for reading, not for parsing back.
 func Escape(s string) string {
@@ -72,7 +75,7 @@ func shown(r rune, size int) bool {
 		return r < 0x20 || r == 0x7f
 	}
 	return r == utf8.RuneError && size == 1 || unicode.IsControl(r) ||
-		unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029'
+		unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029'
 }
 
 func hex2(c byte) string {

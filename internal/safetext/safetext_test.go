@@ -29,6 +29,10 @@ func TestEscape(t *testing.T) {
 		{"\u2066\u2067\u2068\u2069", `\u2066\u2067\u2068\u2069`},
 		{"lrm\u200erlm\u200falm\u061c", `lrm\u200erlm\u200falm\u061c`},
 		{"bad\xffutf8\xc3", `bad\xffutf8\xc3`},
+		{".g\u200cit", `.g\u200cit`},
+		{"zw\u200bsp\u200djoin\u2060", `zw\u200bsp\u200djoin\u2060`},
+		{"\ufeffbom", `\ufeffbom`},
+		{"soft\u00adhyphen", `soft\u00adhyphen`},
 	}
 	for _, tt := range tests {
 		if got := Escape(tt.in); got != tt.want {

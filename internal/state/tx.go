@@ -222,11 +222,16 @@ func (tx *Tx) Touch(id string, args any) {
 }
 
 // Read returns a session file as the transaction sees it (staged content
-// first, then disk); nil when absent.
+// first, nothing when it removes the file, then disk); nil when absent.
 func (tx *Tx) Read(id, name string) ([]byte, error) {
 	path := tx.dir.File(id, name)
 	if data, ok := tx.staged[path]; ok {
 		return data, nil
+	}
+	for _, rel := range tx.deletes {
+		if filepath.Join(tx.dir.Path, rel) == path {
+			return nil, nil // removed by this transaction
+		}
 	}
 	for _, r := range tx.renames {
 		if r[1] == id {

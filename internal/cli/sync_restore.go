@@ -1,0 +1,24 @@
+package cli
+
+import "github.com/orc-state/orc-state/internal/refsync"
+
+// SyncRestoreCmd is `sync restore`.
+type SyncRestoreCmd struct {
+	RemoteFlag
+	Force bool   `help:"Discard what the session holds now and the archive lacks (it is archived, and listed without --force)."`
+	Ref   string `arg:"" help:"The archive to take back: refs/orc/archive/<sessionId>/<time> (sync status lists them)."`
+}
+
+// Run makes an archived side the session's state again, as a local change
+// the next push publishes.
+func (c *SyncRestoreCmd) Run(e *Env) error {
+	s, err := e.syncer(c.Remote)
+	if err != nil {
+		return err
+	}
+	r, notes, err := s.Restore(c.Ref, c.Force)
+	if err != nil {
+		return err
+	}
+	return e.syncReport("restore", c.Remote, []refsync.Result{r}, notes)
+}

@@ -1,0 +1,113 @@
+package refsync_test
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/orc-state/orc-state/internal/cli"
+)
+
+// TestMain doubles as orc-state: with ORC_SIM_MAIN=1 the test binary runs
+// the CLI on its arguments, so the simulation can start real processes (to
+// kill them, or to run two at once) without building anything.
+func TestMain(m *testing.M) {
+	if os.Getenv("ORC_SIM_MAIN") == "1" {
+		os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	code := m.Run()
+	if templates.root != "" {
+		os.RemoveAll(templates.root)
+	}
+	os.Exit(code)
+}
+
+// templates are the git fixtures of the package, built once per object
+// format and copied for each world: a bare remote and three clones, each
+// with a first commit and the sessions' branches. Building them is most
+// of a world's git processes; copying is a few file writes.
+var templates struct {
+	sync.Mutex
+	root string
+	dirs map[string]string // format → template dir
+}
+
+// template returns the fixture dir of a format, building it on first use.
+func template(format string) (string, error) {
+	templates.Lock()
+	defer templates.Unlock()
+	if dir, ok := templates.dirs[format]; ok {
+		return dir, nil
+	}
+	if templates.root == "" {
+		root, err := os.MkdirTemp("", "orc-sim-templates-")
+		if err != nil {
+			return "", err
+		}
+		templates.root, templates.dirs = root, map[string]string{}
+	}
+	dir := filepath.Join(templates.root, format)
+	bare := filepath.Join(dir, "remote.git")
+	steps := [][]string{
+		{"init", "-q", "--bare", "--template=", "--object-format=" + format, bare},
+		{"-C", bare, "config", "receive.autogc", "false"},
+	}
+	for i := 0; i < 3; i++ {
+		m := filepath.Join(dir, fmt.Sprintf("m%d", i))
+		steps = append(steps,
+			[]string{"init", "-q", "--template=", "-b", "main", "--object-format=" + format, m},
+			[]string{"-C", m, "remote", "add", "origin", "../remote.git"},
+			[]string{"-C", m, "config", "gc.auto", "0"},
+			[]string{"-C", m, "commit", "-q", "--allow-empty", "-m", "base"})
+		for _, s := range simSessions {
+			steps = append(steps, []string{"-C", m, "branch", s})
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	for _, args := range steps {
+		if _, err := git(dir, args...); err != nil {
+			return "", err
+		}
+	}
+	templates.dirs[format] = dir
+	return dir, nil
+}
+
+// copyTree copies the files and folders under src to dst (which must not
+// exist), keeping their modes.
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		info, err := de.Info()
+		if err != nil {
+			return err
+		}
+		if de.IsDir() {
+			return os.MkdirAll(target, info.Mode().Perm())
+		}
+		in, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer in.Close()
+		out, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, info.Mode().Perm())
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(out, in); err != nil {
+			out.Close()
+			return err
+		}
+		return out.Close()
+	})
+}
