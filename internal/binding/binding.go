@@ -99,9 +99,29 @@ func Parse(data []byte) (*File, error) {
 	if probe.Schema != nil && *probe.Schema > Schema {
 		return nil, &InvalidError{Fault: fmt.Sprintf("schema %d is newer than this orc-state understands (%d)", *probe.Schema, Schema), Newer: true}
 	}
-	var f File
-	if err := strictjson.Decode(data, &f); err != nil {
+	var wire struct {
+		Schema    int `json:"schema"`
+		Worktrees []struct {
+			Path    string  `json:"path"`
+			GitDir  string  `json:"gitDir"`
+			Session string  `json:"session"`
+			Agent   *string `json:"agent"` // absent is no agent; "" is refused
+			BoundAt string  `json:"boundAt"`
+		} `json:"worktrees"`
+	}
+	if err := strictjson.Decode(data, &wire); err != nil {
 		return nil, invalid("%s", err)
+	}
+	f := File{Schema: wire.Schema, Worktrees: []Binding{}}
+	for i, w := range wire.Worktrees {
+		if w.Agent != nil && *w.Agent == "" {
+			return nil, invalid("worktrees[%d]: agent is empty (leave it out for none)", i)
+		}
+		b := Binding{Path: w.Path, GitDir: w.GitDir, Session: w.Session, BoundAt: w.BoundAt}
+		if w.Agent != nil {
+			b.Agent = *w.Agent
+		}
+		f.Worktrees = append(f.Worktrees, b)
 	}
 	if probe.Schema == nil {
 		return nil, invalid("no schema field")

@@ -54,6 +54,7 @@ func TestParse(t *testing.T) {
 		{"session traversal", entry(strings.Replace(ok, `"s"`, `".."`, 1)), "traversal", false},
 		{"session with a slash", entry(strings.Replace(ok, `"s"`, `"feat/x"`, 1)), "outside", false},
 		{"agent with a tab", entry(ok + `, "agent": "a\tb"`), "agent", false},
+		{"agent empty", entry(ok + `, "agent": ""`), "agent is empty", false},
 		{"boundAt not UTC", entry(strings.Replace(ok, `05Z"`, `05+01:00"`, 1)), "boundAt", false},
 		{"boundAt fractional", entry(strings.Replace(ok, `05Z"`, `05.5Z"`, 1)), "boundAt", false},
 		{"path bound twice", `{"schema": 1, "worktrees": [
