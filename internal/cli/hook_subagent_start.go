@@ -16,14 +16,27 @@ const maxSubagentContext = 1000
 
 // Run tells a subagent, as additionalContext, which session it works for,
 // the agent id to claim slices with and the claim protocol in three
-// commands; nothing when there is no live session where it starts.
+// commands; nothing when there is no live session where it starts (or, in
+// a linked worktree bound to none and with no session of its own, such as
+// the one Claude Code makes for an isolated subagent, in
+// $CLAUDE_PROJECT_DIR).
 func (c *HookSubagentStartCmd) Run(e *Env) error {
 	p, err := e.payload()
 	if err != nil {
 		return e.problem(err)
 	}
 	e.actor = "hook:SubagentStart"
+	unbound := e.unboundLinked()
 	_, _, s, err := e.liveSession()
+	if err == nil && s == nil && unbound {
+		// A worktree made for the subagent (isolation: worktree) has no
+		// session of its own: the session is the one where Claude Code
+		// started, in the project directory.
+		if dir := e.getenv("CLAUDE_PROJECT_DIR"); dir != "" {
+			e.enter(e.abs(dir))
+			_, _, s, err = e.liveSession()
+		}
+	}
 	if err != nil || s == nil {
 		if err != nil {
 			return e.problem(err)
@@ -43,6 +56,14 @@ func (c *HookSubagentStartCmd) Run(e *Env) error {
 	out.HookSpecificOutput.HookEventName = "SubagentStart"
 	out.HookSpecificOutput.AdditionalContext = clip(subagentContext(s, agent), maxSubagentContext)
 	return printJSON(e, out, "")
+}
+
+// enter makes dir the run's working directory, for a hook that looks at
+// another place than its payload's cwd: the state dir and the binding are
+// found again from there.
+func (e *Env) enter(dir string) {
+	e.wd, e.dir = dir, nil
+	e.bindingRead, e.bound, e.boundErr = false, nil, nil
 }
 
 // subagentContext is the text a subagent receives: facts, then the three
