@@ -143,4 +143,17 @@ func TestWorktreeSelection(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) { run(t, tt) })
 	}
+
+	// cleanup removes the bindings of the sessions it removes, never the
+	// worktrees.
+	u := &rig{t: t, dir: wU, env: r.env}
+	u.mustOrc("", "worktree", "join", "--session", "other")
+	r.mustOrc("", "status", "set", "completed", "--session", "other")
+	r.mustOrc("", "cleanup", "--all-completed")
+	if data, err := os.ReadFile(file); err != nil || strings.Contains(string(data), `"session": "other"`) || !strings.Contains(string(data), `"session": "feat-par"`) {
+		t.Errorf("after cleanup, worktrees.json is: %v\n%s", err, data)
+	}
+	if _, err := os.Stat(filepath.Join(wU, ".git")); err != nil {
+		t.Errorf("cleanup touched the worktree: %v", err)
+	}
 }
