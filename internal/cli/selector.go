@@ -197,8 +197,10 @@ func (e *Env) gitBranchExists(name string) (bool, error) {
 func (c choice) find(reg *registry.Registry) (*registry.Session, error) {
 	if c.id != "" {
 		s := findExact(reg, c.id)
-		if o := ownSession(reg, c.own); c.own != "" && o != nil && o != s && (c.via != viaEnv || isLive(o)) {
-			return nil, c.conflict(o)
+		if c.own != "" {
+			if o := ownSession(reg, c.own); o != nil && o != s && (c.via != viaEnv || isLive(o)) {
+				return nil, c.conflict(o)
+			}
 		}
 		switch {
 		case s != nil:

@@ -113,7 +113,7 @@ func checkWorktreeAgent(agent string) error {
 
 // agentTaken refuses a second worktree for one agent id in a session.
 func agentTaken(agent, session string, h *binding.Binding) error {
-	return fault.Usagef("agent %s is already bound in session %s, to the worktree %s", agent, session, h.Path).
+	return fault.Usagef("agent %s is already bound in session %s, to the worktree %s", agent, session, printable(h.Path)).
 		WithHint("pass another --agent: two worktrees with one agent id would hold each other's claims")
 }
 
