@@ -151,7 +151,7 @@ type turn struct {
 var (
 	runRE   = regexp.MustCompile(`RUN: ([^\n]+)`)
 	agentRE = regexp.MustCompile(`AGENT(-WORKTREE)?: ([^\n]+)`)
-	ctxRE = regexp.MustCompile(`CTX: (\d+)`)
+	ctxRE   = regexp.MustCompile(`CTX: (\d+)`)
 )
 
 // plan decides the reply from the last message: a user text asking for a
