@@ -25,6 +25,7 @@ const (
 	roleLarge                  // 10,000 sessions: reads 2×, mutations 3×, peak RSS
 	roleGit                    // the large work tree: ratios to git status
 	roleHot                    // the statusline's hot paths: ratios to line
+	roleBound                  // a bound worktree beside the main one: the 1-session targets
 )
 
 // class is what a case is, for its targets.
@@ -221,6 +222,39 @@ func statuslineGroup(repo string, h *harness) group {
 		cases[3].skip = "skipped: this build has no `hook post-tool-use`"
 	}
 	return group{name: "statusline (1 session)", role: roleHot, cases: cases}
+}
+
+// boundGroup times line, statusline and slice claim in the main worktree
+// of a 1-session repository and in a linked worktree bound to its session
+// (docs/protocol.md §3), in the same rounds, each held to the 1-session
+// targets against the floor of those rounds: finding the binding (one
+// small file read by hand, only in a linked worktree) must cost nothing
+// measurable. The claims alternate with releases, so every run changes
+// state: the main worktree's agent takes s1, the bound one's s2 (the
+// fixture's two slices are independent), then both give them up.
+func boundGroup(repo, wt string, h *harness) group {
+	claim := func(id string, agent ...string) func(int) []string {
+		return func(r int) []string {
+			if r%2 == 0 {
+				return append([]string{"slice", "claim", "--lease", "30m"}, agent...)
+			}
+			return append([]string{"slice", "release", id}, agent...)
+		}
+	}
+	cases := []benchCase{
+		{key: floorKey, label: "floor (read orc.json, write it to /dev/null)", exe: h.floor, args: static(), class: classFloor, dir: repo},
+		{key: "line", label: "`line`, main worktree", args: static("line"), class: classRead, dir: repo, want: `[1]"}`},
+		{key: "line bound", label: "`line`, bound worktree", args: static("line"), class: classRead, dir: wt, want: `[1]"}`},
+		{key: "statusline", label: "`statusline`, main worktree", args: static("statusline"), class: classRead, dir: repo,
+			stdin: func(int) string { return statuslinePayload(repo) }, want: "flow "},
+		{key: "statusline bound", label: "`statusline`, bound worktree", args: static("statusline"), class: classRead, dir: wt,
+			stdin: func(int) string { return statuslinePayload(wt) }, want: "flow "},
+		{key: "slice claim", label: "`slice claim` ↔ `slice release`, main worktree (`--agent`)", class: classWrite, dir: repo,
+			args: claim("s1", "--agent", "bench-main")},
+		{key: "slice claim bound", label: "`slice claim` ↔ `slice release`, bound worktree (no flag)", class: classWrite, dir: wt,
+			args: claim("s2")},
+	}
+	return group{name: "bound worktree (1 session)", role: roleBound, sessions: 1, registry: fileSize(repo, ".orc/orc.json"), cases: cases}
 }
 
 // thousands renders n with comma separators.

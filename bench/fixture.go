@@ -57,6 +57,31 @@ func (h *harness) sessionRepo(name string, n int) (string, error) {
 	return repo, nil
 }
 
+// boundPlan is the ledger of the bound-worktree fixture: two independent
+// slices, so the main worktree and the bound one each claim their own.
+const boundPlan = `{"slices": [{"id": "s1", "title": "bench slice one"}, {"id": "s2", "title": "bench slice two"}]}`
+
+// boundRepo is a 1-session repository (sessionRepo) with two independent
+// slices and a linked worktree, detached, bound to its session with
+// orc-state worktree add (agent bench-bound); it returns both paths.
+func (h *harness) boundRepo(name string) (repo, wt string, err error) {
+	if repo, err = h.sessionRepo(name, 1); err != nil {
+		return "", "", err
+	}
+	plan := filepath.Join(h.tmp, name+"-bound-plan.json")
+	if err := os.WriteFile(plan, []byte(boundPlan), 0o644); err != nil {
+		return "", "", err
+	}
+	if _, err := h.orc(repo, "", "slice", "init", plan); err != nil {
+		return "", "", err
+	}
+	wt = filepath.Join(h.tmp, name+"-wt")
+	if _, err := h.orc(repo, "", "worktree", "add", wt, "--detach", "--agent", "bench-bound"); err != nil {
+		return "", "", err
+	}
+	return repo, wt, nil
+}
+
 // shape is a generated tree: top × mid directories with leaf files each.
 type shape struct{ top, mid, leaf int }
 

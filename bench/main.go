@@ -123,6 +123,16 @@ func run(c config) error {
 		return err
 	}
 	lap(fmt.Sprintf("fixture: %d-file repository", c.files.count()))
+	var bound *group
+	if h.supports(one, "worktree", "add") {
+		repo, wt, err := h.boundRepo("bound")
+		if err != nil {
+			return err
+		}
+		g := boundGroup(repo, wt, h)
+		bound = &g
+		lap("fixture: a bound worktree")
+	}
 
 	groups := []group{
 		sessionGroup(groupName(1), roleOne, one, 1, h),
@@ -130,6 +140,9 @@ func run(c config) error {
 		sessionGroup(groupName(c.large), roleLarge, large, c.large, h),
 		bigGroup(thousands(c.files.count())+"-file repo", big, h),
 		statuslineGroup(one, h),
+	}
+	if bound != nil {
+		groups = append(groups, *bound)
 	}
 	var results []result
 	for i := range groups {

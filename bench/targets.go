@@ -18,7 +18,10 @@ import (
 //     in ms per 1,000 sessions;
 //   - git-bound verbs on the large work tree: ≤ 1.1× git status;
 //   - the statusline's hot paths (warm cache, hook post-tool-use): ≤ 2×
-//     line in the same rounds.
+//     line in the same rounds;
+//   - line, statusline and slice claim in a bound worktree and beside it
+//     in the main worktree: the 1-session targets, against the floor of
+//     the same rounds.
 func applyTargets(rs []result) {
 	find := func(role groupRole, key string) *result {
 		for i := range rs {
@@ -37,7 +40,7 @@ func applyTargets(rs []result) {
 		if f := find(g.role, floorKey); f != nil && r.c.key != floorKey && g.role != roleGit && g.role != roleHot {
 			r.overFloor = ratio(r.median, f.median)
 		}
-		if one := find(roleOne, r.c.key); one != nil && g.role != roleOne && g.role != roleGit && g.role != roleHot {
+		if one := find(roleOne, r.c.key); one != nil && g.role != roleOne && g.role != roleGit && g.role != roleHot && g.role != roleBound {
 			r.overOne = ratio(r.median, one.median)
 			if r.c.class == classSweep && g.sessions > 1 {
 				r.perK = (r.median - one.median) * 1000 / time.Duration(g.sessions-1)
@@ -72,11 +75,11 @@ func applyTargets(rs []result) {
 				r.overFloor = ratio(r.median, ref.median)
 				limit, what = gitOverStatus, "× git status"
 			}
-		case g.role == roleOne && (r.c.class == classRead || r.c.read):
+		case (g.role == roleOne || g.role == roleBound) && (r.c.class == classRead || r.c.read):
 			limit, what = readOverFloor, "× floor"
-		case g.role == roleOne && r.c.class == classWrite:
+		case (g.role == roleOne || g.role == roleBound) && r.c.class == classWrite:
 			limit, what = writeOverFloor, "× floor"
-		case g.role == roleOne:
+		case g.role == roleOne || g.role == roleBound:
 		case r.c.class == classSweep:
 			r.target = "ms per 1,000 sessions"
 		case g.role == roleMid:

@@ -39,6 +39,7 @@ func TestClaudeCode(t *testing.T) {
 	start := time.Now()
 	r := newRig(t)
 	t.Run("PluginDir", r.pluginDir)
+	t.Run("Subagents", r.subagents)
 	t.Run("Marketplace", r.marketplace)
 	t.Run("ProjectStatusline", r.projectStatusline)
 	t.Logf("end-to-end wall time %v (client %s)", time.Since(start).Round(time.Millisecond), client.Version)
@@ -227,6 +228,40 @@ func (r *rig) pluginDir(t *testing.T) {
 	titles := customTitles(t, transcriptPath(home, r.project, res.SessionID))
 	if len(titles) == 0 || !strings.HasPrefix(titles[len(titles)-1], "orc: ") {
 		t.Errorf("an unnamed session's titles are %q; want orc's", titles)
+	}
+}
+
+// subagents: the SubagentStart hook tells a subagent its session, its
+// agent id and the claim protocol; the subagent's first request carries
+// it, the parent's requests do not. Once in the project's own worktree,
+// once in a worktree the client makes for the subagent (isolation:
+// worktree), which has no session of its own. Runs after pluginDir, whose
+// home has the launcher's build.
+func (r *rig) subagents(t *testing.T) {
+	home := filepath.Join(r.tmp, "home-plugin-dir")
+	load := []string{"--plugin-dir", r.root}
+	context := "orc-state: this subagent works for the workflow session " + r.sid + " (flow, phase 2/3, branch main); its agent id for slice claims is general-purpose-"
+	claimCmd := regexp.MustCompile("`orc-state slice claim --session " + regexp.QuoteMeta(r.sid) + " --agent general-purpose-[0-9a-f]+`")
+	for _, tc := range []struct{ name, prompt string }{
+		{"shared worktree", "AGENT: e2e-subagent-task-1 says ok"},
+		{"worktree of its own", "AGENT-WORKTREE: e2e-subagent-task-2 says ok"},
+	} {
+		n := r.requestCount()
+		r.print(t, home, append(load, tc.prompt)...)
+		var carried []request
+		for _, q := range r.requestsSince(n) {
+			if strings.Contains(q.text, context) {
+				carried = append(carried, q)
+			}
+		}
+		switch {
+		case len(carried) != 1:
+			t.Errorf("%s: %d requests carry the subagent's context, want 1 (the subagent's first)", tc.name, len(carried))
+		case strings.Contains(carried[0].text, "AGENT"):
+			t.Errorf("%s: the context reached the parent's request, not the subagent's:\n%s", tc.name, excerpt(carried[0].text, context))
+		case !claimCmd.MatchString(carried[0].text):
+			t.Errorf("%s: the context has no claim command naming the session and the agent:\n%s", tc.name, excerpt(carried[0].text, context))
+		}
 	}
 }
 

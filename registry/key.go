@@ -21,6 +21,7 @@ var reserved = map[string]bool{
 	"pr-budget.json":            true,
 	"removed.jsonl":             true,
 	"sync.jsonl":                true,
+	"worktrees.json":            true, // the worktrees' bindings (internal/binding)
 }
 
 // IsReserved reports whether name is a per-repository file or folder of

@@ -101,6 +101,7 @@ func TestCheckKey(t *testing.T) {
 		{"reserved planning-calibration.json", "planning-calibration.json", "reserved"},
 		{"reserved pr-budget.json", "pr-budget.json", "reserved"},
 		{"reserved removed.jsonl", "removed.jsonl", "reserved"},
+		{"reserved worktrees.json", "worktrees.json", "reserved"},
 		{"slash", "feat/x", "outside"},
 		{"space", "a b", "outside"},
 		{"unicode", "café", "outside"},
@@ -129,7 +130,7 @@ func TestCheckKey(t *testing.T) {
 }
 
 func TestIsReserved(t *testing.T) {
-	for _, name := range []string{"orc.json", "knowledge", "project-context.md", "planning-calibration.json", "pr-budget.json", "removed.jsonl"} {
+	for _, name := range []string{"orc.json", "knowledge", "project-context.md", "planning-calibration.json", "pr-budget.json", "removed.jsonl", "worktrees.json"} {
 		if !IsReserved(name) {
 			t.Errorf("IsReserved(%q) = false, want true", name)
 		}
@@ -336,6 +337,7 @@ func TestCheckPortable(t *testing.T) {
 		{"ORC.JSON", `per-repository file "orc.json"`},
 		{"Removed.jsonl", `per-repository file "removed.jsonl"`},
 		{"Pr-Budget.json", `per-repository file "pr-budget.json"`},
+		{"Worktrees.JSON", `per-repository file "worktrees.json"`},
 		// CheckKey's refusals come first.
 		{"knowledge", "reserved"},
 		{"..", "traversal"},

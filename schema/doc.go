@@ -1,11 +1,13 @@
 // Package schema holds the JSON Schemas (draft 2020-12) of the JSON files
 // orc-state owns: orc.schema.json for .orc/orc.json, slices.schema.json for
-// a session's slices.json and decisions.schema.json for its decisions.json.
+// a session's slices.json, decisions.schema.json for its decisions.json and
+// worktrees.schema.json for .orc/worktrees.json.
 // Editors and other tools can use them to check a file before orc-state
 // reads it; orc-state itself validates with its Go code, never with these.
 //
 // The package has no code, only tests. schema_test.go keeps the schemas and
-// the Go validators (registry.Parse, slices.Parse, decisions.Parse) in
+// the Go validators (registry.Parse, slices.Parse, decisions.Parse,
+// binding.Parse) in
 // agreement over the corpus in testdata/, and checks that the copies shipped
 // with the plugin under skills/state-protocol/references/ are identical.
 // adversarial_test.go holds both to the same verdicts over the registry,
@@ -18,8 +20,8 @@
 //
 // # Corpus
 //
-// testdata/<kind>/ holds one folder per expectation, kind being orc, slices
-// or decisions:
+// testdata/<kind>/ holds one folder per expectation, kind being orc, slices,
+// decisions or worktrees:
 //
 //   - valid: both the schema and the Go validator accept the document;
 //   - invalid: both refuse it, for a fault JSON Schema can express;

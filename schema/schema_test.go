@@ -12,6 +12,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/orc-state/orc-state/decisions"
+	"github.com/orc-state/orc-state/internal/binding"
 	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
 )
@@ -42,6 +43,13 @@ var kinds = []kind{
 	}},
 	{"decisions", "decisions.schema.json", func(data []byte) ([]byte, error) {
 		f, err := decisions.Parse(data)
+		if err != nil {
+			return nil, err
+		}
+		return f.Marshal(), nil
+	}},
+	{"worktrees", "worktrees.schema.json", func(data []byte) ([]byte, error) {
+		f, err := binding.Parse(data)
 		if err != nil {
 			return nil, err
 		}
@@ -240,6 +248,14 @@ func TestVocabularyMatchesGo(t *testing.T) {
 	eq("provenance", at(t, dec, "$defs", "provenance", "enum"), decisions.Provenances)
 	eq("value maxLength", at(t, dec, "$defs", "value", "maxLength"), decisions.MaxValue)
 	eq("decisions schema const", at(t, dec, "properties", "schema", "const"), decisions.Schema)
+
+	wt := load(t, "worktrees.schema.json")
+	eq("worktrees schema const", at(t, wt, "properties", "schema", "const"), binding.Schema)
+	eq("agent maxLength", at(t, wt, "$defs", "binding", "properties", "agent", "maxLength"), slices.MaxAgent)
+	eq("path maxLength", at(t, wt, "$defs", "path", "maxLength"), binding.MaxPath)
+	for _, rule := range []string{"type", "maxLength", "pattern", "not"} {
+		eq("bound session key "+rule, at(t, wt, "$defs", "sessionKey", rule), at(t, orc, "$defs", "sessionKey", rule))
+	}
 }
 
 func load(t *testing.T, file string) map[string]any {

@@ -164,6 +164,8 @@ func setupGit(env *testscript.Env) error {
 		"HOME":                env.WorkDir,
 		"ORC_STATE_DIR":       "",
 		"ORC_ACTOR":           "",
+		"ORC_SESSION":         "",
+		"CLAUDE_PROJECT_DIR":  "",
 		"ORC_TEST_NOW":        "",
 		"ORC_LOCK_TIMEOUT":    "",
 		"NO_COLOR":            "",

@@ -6,6 +6,10 @@
 //   - a user text containing "RUN: <shell command>" (to the end of the line)
 //     is answered with one Bash tool_use running that command; the tool's
 //     result is then answered with plain text;
+//   - a user text containing "AGENT: <prompt>" is answered with one Agent
+//     tool_use starting a general-purpose subagent (in the foreground) on
+//     that prompt; "AGENT-WORKTREE: <prompt>" asks for it in a worktree of
+//     its own (isolation: worktree);
 //   - a user text containing "CTX: <n>" reports n input tokens in the
 //     usage, so the client's context meter (statusline, auto-compact)
 //     sees a large context;
@@ -139,12 +143,15 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 type turn struct {
 	text        string
 	toolCommand string // non-empty: reply with a Bash tool_use
+	agentPrompt string // non-empty: reply with an Agent tool_use
+	isolated    bool   // the Agent tool_use asks for a worktree
 	inputTokens int
 }
 
 var (
-	runRE = regexp.MustCompile(`RUN: ([^\n]+)`)
-	ctxRE = regexp.MustCompile(`CTX: (\d+)`)
+	runRE   = regexp.MustCompile(`RUN: ([^\n]+)`)
+	agentRE = regexp.MustCompile(`AGENT(-WORKTREE)?: ([^\n]+)`)
+	ctxRE   = regexp.MustCompile(`CTX: (\d+)`)
 )
 
 // plan decides the reply from the last message: a user text asking for a
@@ -182,8 +189,27 @@ func plan(req messagesRequest) turn {
 	if m := runRE.FindStringSubmatch(all); m != nil {
 		t.toolCommand = strings.TrimSpace(m[1])
 		t.text = ""
+	} else if m := agentRE.FindStringSubmatch(all); m != nil {
+		t.agentPrompt, t.isolated = strings.TrimSpace(m[2]), m[1] != ""
+		t.text = ""
 	}
 	return t
+}
+
+// toolUse is the tool a turn calls and its input; ok is false for a turn
+// that answers with text.
+func (t turn) toolUse() (name string, input map[string]any, ok bool) {
+	switch {
+	case t.toolCommand != "":
+		return "Bash", map[string]any{"command": t.toolCommand, "description": "mock tool call"}, true
+	case t.agentPrompt != "":
+		in := map[string]any{"description": "mock subagent", "prompt": t.agentPrompt, "subagent_type": "general-purpose", "run_in_background": false}
+		if t.isolated {
+			in["isolation"] = "worktree"
+		}
+		return "Agent", in, true
+	}
+	return "", nil, false
 }
 
 // userTexts returns the text blocks of a message and whether it carries a
@@ -234,8 +260,8 @@ func nextID(prefix string) string {
 func whole(model string, t turn) map[string]any {
 	var content []any
 	stop := "end_turn"
-	if t.toolCommand != "" {
-		content = append(content, map[string]any{"type": "tool_use", "id": nextID("toolu"), "name": "Bash", "input": map[string]any{"command": t.toolCommand, "description": "mock tool call"}})
+	if name, input, ok := t.toolUse(); ok {
+		content = append(content, map[string]any{"type": "tool_use", "id": nextID("toolu"), "name": name, "input": input})
 		stop = "tool_use"
 	} else {
 		content = append(content, map[string]any{"type": "text", "text": t.text})
@@ -261,11 +287,11 @@ func stream(w http.ResponseWriter, model string, t turn) {
 		"content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": start,
 	}})
 	stop := "end_turn"
-	if t.toolCommand != "" {
+	if name, in, ok := t.toolUse(); ok {
 		stop = "tool_use"
-		input, _ := json.Marshal(map[string]any{"command": t.toolCommand, "description": "mock tool call"})
+		input, _ := json.Marshal(in)
 		event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
-			"content_block": map[string]any{"type": "tool_use", "id": nextID("toolu"), "name": "Bash", "input": map[string]any{}}})
+			"content_block": map[string]any{"type": "tool_use", "id": nextID("toolu"), "name": name, "input": map[string]any{}}})
 		event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
 			"delta": map[string]any{"type": "input_json_delta", "partial_json": string(input)}})
 	} else {

@@ -176,6 +176,7 @@ func originHead(r *gitx.Repo) string {
 // a session that became live meanwhile is kept.
 func (c *CleanupCmd) apply(e *Env, plan []planRow) error {
 	return e.Update(func(tx *state.Tx) error {
+		var removed []string
 		for i := range plan {
 			if plan[i].Action != "remove" {
 				continue
@@ -189,9 +190,10 @@ func (c *CleanupCmd) apply(e *Env, plan []planRow) error {
 				plan[i].Action, plan[i].Reason = "keep", "became "+s.Status+" meanwhile"
 				continue
 			}
+			removed = append(removed, s.SessionID)
 			tx.RemoveSession(*s)
 		}
-		return nil
+		return unbindSessions(tx, removed...) // the worktrees stay
 	})
 }
 

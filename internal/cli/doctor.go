@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
+	"github.com/orc-state/orc-state/internal/binding"
+	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/lock"
@@ -50,7 +52,7 @@ func (c *DoctorCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	findings := doctor(d, e.now())
+	findings := doctor(d, e.now(), e.proc.Environ)
 	if c.JSON {
 		if findings == nil {
 			findings = []doctorFinding{}
@@ -74,7 +76,7 @@ func (c *DoctorCmd) Run(e *Env) error {
 }
 
 // doctor inspects the state dir without a lock and without git.
-func doctor(d *state.Dir, now time.Time) []doctorFinding {
+func doctor(d *state.Dir, now time.Time, env environ.List) []doctorFinding {
 	var out []doctorFinding
 	add := func(session, code, next, format string, args ...any) {
 		out = append(out, doctorFinding{Session: session, Finding: verify.Finding{Code: code, Message: fmt.Sprintf(format, args...), Next: next}})
@@ -151,6 +153,12 @@ func doctor(d *state.Dir, now time.Time) []doctorFinding {
 	}
 	out = append(out, orphanFindings(d, reg, inTx)...)
 	out = append(out, nameFindings(reg)...)
+	if !inTx[binding.FileName] {
+		for _, f := range bindingFindings(d, env, "", func(id string) bool { return findExact(reg, id) != nil },
+			func(branch string) *registry.Session { return ownSession(reg, branch) }) {
+			out = append(out, doctorFinding{Finding: f})
+		}
+	}
 	for i := range reg.Sessions {
 		s := &reg.Sessions[i]
 		if inTx[s.SessionID] || in != nil && in.Torn {

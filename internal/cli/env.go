@@ -10,6 +10,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/orc-state/orc-state/internal/binding"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/textin"
@@ -28,6 +29,10 @@ type Env struct {
 	actor          string // set by hooks: hook:<event>
 	sessionFlag    string // the verb's --session (BranchFlag), "" when not given
 	dir            *state.Dir
+	// The worktree's binding, read once (worktreeBinding).
+	bindingRead bool
+	bound       *binding.Binding
+	boundErr    error
 }
 
 // newEnv is the Env of verb in the run p, writing to stdout and stderr.
@@ -137,7 +142,7 @@ func (e *Env) Session(explicit string) (*state.Dir, *registry.Registry, *registr
 	}
 	s, err := c.find(reg)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, e.missing(c, err)
 	}
 	return d, reg, s, nil
 }
@@ -244,6 +249,16 @@ func printJSON(e *Env, v any, indent string) error {
 	return err
 }
 
+// missing is find's error for choice c: when the current branch has no
+// session in a linked worktree that no binding names, its hint says to
+// join a live session (never to register a second ledger).
+func (e *Env) missing(c choice, err error) error {
+	if !c.head {
+		return err
+	}
+	return e.withJoinHint(err)
+}
+
 // onSession runs fn in a transaction on the session for the explicit key
 // (or the current branch), without touching the registry entry.
 func (e *Env) onSession(explicit string, fn func(tx *state.Tx, s *registry.Session) error) error {
@@ -264,7 +279,7 @@ func (e *Env) onChoice(c choice, fn func(tx *state.Tx, s *registry.Session) erro
 	return e.update(d, state.Options{Keys: c.keys()}, func(tx *state.Tx) error {
 		s, err := c.find(tx.Reg)
 		if err != nil {
-			return err
+			return e.missing(c, err)
 		}
 		return fn(tx, s)
 	})

@@ -218,7 +218,8 @@ func operands(e ast.Expr) []ast.Expr {
 }
 
 // quoted reports an interpolation that cannot break out of its word: a
-// literal, a constant, or what safetext.Quote or remoteFlag returns.
+// literal, a constant, or what safetext.Quote, remoteFlag or quotedList
+// returns.
 func quoted(e ast.Expr) bool {
 	switch x := e.(type) {
 	case *ast.BasicLit:
@@ -228,7 +229,7 @@ func quoted(e ast.Expr) bool {
 		case *ast.SelectorExpr:
 			return f.Sel.Name == "Quote" && isIdent(f.X, "safetext")
 		case *ast.Ident:
-			return f.Name == "remoteFlag"
+			return f.Name == "remoteFlag" || f.Name == "quotedList"
 		}
 	}
 	return false

@@ -29,6 +29,7 @@ type hookPayload struct {
 	CustomInstructions string `json:"custom_instructions"`
 	Source             string `json:"source"`
 	AgentID            string `json:"agent_id"`
+	AgentType          string `json:"agent_type"`
 	StopHookActive     bool   `json:"stop_hook_active"`
 	SessionTitle       any    `json:"session_title"` // a string; absent when the session has no title
 }

@@ -21,7 +21,8 @@ const maxEnvFile = 1 << 20
 // orcExports are the variables SessionStart exports through
 // $CLAUDE_ENV_FILE, so the agent's later Bash calls use this state dir. They
 // are the original's (reference-orc.md, "SessionStart"): the context it
-// detected, the state dir, the detection cache and the interaction policy.
+// detected, the state dir, the detection cache and the interaction policy;
+// and ORC_SESSION, the session itself.
 func orcExports(d *state.Dir, s *registry.Session, wd string) [][2]string {
 	root := ""
 	if d.Git != nil {
@@ -39,6 +40,7 @@ func orcExports(d *state.Dir, s *registry.Session, wd string) [][2]string {
 		{"ORC_STATE_DIR", d.Path},
 		{"ORC_CONTEXT_CACHED", "1"},
 		{"ORC_CONTEXT_CACHED_PWD", wd},
+		{"ORC_SESSION", s.SessionID}, // selects like --session (docs/protocol.md §3)
 	}
 	if registry.CheckKey(s.SessionID) == nil {
 		switch p, _ := linePolicy(filepath.Join(d.Path, s.SessionID, "files", "decisions.json")).(string); p {

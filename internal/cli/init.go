@@ -29,12 +29,18 @@ type InitCmd struct {
 // the session the selector names (the branch's own session, or --session S;
 // a session of another branch is never updated).
 func (c *InitCmd) Run(e *Env) error {
-	ch, err := e.choose(c.Branch)
+	ch, err := e.chooseNamed(c.Branch) // init registers a branch: never $ORC_SESSION's or the binding's session
 	if err != nil {
 		return err
 	}
 	if err := c.check(); err != nil {
 		return err
+	}
+	var elsewhere choice // the session $ORC_SESSION or the binding selects here
+	if c.Branch == "" && e.sessionFlag == "" {
+		if elsewhere, _, err = e.implicitChoice(); err != nil {
+			return err
+		}
 	}
 	var created bool
 	var id string
@@ -59,6 +65,10 @@ func (c *InitCmd) Run(e *Env) error {
 			branch, id = s.GitBranch, s.SessionID
 		} else if id, err = registry.KeyFor(branch); err != nil {
 			return fault.Usagef("%v", err)
+		}
+		if s == nil && elsewhere.id != "" {
+			return fault.Usagef("branch %s has no session, and %s selects session %s here: a second session would split the work", branch, elsewhere.via, elsewhere.id).
+				WithHint("update that one with --session %s; to register the branch's own anyway, pass --branch %s (in a bound worktree run orc-state worktree leave first)", elsewhere.id, shellQuote(branch))
 		}
 		if s == nil {
 			if missing := c.missingForNew(); missing != "" {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
+	"github.com/orc-state/orc-state/internal/binding"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
@@ -61,7 +62,7 @@ func runLine(p *Process, args []string) {
 			}
 		}
 	}
-	out, ok := lineFor(p, flags["--dir"], lineChoice{branch: flags["--branch"], id: flags["--session"], named: flags["--branch"] != ""})
+	out, ok := lineFor(p, flags["--dir"], lineChoice{branch: flags["--branch"], id: flags["--session"], named: flags["--branch"] != "", env: p.getenv("ORC_SESSION")})
 	if !ok {
 		return
 	}
@@ -84,6 +85,14 @@ type lineChoice struct {
 	// anyStatus shows the chosen session whatever its status (the
 	// statusline's design); line shows only a session in progress.
 	anyStatus bool
+	// env is $ORC_SESSION, which selects like --session when neither flag
+	// is given (then the worktree's binding, then the branch).
+	env string
+	// own is the branch checked out here when $ORC_SESSION or the binding
+	// chose id: its own session, if another (for $ORC_SESSION: another
+	// live one), makes the choice ambiguous and line shows nothing.
+	own     string
+	ownLive bool
 }
 
 func lineFor(p *Process, dir string, c lineChoice) (lineOut, bool) {
@@ -103,6 +112,9 @@ func lineFor(p *Process, dir string, c lineChoice) (lineOut, bool) {
 func lineWith(dir string, c lineChoice, layout *gitx.Layout, now time.Time) (lineOut, bool) {
 	if dir == "" {
 		return lineOut{}, false
+	}
+	if c.id == "" && !c.named {
+		c = c.implicit(dir, layout)
 	}
 	if c.branch == "" && c.id == "" && layout != nil {
 		c.branch, _, _ = layout.CurrentBranch()
@@ -142,6 +154,33 @@ func lineWith(dir string, c lineChoice, layout *gitx.Layout, now time.Time) (lin
 	return out, true
 }
 
+// implicit is the choice when no flag names a session (docs/protocol.md
+// §3): $ORC_SESSION, else the binding of the linked worktree line runs in
+// (worktrees.json, read by hand; a file it cannot read binds nothing),
+// else c as it is, the branch checked out.
+func (c lineChoice) implicit(dir string, layout *gitx.Layout) lineChoice {
+	head := c.branch
+	if head == "" && layout != nil {
+		head, _, _ = layout.CurrentBranch()
+	}
+	switch {
+	case c.env != "":
+		c.id, c.own, c.ownLive = c.env, head, true
+	case layout != nil && layout.Linked && layout.WorktreeRoot != "":
+		data, err := atomicfile.ReadFile(filepath.Join(dir, binding.FileName))
+		if err != nil {
+			break
+		}
+		if b := binding.Find(binding.Loose(data), layout.GitDir); b != nil && gitx.SameDir(b.Path, layout.WorktreeRoot) {
+			c.id, c.own = b.Session, head
+		}
+	}
+	if c.id == "" && c.branch == "" && head != "" {
+		c.branch, c.isBranch = head, true // HEAD read once
+	}
+	return c
+}
+
 // looseWhole is the size of orc.json below which line parses it whole and
 // leniently rather than reading the proof, hashing the bytes and decoding
 // the chosen entry strictly: for a few sessions that costs more than the
@@ -164,6 +203,8 @@ func lineCandidates(dir string, data []byte, c lineChoice) []registry.Loose {
 	}
 	var keys []string
 	switch {
+	case c.id != "" && c.own != "":
+		keys = append([]string{c.id}, branchKeys(c.own)...)
 	case c.id != "":
 		keys = []string{c.id}
 	case c.branch != "":
@@ -220,6 +261,12 @@ func pickLine(list []registry.Loose, c lineChoice) (*registry.Loose, bool) {
 	}
 	switch {
 	case c.id != "":
+		if c.own != "" {
+			own := newest(func(l *registry.Loose) bool { return l.GitBranch == c.own })
+			if own != nil && own.SessionID != c.id && (!c.ownLive || own.Status == "in_progress" || own.Status == "paused") {
+				return nil, false // the branch's own session and another: the verbs refuse this, line shows neither
+			}
+		}
 		return live(newest(func(l *registry.Loose) bool { return l.SessionID == c.id }))
 	case c.branch != "":
 		sid, err := registry.KeyFor(c.branch)

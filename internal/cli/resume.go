@@ -103,7 +103,7 @@ type picked struct {
 // session linked to the branch. When there is none it lists the sessions
 // in progress on stdout and returns exit 1.
 func (e *Env) pickSession(d *state.Dir, reg *registry.Registry, key string) (picked, error) {
-	named := key != "" || e.sessionFlag != ""
+	named := key != "" || e.sessionFlag != "" || e.getenv("ORC_SESSION") != ""
 	ch, err := e.choose(key)
 	if err != nil {
 		if named || fault.Code(err) == fault.Invalid {
@@ -115,8 +115,8 @@ func (e *Env) pickSession(d *state.Dir, reg *registry.Registry, key string) (pic
 	if err == nil {
 		return picked{Session: s}, nil
 	}
-	if fault.Code(err) != fault.NotFound {
-		return picked{}, err // another branch's session
+	if fault.Code(err) != fault.NotFound || ch.via != "" {
+		return picked{}, err // another branch's session; what $ORC_SESSION or the binding names
 	}
 	if key := ch.String(); key != "" {
 		if ws, wreg, wsSession, ok := linkedSession(d, key); ok {
@@ -153,8 +153,13 @@ func (e *Env) listLive(d *state.Dir, reg *registry.Registry, key string) error {
 	if live == 0 {
 		return fault.NotFoundf("no session for %s, and no session in progress", what)
 	}
-	return fault.NotFoundf("no session for %s; %d in progress listed on stdout", what, live).
-		WithHint("orc-state resume <sessionId>")
+	hint := "orc-state resume <sessionId>"
+	if key == "" {
+		if h := e.joinHint(); h != "" {
+			hint = h
+		}
+	}
+	return fault.NotFoundf("no session for %s; %d in progress listed on stdout", what, live).WithHint("%s", hint)
 }
 
 // buildPacket gathers the packet of session s for agent (whose own slice

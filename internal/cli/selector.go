@@ -34,13 +34,29 @@ func (e *Env) selectFlags(kctx *kong.Context) {
 // choice is how the session a verb acts on was named. It is settled before
 // any lock is taken, since it may ask git whether a branch exists.
 type choice struct {
-	id       string // --session S: a sessionId, matched exactly
+	id       string // --session S, $ORC_SESSION or the binding: a sessionId, matched exactly
 	branch   string // the current branch, --branch B or a positional key
 	isBranch bool   // branch names a git branch (always so for HEAD's)
 	// unsure is why git could not say whether branch is a branch (no git
 	// program, a repository it refuses); nil when it answered.
 	unsure error
+	// via says where an id nobody typed came from (viaEnv, viaBinding);
+	// "" for a flag.
+	via string
+	// own is the branch checked out here when via is set: a session of its
+	// own other than id is a conflict, refused naming both (for $ORC_SESSION
+	// only a live one: the user switched branches in one host session).
+	own string
+	// head: branch is the one checked out here, named by nobody.
+	head bool
 }
+
+// How a session was selected without a name on the command line.
+const (
+	viaEnv     = "$ORC_SESSION"
+	viaBinding = "the worktree's binding"
+	viaJoin    = "worktree join" // the session a worktree is being bound to
+)
 
 // String is the name the choice was made by.
 func (c choice) String() string {
@@ -53,6 +69,9 @@ func (c choice) String() string {
 // keys are the sessionIds and gitBranches find may match: a registry read
 // for them alone answers find as the whole one would.
 func (c choice) keys() []string {
+	if c.id != "" && c.own != "" {
+		return append([]string{c.id}, branchKeys(c.own)...)
+	}
 	if c.id != "" {
 		return []string{c.id}
 	}
@@ -73,10 +92,54 @@ func branchKeys(branch string) []string {
 }
 
 // choose settles the choice for explicit (a --branch value or a positional
-// key; "" for the current branch) and the verb's --session. A name that can
-// never be a session (.., knowledge, a reserved name, 201 bytes) is a usage
-// error, whichever way it was given.
+// key) and the verb's --session; with neither, $ORC_SESSION, else the
+// worktree's binding, else the current branch (docs/protocol.md §3). A name
+// that can never be a session (.., knowledge, a reserved name, 201 bytes)
+// is a usage error, whichever way it was given.
 func (e *Env) choose(explicit string) (choice, error) {
+	if explicit == "" && e.sessionFlag == "" {
+		if c, ok, err := e.implicitChoice(); err != nil || ok {
+			return c, err
+		}
+	}
+	return e.chooseNamed(explicit)
+}
+
+// implicitChoice is the session selected when the command line names
+// none: $ORC_SESSION, else this worktree's binding; ok is false when
+// neither applies.
+func (e *Env) implicitChoice() (c choice, ok bool, err error) {
+	if v := e.getenv("ORC_SESSION"); v != "" {
+		if err := registry.CheckKey(v); err != nil {
+			return choice{}, false, fault.Usagef("$ORC_SESSION: %v", err).
+				WithHint("set ORC_SESSION to a sessionId (orc-state sessions lists them), or unset it")
+		}
+		return choice{id: v, via: viaEnv, own: e.checkedOut()}, true, nil
+	}
+	b, err := e.worktreeBinding()
+	if err != nil || b == nil {
+		return choice{}, false, err
+	}
+	return choice{id: b.Session, via: viaBinding, own: e.checkedOut()}, true, nil
+}
+
+// checkedOut is the branch checked out here, read by hand; "" when HEAD
+// is detached or cannot be read.
+func (e *Env) checkedOut() string {
+	d, err := e.Dir()
+	if err != nil || d.Git == nil {
+		return ""
+	}
+	b, detached, err := d.Git.CurrentBranch()
+	if err != nil || detached {
+		return ""
+	}
+	return b
+}
+
+// chooseNamed is choose without $ORC_SESSION and the binding: the
+// session the command line names, else the current branch's.
+func (e *Env) chooseNamed(explicit string) (choice, error) {
 	if e.sessionFlag != "" {
 		if explicit != "" {
 			return choice{}, fault.Usagef("name the session once: a branch (%s) or --session, not both", explicit).
@@ -98,13 +161,13 @@ func (e *Env) choose(explicit string) (choice, error) {
 	}
 	b, err := e.headBranch()
 	if err != nil {
-		return choice{}, err
+		return choice{}, e.withJoinHint(err)
 	}
 	if _, err := registry.KeyFor(b); err != nil {
 		return choice{}, fault.Usagef("branch %q can have no session: %v", b, err).
 			WithHint("rename the branch, or pass --session S for another session")
 	}
-	return choice{branch: b, isBranch: true}, nil
+	return choice{branch: b, isBranch: true, head: true}, nil
 }
 
 // gitBranchExists asks the repository whether name is one of its
@@ -134,8 +197,21 @@ func (e *Env) gitBranchExists(name string) (bool, error) {
 // (docs/protocol.md §3: selection is exact with or without git).
 func (c choice) find(reg *registry.Registry) (*registry.Session, error) {
 	if c.id != "" {
-		if s := findExact(reg, c.id); s != nil {
+		s := findExact(reg, c.id)
+		if c.own != "" {
+			if o := ownSession(reg, c.own); o != nil && o != s && (c.via != viaEnv || isLive(o)) {
+				return nil, c.conflict(o)
+			}
+		}
+		switch {
+		case s != nil:
 			return s, nil
+		case c.via == viaEnv:
+			return nil, fault.NotFoundf("no session %q (the value of $ORC_SESSION)", c.id).
+				WithHint("set ORC_SESSION to one of the sessions orc-state sessions lists, or unset it")
+		case c.via == viaBinding:
+			return nil, fault.Invalidf("this worktree is bound to session %q, which does not exist", c.id).
+				WithHint("orc-state worktree leave unbinds this worktree; orc-state doctor checks the bindings")
 		}
 		return nil, fault.NotFoundf("no session %q", c.id).
 			WithHint("run orc-state sessions to list them")
@@ -155,6 +231,24 @@ func (c choice) find(reg *registry.Registry) (*registry.Session, error) {
 	}
 	return nil, notFound(c.branch)
 }
+
+// conflict refuses an implicit selection that disagrees with the
+// session of the branch checked out here: nothing says which one is meant.
+func (c choice) conflict(own *registry.Session) error {
+	if c.via == viaJoin {
+		return fault.Usagef("branch %q checked out in this worktree has its own session %s; bound to %s it would select two sessions", c.own, own.SessionID, c.id).
+			WithHint("work on %s there without a binding, or check out another branch (or git switch --detach) first", own.SessionID)
+	}
+	if c.via == viaEnv {
+		return fault.Usagef("$ORC_SESSION selects session %s, but branch %q checked out here has its own live session %s", c.id, c.own, own.SessionID).
+			WithHint("name one: --session %s (this branch's) or --session %s; or unset ORC_SESSION", own.SessionID, c.id)
+	}
+	return fault.Usagef("this worktree is bound to session %s, but its branch %q has its own session %s", c.id, c.own, own.SessionID).
+		WithHint("name one: --session %s or --session %s; orc-state worktree leave unbinds this worktree", c.id, own.SessionID)
+}
+
+// isLive reports whether a session is in progress or paused.
+func isLive(s *registry.Session) bool { return s.Status == "in_progress" || s.Status == "paused" }
 
 // collision returns the session that branch's sessionId belongs to when
 // that session is another branch's.

@@ -36,6 +36,6 @@ func (c *SessionRemoveCmd) Run(e *Env) error {
 				WithHint("pass --force to remove it anyway, or orc-state status set completed --session %s first", safetext.Quote(s.SessionID))
 		}
 		tx.RemoveSession(*s)
-		return nil
+		return unbindSessions(tx, s.SessionID) // the worktrees stay
 	})
 }

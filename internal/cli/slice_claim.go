@@ -13,7 +13,7 @@ import (
 
 // AgentFlag names the agent a claim belongs to.
 type AgentFlag struct {
-	Agent string `help:"Who claims (default: $ORC_ACTOR, else this worktree's path)." placeholder:"NAME"`
+	Agent string `help:"Who claims (default: this worktree's bound agent, else $ORC_ACTOR, else this worktree's path)." placeholder:"NAME"`
 }
 
 // LeaseFlag is how long a claim lasts.
@@ -81,12 +81,19 @@ func (c *SliceClaimCmd) Run(e *Env) error {
 	return err
 }
 
-// agent returns the agent id: the flag, else $ORC_ACTOR, else the current
-// worktree's root (the working directory outside git). The default is
-// stable across calls of one agent and differs between worktrees, which is
-// how Claude Code runs parallel subagents.
+// agent returns the agent id: the flag, else the agent of this worktree's
+// binding, else $ORC_ACTOR, else the current worktree's root (the working
+// directory outside git). The default is stable across calls of one agent
+// and differs between worktrees, which is how Claude Code runs parallel
+// subagents; the binding's agent comes before $ORC_ACTOR because a host
+// may hand one environment to every subagent it starts.
 func (e *Env) agent(flag string) (string, error) {
 	a, from := flag, "--agent"
+	if a == "" {
+		if b, err := e.worktreeBinding(); err == nil && b != nil && b.Agent != "" {
+			a, from = b.Agent, "the worktree's binding"
+		}
+	}
 	if a == "" {
 		a, from = e.getenv("ORC_ACTOR"), "$ORC_ACTOR"
 	}

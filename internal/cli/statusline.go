@@ -154,7 +154,7 @@ func runStatusline(proc *Process, args []string) {
 	} else {
 		in.Place = statusline.Place{Dir: wd}
 	}
-	if l, ok := lineWith(stateDir, lineChoice{branch: branch, isBranch: branch != "", anyStatus: true}, layout, proc.Now()); ok {
+	if l, ok := lineWith(stateDir, lineChoice{branch: branch, isBranch: branch != "", anyStatus: true, env: proc.getenv("ORC_SESSION")}, layout, proc.Now()); ok {
 		in.Session = sessionView(l)
 		if layout != nil {
 			in.Session.DigestBehind = digestBehind(*layout, stateDir, l.SessionID, l.GitBranch)

@@ -6,6 +6,7 @@ import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/verify"
+	"github.com/orc-state/orc-state/registry"
 )
 
 // VerifyCmd is `verify`.
@@ -30,6 +31,14 @@ func (c *VerifyCmd) Run(e *Env) error {
 		return err
 	}
 	findings = append(findings, verify.StoredSecrets(d, s)...)
+	findings = append(findings, bindingFindings(d, e.proc.Environ, s.SessionID,
+		func(string) bool { return true }, // the session verified exists
+		func(branch string) *registry.Session {
+			if r, _, err := d.ReadRegistryFor(branchKeys(branch)...); err == nil {
+				return ownSession(r, branch)
+			}
+			return nil
+		})...)
 	g := observe(d, s.GitBranch, 0)
 	defer g.close()
 	findings = append(findings, gitFindings(d, s, g)...)

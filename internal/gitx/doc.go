@@ -35,6 +35,7 @@
 // initialisers to every process.
 //
 // The only writes are sync's objects and the refs orc-state owns
-// (refs/orc/); the config, the index and the working tree are never
-// written.
+// (refs/orc/), and the new worktree (and branch) that `orc-state worktree
+// add` asks git for by name (AddWorktree); the config, the index and the
+// working tree are never written.
 package gitx

@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/orc-state/orc-state/registry"
+)
+
+func TestSubagentID(t *testing.T) {
+	for _, tt := range []struct{ agentType, id, want string }{
+		{"general-purpose", "a1b2c3", "general-purpose-a1b2c3"},
+		{"", "a1b2c3", "subagent-a1b2c3"},
+		{"Explore", "", ""},
+		{"my agent; rm -rf /", "x'y", "my-agent--rm--rf---x-y"},
+		{"t", strings.Repeat("9", 100), "t-" + strings.Repeat("9", 64)},
+		{strings.Repeat("T", 50), "id", strings.Repeat("T", 40) + "-id"},
+		{"é", "ü", "---"}, // one dash per character
+	} {
+		if got := subagentID(tt.agentType, tt.id); got != tt.want {
+			t.Errorf("subagentID(%q, %q) = %q, want %q", tt.agentType, tt.id, got, tt.want)
+		}
+	}
+}
+
+// TestSubagentContextBound: whatever the names, the context stays within
+// the cap, and with ordinary names it is whole (the three commands end
+// it).
+func TestSubagentContextBound(t *testing.T) {
+	s := &registry.Session{SessionID: "feat-par", Command: "flow", Phase: registry.Phase{N: 2}, TotalPhases: 3, GitBranch: "feat/par"}
+	text := clip(subagentContext(s, "general-purpose-a1"), maxSubagentContext)
+	if !strings.HasSuffix(text, "when stopping before it is done.") {
+		t.Errorf("an ordinary context was clipped: %s", text)
+	}
+	for _, cmd := range []string{
+		"`orc-state slice claim --session feat-par --agent general-purpose-a1`",
+		"`orc-state slice set ID --status red|green|committed --session feat-par --agent general-purpose-a1`",
+		"`orc-state slice release ID --session feat-par --agent general-purpose-a1`",
+	} {
+		if !strings.Contains(text, cmd) {
+			t.Errorf("the context lacks %s:\n%s", cmd, text)
+		}
+	}
+	long := strings.Repeat("k", registry.MaxKeyBytes)
+	big := &registry.Session{SessionID: long, Command: "flow", Phase: registry.Phase{N: 1}, TotalPhases: 3, GitBranch: strings.Repeat("b/", 100)}
+	for _, agent := range []string{"a", "agent with 'quotes' and spaces", strings.Repeat("é", 300)} {
+		text := clip(subagentContext(big, agent), maxSubagentContext)
+		if n := utf8.RuneCountInString(text); n > maxSubagentContext {
+			t.Errorf("the context is %d characters; the cap is %d", n, maxSubagentContext)
+		}
+		if !strings.Contains(text, "session "+long) {
+			t.Errorf("the session is not named whole:\n%s", text)
+		}
+	}
+	if text := subagentContext(s, "it's me"); !strings.Contains(text, `--agent 'it'\''s me'`) {
+		t.Errorf("an agent id with a quote is not shell-quoted:\n%s", text)
+	}
+}
