@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/orc-state/orc-state/checkpoint"
+	"github.com/orc-state/orc-state/internal/archive"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/safetext"
@@ -208,13 +209,49 @@ func (c *RepairCmd) removeOrphan(e *Env) error {
 				WithHint("orc-state never removes what git tracks; if it should go, remove it with git rm")
 		}
 	}
-	return e.Update(func(tx *state.Tx) error {
+	return e.archived(nil, func(d *state.Dir) ([]*archive.Item, error) {
+		if !orphanName(name) {
+			return nil, nil // orphanCheck refuses it under the lock
+		}
+		reg, _, err := d.ReadRegistry()
+		if err != nil {
+			return nil, err
+		}
+		if findExact(reg, name) != nil {
+			return nil, fault.Usagef("%s has a registry entry; it is not an orphan", name)
+		}
+		snap, err := archive.ReadFolder(d, name)
+		if err != nil {
+			return nil, fault.Wrap(fault.Invalid, err, "cannot read %s to archive it", name).WithHint("run orc-state doctor")
+		}
+		if len(snap) == 0 {
+			return nil, nil // an empty orphan: nothing to keep
+		}
+		return []*archive.Item{archive.NewItem(name, archive.KindOrphan, e.Verb, e.Actor(), snap)}, nil
+	}, func(tx *state.Tx, _ *archive.Store, items []*archive.Item) error {
 		if err := orphanCheck(tx, name); err != nil {
 			return err
 		}
+		now, err := archive.ReadFolder(tx.Dir(), name)
+		if err != nil {
+			return fault.Wrap(fault.Invalid, err, "cannot read %s", name).WithHint("run orc-state doctor")
+		}
+		fields := map[string]any{"orphanFolder": name}
+		switch {
+		case len(items) == 0 && len(now) > 0, len(items) > 0 && !now.Equal(items[0].Snap):
+			return errArchiveChanged
+		case len(items) > 0:
+			items[0].Used = true
+			fields["archive"] = items[0].Name
+		}
 		tx.RemoveFolder(name)
-		tx.Tombstone(tombstone(e.Actor(), e.Verb, map[string]any{"orphanFolder": name}))
-		fmt.Fprintf(e.Stdout, "removed orphan folder %s\n", safetext.Escape(name))
+		tx.Tombstone(tombstone(e.Actor(), e.Verb, fields))
+		if len(items) > 0 {
+			fmt.Fprintf(e.Stdout, "removed orphan folder %s (archived as %s: orc-state session restore %s brings it back)\n",
+				safetext.Escape(name), safetext.Escape(items[0].Name), safetext.Quote(name+"@"+items[0].Time()))
+		} else {
+			fmt.Fprintf(e.Stdout, "removed orphan folder %s\n", safetext.Escape(name))
+		}
 		return nil
 	})
 }
