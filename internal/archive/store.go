@@ -208,8 +208,8 @@ func (s *Store) Abandon(items []*Item) {
 // Archive is one kept archive, as listed.
 type Archive struct {
 	Meta
-	Name   string `json:"name"`   // the ref, or the folder under the state dir
-	Time   string `json:"time"`   // the <time> of its name
+	Name   string `json:"name"` // the ref, or the folder under the state dir
+	Time   string `json:"time"` // the <time> of its name
 	Commit string `json:"commit,omitempty"`
 }
 

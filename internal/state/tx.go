@@ -51,7 +51,7 @@ type Tx struct {
 	appends  []appendReq
 	renames  [][2]string
 	deletes  []string
-	archives []string // archive folders to delete, relative to the state dir
+	archives []string          // archive folders to delete, relative to the state dir
 	original map[string]string // sessionId → sha256 of its entry before the change
 	// rewritten are the sessions whose journal is rewritten in place
 	// (RewriteJournal): outside edits are judged against the old one.
