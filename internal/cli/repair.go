@@ -148,7 +148,7 @@ func (c *RepairCmd) adopt(e *Env) error {
 			WithHint("remove it with orc-state repair --remove-orphan %s, or init the branch again", safetext.Quote(name))
 	}
 	return e.Update(func(tx *state.Tx) error {
-		if err := orphanCheck(tx, name); err != nil {
+		if err := orphanCheck(tx.Dir(), tx.Reg, name); err != nil {
 			return err
 		}
 		data, err := tx.Read(name, state.CheckpointFile)
@@ -210,15 +210,12 @@ func (c *RepairCmd) removeOrphan(e *Env) error {
 		}
 	}
 	return e.archived(nil, func(d *state.Dir) ([]*archive.Item, error) {
-		if !orphanName(name) {
-			return nil, nil // orphanCheck refuses it under the lock
-		}
 		reg, _, err := d.ReadRegistry()
 		if err != nil {
 			return nil, err
 		}
-		if findExact(reg, name) != nil {
-			return nil, fault.Usagef("%s has a registry entry; it is not an orphan", name)
+		if err := orphanCheck(d, reg, name); err != nil {
+			return nil, err // and again under the lock
 		}
 		snap, err := archive.ReadFolder(d, name)
 		if err != nil {
@@ -229,7 +226,7 @@ func (c *RepairCmd) removeOrphan(e *Env) error {
 		}
 		return []*archive.Item{archive.NewItem(name, archive.KindOrphan, e.Verb, e.Actor(), snap)}, nil
 	}, func(tx *state.Tx, _ *archive.Store, items []*archive.Item) error {
-		if err := orphanCheck(tx, name); err != nil {
+		if err := orphanCheck(tx.Dir(), tx.Reg, name); err != nil {
 			return err
 		}
 		now, err := archive.ReadFolder(tx.Dir(), name)
@@ -246,11 +243,10 @@ func (c *RepairCmd) removeOrphan(e *Env) error {
 		}
 		tx.RemoveFolder(name)
 		tx.Tombstone(tombstone(e.Actor(), e.Verb, fields))
+		fmt.Fprintf(e.Stdout, "removed orphan folder %s\n", safetext.Escape(name))
 		if len(items) > 0 {
-			fmt.Fprintf(e.Stdout, "removed orphan folder %s (archived as %s: orc-state session restore %s brings it back)\n",
-				safetext.Escape(name), safetext.Escape(items[0].Name), safetext.Quote(name+"@"+items[0].Time()))
-		} else {
-			fmt.Fprintf(e.Stdout, "removed orphan folder %s\n", safetext.Escape(name))
+			fmt.Fprintf(e.Stderr, "archived as %s: orc-state session restore %s brings it back\n",
+				safetext.Escape(items[0].Name), safetext.Quote(name+"@"+items[0].Time()))
 		}
 		return nil
 	})
@@ -266,21 +262,21 @@ func orphanName(name string) bool {
 }
 
 // orphanCheck refuses anything but a session-shaped folder without entry.
-func orphanCheck(tx *state.Tx, name string) error {
+func orphanCheck(d *state.Dir, reg *registry.Registry, name string) error {
 	if !orphanName(name) {
 		return fault.Usagef("%q is not a session folder", name)
 	}
-	if isLinkFolder(tx.Dir(), name) {
+	if isLinkFolder(d, name) {
 		return fault.Usagef("%s holds a workspace link, not an orphan session", name)
 	}
-	if findExact(tx.Reg, name) != nil {
+	if findExact(reg, name) != nil {
 		return fault.Usagef("%s has a registry entry; it is not an orphan", name)
 	}
-	st, err := os.Lstat(filepath.Join(tx.Dir().Path, name))
+	st, err := os.Lstat(filepath.Join(d.Path, name))
 	if err != nil || !st.IsDir() {
-		return fault.NotFoundf("no folder %s in %s", name, tx.Dir().Path)
+		return fault.NotFoundf("no folder %s in %s", name, d.Path)
 	}
-	if !sessionShaped(tx.Dir(), name) && !emptySession(tx.Dir(), name) {
+	if !sessionShaped(d, name) && !emptySession(d, name) {
 		return fault.Usagef("%s is not a session folder (no files/ folder with a checkpoint.md or journal.jsonl, nor an empty one); orc-state leaves it alone", name).
 			WithHint("if it is not yours, remove it by hand")
 	}
