@@ -155,7 +155,7 @@ func gitFindings(d *state.Dir, s *registry.Session, g reality) []verify.Finding 
 	}
 	if !g.headOK && !g.unborn {
 		return []verify.Finding{{Code: "git.branch-missing", Message: fmt.Sprintf("branch %q does not exist", s.GitBranch),
-			Next: "orc-state session remove " + safetext.Quote(s.SessionID) + " (if the work is finished)"}}
+			Next: "orc-state session remove " + safetext.Quote(s.SessionID) + " (if the work is finished; it is archived first, and orc-state session restore " + safetext.Quote(s.SessionID) + " brings it back)"}}
 	}
 	var out []verify.Finding
 	if g.headOK { // an unborn branch has no commits to check claims against

@@ -145,7 +145,7 @@ func (c *RepairCmd) adopt(e *Env) error {
 	name := c.Adopt
 	if err := registry.CheckKey(name); err != nil {
 		return fault.Usagef("%q cannot be adopted: %v", name, err).
-			WithHint("remove it with orc-state repair --remove-orphan %s, or init the branch again", safetext.Quote(name))
+			WithHint("remove it with orc-state repair --remove-orphan %s (archived first: orc-state session restore %s brings it back), or init the branch again", safetext.Quote(name), safetext.Quote(name))
 	}
 	return e.Update(func(tx *state.Tx) error {
 		if err := orphanCheck(tx.Dir(), tx.Reg, name); err != nil {
@@ -158,7 +158,7 @@ func (c *RepairCmd) adopt(e *Env) error {
 		doc := checkpoint.Parse(data)
 		if data == nil || doc.Front == nil {
 			return fault.Usagef("%s has no checkpoint with valid frontmatter to adopt it from", name).
-				WithHint("orc-state repair --remove-orphan %s, or init the branch again", safetext.Quote(name))
+				WithHint("orc-state repair --remove-orphan %s (archived first: orc-state session restore %s brings it back), or init the branch again", safetext.Quote(name), safetext.Quote(name))
 		}
 		fm := doc.Front
 		phase, err := registry.ParsePhase(fm.Phase)

@@ -23,7 +23,7 @@ func (c *SessionRemoveCmd) Run(e *Env) error {
 		key = c.Branch
 	}
 	if key == "" && e.sessionFlag == "" {
-		return fault.Usagef("name the session to remove").WithHint("orc-state session remove B, or --session S")
+		return fault.Usagef("name the session to remove").WithHint("orc-state session remove B, or --session S (archived first: orc-state session restore brings it back)")
 	}
 	ch, err := e.choose(key)
 	if err != nil {

@@ -126,7 +126,7 @@ func restoreConflict(tx *state.Tx, id string, entry *registry.Session) error {
 	}
 	if _, err := os.Lstat(filepath.Join(tx.Dir().Path, id)); !errors.Is(err, fs.ErrNotExist) {
 		return fault.Usagef("folder %s exists in the state dir; restoring would mix two sessions' files; nothing was written",
-			safetext.Escape(id)).WithHint("orc-state doctor says what it is; %s", keep)
+			safetext.Escape(id)).WithHint("orc-state doctor says what it is; the archive stays; orc-state archive list --session %s shows it", safetext.Quote(id))
 	}
 	return nil
 }
