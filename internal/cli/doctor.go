@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/orc-state/orc-state/internal/archive"
 	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/journal"
@@ -20,6 +22,7 @@ import (
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/secrets"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -51,6 +54,7 @@ func (c *DoctorCmd) Run(e *Env) error {
 		return err
 	}
 	findings := doctor(d, e.now())
+	findings = append(findings, e.archiveFindings(d)...)
 	if c.JSON {
 		if findings == nil {
 			findings = []doctorFinding{}
@@ -71,6 +75,40 @@ func (c *DoctorCmd) Run(e *Env) error {
 		return fault.NotFoundf("%d problem(s) in %s", len(findings), d.Path)
 	}
 	return nil
+}
+
+// archiveWarnBytes is the total size of the archives above which doctor
+// reports archive.size; $ORC_ARCHIVE_WARN_BYTES sets another.
+const archiveWarnBytes = 64 << 20
+
+// archiveFindings reports archives whose total size passes the threshold
+// (docs/protocol.md §21). In a repository listing them runs git (no lock
+// is held); an archive that cannot be listed is named too.
+func (e *Env) archiveFindings(d *state.Dir) []doctorFinding {
+	limit := int64(archiveWarnBytes)
+	if v := e.getenv("ORC_ARCHIVE_WARN_BYTES"); v != "" {
+		n, err := textin.Decimal(v, 0, math.MaxInt64)
+		if err != nil {
+			return []doctorFinding{{Finding: verify.Finding{Code: "archive.threshold", Message: fmt.Sprintf("$ORC_ARCHIVE_WARN_BYTES=%q: %v", v, err),
+				Next: "set ORC_ARCHIVE_WARN_BYTES to a number of bytes, or unset it"}}}
+		}
+		limit = n
+	}
+	all, err := archive.Open(d).List("")
+	if err != nil {
+		return []doctorFinding{{Finding: verify.Finding{Code: "archive.unreadable", Message: fmt.Sprintf("cannot list the archives: %v", err),
+			Next: "git status, to see why git cannot answer"}}}
+	}
+	var total int64
+	for _, a := range all {
+		total += a.Size
+	}
+	if total <= limit {
+		return nil
+	}
+	return []doctorFinding{{Finding: verify.Finding{Code: "archive.size",
+		Message: fmt.Sprintf("%d archive(s) hold %d bytes, over %d (orc-state archive list shows them)", len(all), total, limit),
+		Next:    "orc-state cleanup --archives --older-than 30d  # lists the older ones; deleting them (--force) is for good"}}}
 }
 
 // doctor inspects the state dir without a lock and without git.
