@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/state"
@@ -89,6 +90,9 @@ func (s *Store) Prepare(items []*Item) error {
 		who := gitx.Identity{Name: "orc-state", Email: "orc-state@localhost", When: atTime(it.Meta)}
 		commits[i] = gitx.NewCommit{Files: it.Snap, Message: message(it.Meta), Who: who}
 	}
+	if err := atomicfile.Seam(atomicfile.OpGit, "fast-import"); err != nil {
+		return err
+	}
 	ids, err := s.git.CommitSnapshots(c, commits)
 	if err != nil {
 		return fmt.Errorf("cannot write the archive's objects: %w", err)
@@ -115,18 +119,28 @@ func (s *Store) Prepare(items []*Item) error {
 			}
 			updates = append(updates, gitx.RefUpdate{Name: it.Name, New: it.Commit, Check: true})
 		}
-		err = s.git.UpdateRefs(c, updates)
+		if err = atomicfile.Seam(atomicfile.OpGit, "update-ref "+items[0].Name); err == nil {
+			err = s.git.UpdateRefs(c, updates)
+		}
 		if err == nil {
 			for _, it := range items {
 				it.refCreated = true
 			}
 			return nil
 		}
+		failed := fmt.Errorf("cannot create %s: %w", items[0].Name, err)
 		if try == 2 {
-			return fmt.Errorf("cannot create %s: %w", items[0].Name, err)
+			return failed
 		}
 		if taken, err = s.git.ListRefs(c, RefPrefix); err != nil {
 			return fmt.Errorf("cannot list %s: %w", RefPrefix, err)
+		}
+		collided := false
+		for _, it := range items {
+			collided = collided || taken[it.Name] != ""
+		}
+		if !collided {
+			return failed // not a name taken meanwhile: git's own failure
 		}
 	}
 }
