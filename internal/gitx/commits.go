@@ -59,7 +59,11 @@ func (l Layout) CommitSnapshots(ctx context.Context, commits []NewCommit) ([]str
 		fmt.Fprintf(&in, "get-mark :%d\n", m)
 	}
 	fmt.Fprintf(&in, "reset %s\n\ndone\n", branch)
-	out, err := l.RunWith(ctx, in.Bytes(), nil, "fast-import", "--quiet", "--done", "--date-format=raw")
+	// glibc's allocator, left to its defaults, gives memory back to the
+	// system and asks for it again thousands of times while fast-import
+	// stores many objects (a brk call each): a larger pad keeps the heap,
+	// which made 500 commits 30 times faster. Other C libraries ignore it.
+	out, err := l.RunWith(ctx, in.Bytes(), []string{"MALLOC_TOP_PAD_=16777216"}, "fast-import", "--quiet", "--done", "--date-format=raw")
 	if err != nil {
 		return nil, err
 	}
