@@ -40,6 +40,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/orc-state/orc-state/checkpoint"
@@ -270,4 +271,47 @@ func parseMessage(msg string) (Meta, bool) {
 		}
 	}
 	return Meta{}, false
+}
+
+// ReadSessions is ReadSession for many sessions, read a few at a time
+// (a sweep's sessions are small files, read at the speed of the disk's
+// metadata): by sessionId, without the sessions reg lacks.
+func ReadSessions(d *state.Dir, reg *registry.Registry, ids []string) (map[string]Snapshot, error) {
+	byID := make(map[string]*registry.Session, len(reg.Sessions))
+	for i := range reg.Sessions {
+		byID[reg.Sessions[i].SessionID] = &reg.Sessions[i]
+	}
+	out := make(map[string]Snapshot, len(ids))
+	var mu sync.Mutex
+	var first error
+	work := make(chan string)
+	var wg sync.WaitGroup
+	for range min(4, len(ids)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for id := range work {
+				s := byID[id]
+				if s == nil {
+					continue
+				}
+				snap, err := ReadFolder(d, id)
+				mu.Lock()
+				if err != nil && first == nil {
+					first = fmt.Errorf("%s: %w", id, err)
+				}
+				if err == nil {
+					snap[EntryFile] = s.Canonical()
+					out[id] = snap
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, id := range ids {
+		work <- id
+	}
+	close(work)
+	wg.Wait()
+	return out, first
 }

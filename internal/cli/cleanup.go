@@ -200,25 +200,34 @@ func (c *CleanupCmd) apply(e *Env, plan []planRow) error {
 		if err != nil {
 			return nil, err
 		}
-		var items []*archive.Item
+		var ids []string
 		for _, row := range planned {
-			if row.Action != "remove" {
-				continue
+			if row.Action == "remove" {
+				ids = append(ids, row.Session)
 			}
-			snap, err := archive.ReadSession(d, reg, row.Session)
-			if err != nil {
-				return nil, fault.Wrap(fault.Invalid, err, "cannot read %s to archive it", row.Session).WithHint("run orc-state doctor")
-			}
-			if snap != nil {
-				items = append(items, archive.NewItem(row.Session, archive.KindSession, e.Verb, e.Actor(), snap))
+		}
+		snaps, err := archive.ReadSessions(d, reg, ids)
+		if err != nil {
+			return nil, fault.Wrap(fault.Invalid, err, "cannot read a session to archive it").WithHint("run orc-state doctor")
+		}
+		var items []*archive.Item
+		for _, id := range ids {
+			if snaps[id] != nil {
+				items = append(items, archive.NewItem(id, archive.KindSession, e.Verb, e.Actor(), snaps[id]))
 			}
 		}
 		return items, nil
 	}, func(tx *state.Tx, _ *archive.Store, items []*archive.Item) error {
 		copy(plan, planned)
 		byID := map[string]*archive.Item{}
+		var ids []string
 		for _, it := range items {
 			byID[it.Meta.Session] = it
+			ids = append(ids, it.Meta.Session)
+		}
+		current, err := archive.ReadSessions(tx.Dir(), tx.Reg, ids)
+		if err != nil {
+			return fault.Wrap(fault.Invalid, err, "cannot read a session").WithHint("run orc-state doctor")
 		}
 		for i := range plan {
 			if plan[i].Action != "remove" {
@@ -237,11 +246,7 @@ func (c *CleanupCmd) apply(e *Env, plan []planRow) error {
 			if it == nil {
 				return errArchiveChanged // registered since it was read
 			}
-			now, err := archive.ReadSession(tx.Dir(), tx.Reg, s.SessionID)
-			if err != nil {
-				return fault.Wrap(fault.Invalid, err, "cannot read %s", s.SessionID).WithHint("run orc-state doctor")
-			}
-			if !now.Equal(it.Snap) {
+			if !current[s.SessionID].Equal(it.Snap) {
 				return errArchiveChanged
 			}
 			it.Used = true
