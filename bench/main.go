@@ -31,8 +31,8 @@ type config struct {
 	keep    bool
 	sweeps  bool   // only the sweeps, on a 1,000-session registry
 	bin     string // an orc-state to measure instead of building this one
-	mid     int // sessions in the mid-size registry
-	large   int // sessions in the large registry
+	mid     int    // sessions in the mid-size registry
+	large   int    // sessions in the large registry
 	files   shape
 }
 
