@@ -108,7 +108,7 @@ func TestValidatePaths(t *testing.T) {
 		{"files/../../x", false},
 		{"/abs", false},
 		{"files/.slices.json.tmp-12", false},
-		{"files/.hidden", false},
+		{"files/.hidden", true}, // a hidden file of an orphan folder is kept, and comes back
 		{`files\win`, false},
 		{"files//double", false},
 		{"", false},

@@ -56,14 +56,14 @@ func ValidateSession(id string, snap Snapshot) (registry.Session, error) {
 }
 
 // ValidatePaths refuses an archive holding a path that is not a plain
-// relative one (empty, ".", ".." or backslash parts, a temp file's name).
+// relative one (empty, "." or ".." parts, a backslash, a temp file's name).
 func ValidatePaths(snap Snapshot) error {
 	for _, p := range sortedPaths(snap) {
 		if p == "" || strings.ContainsAny(p, "\\\x00") || path.Clean(p) != p || path.IsAbs(p) || atomicfile.IsTemp(path.Base(p)) {
 			return fmt.Errorf("it holds an unsafe path %q", p)
 		}
 		for _, el := range strings.Split(p, "/") {
-			if el == "" || el == "." || el == ".." || strings.HasPrefix(el, ".") {
+			if el == "" || el == "." || el == ".." {
 				return fmt.Errorf("it holds an unsafe path %q", p)
 			}
 		}
