@@ -75,72 +75,77 @@ func ctx() (context.Context, context.CancelFunc) {
 }
 
 // Prepare keeps items before the transaction that removes what they hold.
-// In a repository it writes their commits (one git fast-import) and
-// creates their refs (one git update-ref transaction, each ref new), so it
-// runs before the lock; in the folder it does nothing (Stage writes them in
-// the transaction). An error leaves no archive behind.
+// In a repository it writes their commits and creates their refs, each
+// new, with one git fast-import (a name taken meanwhile by an archive of
+// the same second is created again under the next free name, with git
+// update-ref), so it runs before the lock; in the folder it does nothing
+// (Stage writes them in the transaction). An error leaves no archive
+// behind.
 func (s *Store) Prepare(items []*Item) error {
 	if s.git == nil || len(items) == 0 {
 		return nil
 	}
 	c, cancel := ctx()
 	defer cancel()
+	now := clock.Stamp()
 	commits := make([]gitx.NewCommit, len(items))
 	for i, it := range items {
+		it.Name = RefPrefix + baseName(it.Meta.Session, now, 1)
 		who := gitx.Identity{Name: "orc-state", Email: "orc-state@localhost", When: atTime(it.Meta)}
-		commits[i] = gitx.NewCommit{Files: it.Snap, Message: message(it.Meta), Who: who}
+		commits[i] = gitx.NewCommit{Files: it.Snap, Message: message(it.Meta), Who: who, Ref: it.Name}
 	}
 	if err := atomicfile.Seam(atomicfile.OpGit, "fast-import"); err != nil {
 		return err
 	}
 	ids, err := s.git.CommitSnapshots(c, commits)
-	if err != nil {
+	if ids == nil {
 		return fmt.Errorf("cannot write the archive's objects: %w", err)
 	}
 	for i, it := range items {
-		it.Commit = ids[i]
+		it.Commit, it.refCreated = ids[i], err == nil
 	}
-	// A name may be taken by an archive made in the same second: a
-	// further try lists the refs and takes the next free ones.
-	var taken map[string]string
+	if err == nil {
+		return nil
+	}
+	// Some names were taken: keep the refs that were created, and create
+	// the others under free names.
+	taken, lerr := s.git.ListRefs(c, RefPrefix)
+	if lerr != nil {
+		return fmt.Errorf("cannot list %s: %w", RefPrefix, lerr)
+	}
+	var rest []*Item
+	for _, it := range items {
+		if taken[it.Name] == it.Commit {
+			it.refCreated = true
+		} else {
+			rest = append(rest, it)
+		}
+	}
 	for try := 0; ; try++ {
-		now := clock.Stamp()
 		var updates []gitx.RefUpdate
-		used := map[string]bool{}
-		for _, it := range items {
-			n := 1
-			for {
-				name := RefPrefix + baseName(it.Meta.Session, now, n)
-				if taken[name] == "" && !used[name] {
-					it.Name, used[name] = name, true
-					break
-				}
-				n++
+		for _, it := range rest {
+			for n := 2; taken[it.Name] != ""; n++ {
+				it.Name = RefPrefix + baseName(it.Meta.Session, now, n)
 			}
+			taken[it.Name] = it.Commit
 			updates = append(updates, gitx.RefUpdate{Name: it.Name, New: it.Commit, Check: true})
 		}
-		if err = atomicfile.Seam(atomicfile.OpGit, "update-ref "+items[0].Name); err == nil {
+		if err = atomicfile.Seam(atomicfile.OpGit, "update-ref "+rest[0].Name); err == nil {
 			err = s.git.UpdateRefs(c, updates)
 		}
 		if err == nil {
-			for _, it := range items {
+			for _, it := range rest {
 				it.refCreated = true
 			}
 			return nil
 		}
-		failed := fmt.Errorf("cannot create %s: %w", items[0].Name, err)
 		if try == 2 {
-			return failed
+			s.Abandon(items)
+			return fmt.Errorf("cannot create %s: %w", rest[0].Name, err)
 		}
-		if taken, err = s.git.ListRefs(c, RefPrefix); err != nil {
-			return fmt.Errorf("cannot list %s: %w", RefPrefix, err)
-		}
-		collided := false
-		for _, it := range items {
-			collided = collided || taken[it.Name] != ""
-		}
-		if !collided {
-			return failed // not a name taken meanwhile: git's own failure
+		if taken, lerr = s.git.ListRefs(c, RefPrefix); lerr != nil {
+			s.Abandon(items)
+			return fmt.Errorf("cannot list %s: %w", RefPrefix, lerr)
 		}
 	}
 }
