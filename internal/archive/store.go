@@ -26,8 +26,9 @@ const Timeout = 2 * time.Minute
 // Store is where one state dir's archives are kept: the repository's refs,
 // or the state dir's .archive folder.
 type Store struct {
-	Dir *state.Dir
-	git *gitx.Layout // nil: the folder
+	Dir    *state.Dir
+	git    *gitx.Layout    // nil: the folder
+	staged map[string]bool // folder archives the transaction stages
 }
 
 // Open returns the store of a state dir: the repository when the state dir
@@ -150,56 +151,47 @@ func (s *Store) Prepare(items []*Item) error {
 	}
 }
 
-// Name, under the lock, names each item's folder archive (in a
-// repository Prepare named them).
-func (s *Store) Name(items []*Item) {
-	if s.git != nil {
-		return
+// Begin starts a transaction's use of the store: the folder names it
+// stages are its own (the transaction's function may run twice).
+func (s *Store) Begin() { s.staged = map[string]bool{} }
+
+// Keep, under the lock, makes sure that current, what the transaction
+// removes or replaces for it, is archived, and returns the archive's name.
+// In a repository, when current is what Prepare archived, that is the ref
+// (the item is then Used). Otherwise (no git, or another writer changed
+// the content since Prepare read it) current is staged in tx as a folder
+// archive, .archive/<id>/<time>/ and its .json: kept in the same
+// transaction, without git under the lock.
+func (s *Store) Keep(tx *state.Tx, it *Item, current Snapshot) string {
+	if s.git != nil && it.refCreated && current.Equal(it.Snap) {
+		it.Used = true
+		return it.Name
+	}
+	m := it.Meta
+	m.Files, m.Size = len(current), 0
+	for _, b := range current {
+		m.Size += int64(len(b))
 	}
 	now := clock.Stamp()
-	for _, it := range items {
-		it.Name = ""
-	}
-	for _, it := range items {
-		n := 1
-		for {
-			it.Name = path.Join(Folder, baseName(it.Meta.Session, now, n))
-			_, errDir := os.Lstat(filepath.Join(s.Dir.Path, filepath.FromSlash(it.Name)))
-			_, errMeta := os.Lstat(filepath.Join(s.Dir.Path, filepath.FromSlash(it.Name)+".json"))
-			if errors.Is(errDir, fs.ErrNotExist) && errors.Is(errMeta, fs.ErrNotExist) && !staged(items, it) {
-				break
-			}
-			n++
+	name := ""
+	for n := 1; ; n++ {
+		name = path.Join(Folder, baseName(m.Session, now, n))
+		_, errDir := os.Lstat(filepath.Join(s.Dir.Path, filepath.FromSlash(name)))
+		_, errMeta := os.Lstat(filepath.Join(s.Dir.Path, filepath.FromSlash(name)+".json"))
+		if errors.Is(errDir, fs.ErrNotExist) && errors.Is(errMeta, fs.ErrNotExist) && !s.staged[name] {
+			break
 		}
 	}
-}
-
-// Stage stages in tx the files and Meta of each folder archive (nothing in
-// a repository: Prepare kept them).
-func (s *Store) Stage(tx *state.Tx, items []*Item) {
-	if s.git != nil {
-		return
+	if s.staged == nil {
+		s.staged = map[string]bool{}
 	}
-	for _, it := range items {
-		for p, data := range it.Snap {
-			tx.WriteState(filepath.FromSlash(it.Name+"/"+p), data)
-		}
-		meta, _ := json.Marshal(it.Meta)
-		tx.WriteState(filepath.FromSlash(it.Name)+".json", append(meta, '\n'))
+	s.staged[name] = true
+	for p, data := range current {
+		tx.WriteState(filepath.FromSlash(name+"/"+p), data)
 	}
-}
-
-// staged reports whether an item before it in items has its name.
-func staged(items []*Item, it *Item) bool {
-	for _, o := range items {
-		if o == it {
-			return false
-		}
-		if o.Name != "" && o.Name == it.Name {
-			return true
-		}
-	}
-	return false
+	meta, _ := json.Marshal(m)
+	tx.WriteState(filepath.FromSlash(name)+".json", append(meta, '\n'))
+	return name
 }
 
 // Abandon drops the refs Prepare created for items the transaction did
@@ -235,12 +227,11 @@ type Archive struct {
 // List returns the archives (of session id only, when id is not ""),
 // oldest first. In a repository it runs git: never call it under the lock.
 func (s *Store) List(id string) ([]Archive, error) {
-	var out []Archive
-	var err error
-	if s.git != nil {
-		out, err = s.listRefs(id)
-	} else {
-		out, err = s.listFolder(id)
+	out, err := s.listFolder(id) // in a repository too: Keep's fallback
+	if err == nil && s.git != nil {
+		var refs []Archive
+		refs, err = s.listRefs(id)
+		out = append(out, refs...)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Session != out[j].Session {
@@ -351,7 +342,7 @@ func (s *Store) listFolder(id string) ([]Archive, error) {
 // Load reads an archive's files. In a repository it runs git: never call
 // it under the lock.
 func (s *Store) Load(a Archive) (Snapshot, error) {
-	if s.git != nil {
+	if a.Commit != "" && s.git != nil {
 		c, cancel := ctx()
 		defer cancel()
 		objects, err := s.git.OpenObjects(c)
@@ -394,10 +385,10 @@ func oneOf(k string, kinds []string) bool {
 // StageDelete stages, in tx, the deletion of folder archives (nothing in
 // a repository: see DeleteRefs, after the transaction).
 func (s *Store) StageDelete(tx *state.Tx, archives []Archive) {
-	if s.git != nil {
-		return
-	}
 	for _, a := range archives {
+		if a.Commit != "" {
+			continue // a ref: DeleteRefs
+		}
 		tx.RemoveArchive(filepath.FromSlash(a.Name))
 		tx.RemoveFile(filepath.FromSlash(a.Name) + ".json")
 	}
@@ -412,7 +403,12 @@ func (s *Store) DeleteRefs(archives []Archive) error {
 	}
 	var updates []gitx.RefUpdate
 	for _, a := range archives {
-		updates = append(updates, gitx.RefUpdate{Name: a.Name, Old: a.Commit, Check: true})
+		if a.Commit != "" {
+			updates = append(updates, gitx.RefUpdate{Name: a.Name, Old: a.Commit, Check: true})
+		}
+	}
+	if len(updates) == 0 {
+		return nil
 	}
 	c, cancel := ctx()
 	defer cancel()

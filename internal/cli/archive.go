@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/orc-state/orc-state/checkpoint"
@@ -11,25 +10,18 @@ import (
 	"github.com/orc-state/orc-state/internal/state"
 )
 
-// errArchiveChanged is returned from a transaction that found the content
-// it would remove changed since it was archived: nothing is written, and
-// the archive is made again.
-var errArchiveChanged = errors.New("changed since it was archived")
-
-// archiveTries bounds how often a destructive verb archives again because
-// another writer changed what it removes meanwhile.
-const archiveTries = 3
-
 // archived runs a verb that removes or replaces a session's content,
 // keeping that content first (docs/protocol.md §21). collect reads, without
-// the lock, what the verb would remove, as archive items; the store keeps
-// them (git objects and refs before the lock, never under it); then apply
-// runs in one transaction, where it checks with unchanged that each item
-// still holds what it removes (else it returns errArchiveChanged) and
-// marks the items it used. Items not used, and all of them when the
-// transaction writes nothing or fails before its commit point, are
-// dropped again. Credential-shaped content is never archived: the verb is
-// refused (exit 2) before anything is kept.
+// the lock, what the verb would remove, as archive items, and the store
+// keeps them (in a repository: git objects and refs, written before the
+// lock, never under it). Then apply runs in one transaction: for each
+// content it removes it calls store.Keep with what it removes as read
+// under the lock, which names the archive made before (the same content)
+// or, when another writer changed it meanwhile or there is no git, stages
+// the content in the transaction as a folder archive. Refs the
+// transaction did not use, and all of them when it wrote nothing or failed
+// before its commit point, are dropped again. Credential-shaped content is
+// never archived: the verb is refused (exit 2) before anything is kept.
 //
 // keys, when set, open the transaction on those entries only (a verb on
 // one session: see state.Options.Keys).
@@ -42,57 +34,60 @@ func (e *Env) archived(keys []string, collect func(d *state.Dir) ([]*archive.Ite
 		return err
 	}
 	store := archive.Open(d)
-	for try := 1; ; try++ {
-		items, err := collect(d)
-		if err != nil {
-			return err
-		}
-		for _, it := range items {
-			if where, ok := archive.Credential(it.Snap); ok {
-				f := fault.Usagef("%s holds credential-shaped text in %s; it is never archived, so nothing was removed or written", safetext.Escape(it.Meta.Session), where)
-				if it.Meta.Kind == archive.KindOrphan {
-					return f.WithHint("remove the secret from that file of the folder by hand, then run this again")
-				}
-				return f.WithHint("orc-state repair --redact --session %s removes it, then run this again", safetext.Quote(it.Meta.Session))
-			}
-		}
-		if err := store.Prepare(items); err != nil {
-			return fault.Wrap(fault.Invalid, err, "cannot archive what this would remove; nothing was written").
-				WithHint("run git status to see why git cannot write, then run this again")
-		}
-		err = e.update(d, state.Options{Keys: keys}, func(tx *state.Tx) error {
-			for _, it := range items {
-				it.Used = false // the function may run twice
-			}
-			store.Name(items)
-			if err := apply(tx, store, items); err != nil {
-				return err
-			}
-			var used []*archive.Item
-			for _, it := range items {
-				if it.Used {
-					used = append(used, it)
-				}
-			}
-			store.Stage(tx, used)
-			return nil
-		})
-		if err != nil && fault.Code(err) != fault.Interrupted {
-			for _, it := range items {
-				it.Used = false
-			}
-		}
-		store.Abandon(items)
-		if errors.Is(err, errArchiveChanged) {
-			if try < archiveTries {
-				continue
-			}
-			return &fault.Error{Code: fault.Locked, Err: err,
-				Msg:  "another writer kept changing what this would remove; nothing was written",
-				Hint: "retry when the other writers are done"}
-		}
+	items, err := collect(d)
+	if err != nil {
 		return err
 	}
+	if err := refuseArchivingCredentials(items); err != nil {
+		return err
+	}
+	if err := store.Prepare(items); err != nil {
+		return fault.Wrap(fault.Invalid, err, "cannot archive what this would remove; nothing was written").
+			WithHint("run git status to see why git cannot write, then run this again")
+	}
+	err = e.update(d, state.Options{Keys: keys}, func(tx *state.Tx) error {
+		for _, it := range items {
+			it.Used = false // the function may run twice
+		}
+		store.Begin()
+		return apply(tx, store, items)
+	})
+	if err != nil && fault.Code(err) != fault.Interrupted {
+		for _, it := range items {
+			it.Used = false
+		}
+	}
+	store.Abandon(items)
+	return err
+}
+
+// keepCurrent is store.Keep for content read under the lock that may have
+// no item made before it (it appeared, or changed, since): it refuses
+// credential-shaped content like the items, and names the archive.
+func keepCurrent(tx *state.Tx, store *archive.Store, it *archive.Item, id, kind, verb, actor string, current archive.Snapshot) (string, error) {
+	if it == nil || !current.Equal(it.Snap) { // not checked before the lock
+		if it == nil {
+			it = archive.NewItem(id, kind, verb, actor, current)
+		}
+		if err := refuseArchivingCredentials([]*archive.Item{{Meta: it.Meta, Snap: current}}); err != nil {
+			return "", err
+		}
+	}
+	return store.Keep(tx, it, current), nil
+}
+
+// refuseArchivingCredentials refuses items holding credential-shaped text.
+func refuseArchivingCredentials(items []*archive.Item) error {
+	for _, it := range items {
+		if where, ok := archive.Credential(it.Snap); ok {
+			f := fault.Usagef("%s holds credential-shaped text in %s; it is never archived, so nothing was removed or written", safetext.Escape(it.Meta.Session), where)
+			if it.Meta.Kind == archive.KindOrphan {
+				return f.WithHint("remove the secret from that file of the folder by hand, then run this again")
+			}
+			return f.WithHint("orc-state repair --redact --session %s removes it, then run this again", safetext.Quote(it.Meta.Session))
+		}
+	}
+	return nil
 }
 
 // restoreHint is what a hint says about an archive kept by a removal.
@@ -134,7 +129,7 @@ func (e *Env) replaceDigest(explicit string, text []byte, args map[string]string
 		}
 		return []*archive.Item{archive.NewItem(s.SessionID, archive.KindDigest, e.Verb, e.Actor(),
 			archive.FileSnapshot(s, state.CheckpointFile, cp))}, nil
-	}, func(tx *state.Tx, _ *archive.Store, items []*archive.Item) error {
+	}, func(tx *state.Tx, store *archive.Store, items []*archive.Item) error {
 		s, err := ch.find(tx.Reg)
 		if err != nil {
 			return err
@@ -148,15 +143,24 @@ func (e *Env) replaceDigest(explicit string, text []byte, args map[string]string
 		if string(newBody) == string(body) {
 			return nil
 		}
-		old := replaced(body)
-		switch {
-		case len(items) == 0 && old != "":
-			return errArchiveChanged
-		case len(items) > 0 && archive.DigestOf(items[0].Snap["files/"+state.CheckpointFile]) != old:
-			return errArchiveChanged
-		case len(items) > 0:
-			items[0].Used = true
-			args["archive"] = items[0].Name
+		if old := replaced(body); old != "" {
+			cp, err := tx.Read(s.SessionID, state.CheckpointFile)
+			if err != nil {
+				return err
+			}
+			var it *archive.Item
+			current := archive.FileSnapshot(s, state.CheckpointFile, cp)
+			if len(items) > 0 {
+				it = items[0]
+				if archive.DigestOf(it.Snap["files/"+state.CheckpointFile]) == old {
+					current = it.Snap // the digest archived: the rest of the file may have moved on
+				}
+			}
+			name, err := keepCurrent(tx, store, it, s.SessionID, archive.KindDigest, e.Verb, e.Actor(), current)
+			if err != nil {
+				return err
+			}
+			args["archive"] = name
 		}
 		if err := tx.WriteCheckpoint(s, newBody); err != nil {
 			return err
@@ -193,7 +197,7 @@ func (e *Env) replaceLedger(explicit string, data []byte, refuse func(old []byte
 		}
 		return []*archive.Item{archive.NewItem(s.SessionID, archive.KindLedger, e.Verb, e.Actor(),
 			archive.FileSnapshot(s, state.LedgerFile, old))}, nil
-	}, func(tx *state.Tx, _ *archive.Store, items []*archive.Item) error {
+	}, func(tx *state.Tx, store *archive.Store, items []*archive.Item) error {
 		s, err := ch.find(tx.Reg)
 		if err != nil {
 			return err
@@ -210,14 +214,20 @@ func (e *Env) replaceLedger(explicit string, data []byte, refuse func(old []byte
 				return err
 			}
 		}
-		switch {
-		case len(items) == 0 && old != nil:
-			return errArchiveChanged
-		case len(items) > 0 && string(items[0].Snap["files/"+state.LedgerFile]) != string(old):
-			return errArchiveChanged
-		case len(items) > 0:
-			items[0].Used = true
-			args["archive"] = items[0].Name
+		if old != nil {
+			var it *archive.Item
+			current := archive.FileSnapshot(s, state.LedgerFile, old)
+			if len(items) > 0 {
+				it = items[0]
+				if string(it.Snap["files/"+state.LedgerFile]) == string(old) {
+					current = it.Snap // the ledger archived (its entry may have moved on)
+				}
+			}
+			name, err := keepCurrent(tx, store, it, s.SessionID, archive.KindLedger, e.Verb, e.Actor(), current)
+			if err != nil {
+				return err
+			}
+			args["archive"] = name
 		}
 		tx.Write(s.SessionID, state.LedgerFile, data)
 		if err := refuseSecretArgs(args); err != nil {

@@ -217,7 +217,7 @@ func (c *CleanupCmd) apply(e *Env, plan []planRow) error {
 			}
 		}
 		return items, nil
-	}, func(tx *state.Tx, _ *archive.Store, items []*archive.Item) error {
+	}, func(tx *state.Tx, store *archive.Store, items []*archive.Item) error {
 		copy(plan, planned)
 		byID := map[string]*archive.Item{}
 		var ids []string
@@ -242,16 +242,18 @@ func (c *CleanupCmd) apply(e *Env, plan []planRow) error {
 				plan[i].Action, plan[i].Reason = "keep", "became "+s.Status+" meanwhile"
 				continue
 			}
-			it := byID[s.SessionID]
-			if it == nil {
-				return errArchiveChanged // registered since it was read
+			now := current[s.SessionID]
+			if byID[s.SessionID] == nil { // registered since it was read
+				if now, err = archive.ReadSession(tx.Dir(), tx.Reg, s.SessionID); err != nil {
+					return fault.Wrap(fault.Invalid, err, "cannot read %s", s.SessionID).WithHint("run orc-state doctor")
+				}
 			}
-			if !current[s.SessionID].Equal(it.Snap) {
-				return errArchiveChanged
+			name, err := keepCurrent(tx, store, byID[s.SessionID], s.SessionID, archive.KindSession, e.Verb, e.Actor(), now)
+			if err != nil {
+				return err
 			}
-			it.Used = true
-			plan[i].Archive = it.Name
-			tx.RemoveSessionArchived(*s, it.Name)
+			plan[i].Archive = name
+			tx.RemoveSessionArchived(*s, name)
 		}
 		return nil
 	})

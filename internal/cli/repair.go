@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -225,7 +226,7 @@ func (c *RepairCmd) removeOrphan(e *Env) error {
 			return nil, nil // an empty orphan: nothing to keep
 		}
 		return []*archive.Item{archive.NewItem(name, archive.KindOrphan, e.Verb, e.Actor(), snap)}, nil
-	}, func(tx *state.Tx, _ *archive.Store, items []*archive.Item) error {
+	}, func(tx *state.Tx, store *archive.Store, items []*archive.Item) error {
 		if err := orphanCheck(tx.Dir(), tx.Reg, name); err != nil {
 			return err
 		}
@@ -234,19 +235,23 @@ func (c *RepairCmd) removeOrphan(e *Env) error {
 			return fault.Wrap(fault.Invalid, err, "cannot read %s", name).WithHint("run orc-state doctor")
 		}
 		fields := map[string]any{"orphanFolder": name}
-		switch {
-		case len(items) == 0 && len(now) > 0, len(items) > 0 && !now.Equal(items[0].Snap):
-			return errArchiveChanged
-		case len(items) > 0:
-			items[0].Used = true
-			fields["archive"] = items[0].Name
+		kept := ""
+		if len(now) > 0 {
+			var it *archive.Item
+			if len(items) > 0 {
+				it = items[0]
+			}
+			if kept, err = keepCurrent(tx, store, it, name, archive.KindOrphan, e.Verb, e.Actor(), now); err != nil {
+				return err
+			}
+			fields["archive"] = kept
 		}
 		tx.RemoveFolder(name)
 		tx.Tombstone(tombstone(e.Actor(), e.Verb, fields))
 		fmt.Fprintf(e.Stdout, "removed orphan folder %s\n", safetext.Escape(name))
-		if len(items) > 0 {
+		if kept != "" {
 			fmt.Fprintf(e.Stderr, "archived as %s: orc-state session restore %s brings it back\n",
-				safetext.Escape(items[0].Name), safetext.Quote(name+"@"+items[0].Time()))
+				safetext.Escape(kept), safetext.Quote(name+"@"+path.Base(kept)))
 		}
 		return nil
 	})

@@ -46,7 +46,7 @@ func (c *SessionRemoveCmd) Run(e *Env) error {
 			return nil, fault.Wrap(fault.Invalid, err, "cannot read %s to archive it", s.SessionID).WithHint("run orc-state doctor")
 		}
 		return []*archive.Item{archive.NewItem(s.SessionID, archive.KindSession, e.Verb, e.Actor(), snap)}, nil
-	}, func(tx *state.Tx, _ *archive.Store, items []*archive.Item) error {
+	}, func(tx *state.Tx, store *archive.Store, items []*archive.Item) error {
 		s, err := ch.find(tx.Reg)
 		if err != nil {
 			return err
@@ -54,16 +54,19 @@ func (c *SessionRemoveCmd) Run(e *Env) error {
 		if err := c.refuseLive(s); err != nil {
 			return err
 		}
-		it := items[0]
 		now, err := archive.ReadSession(tx.Dir(), tx.Reg, s.SessionID)
 		if err != nil {
 			return fault.Wrap(fault.Invalid, err, "cannot read %s", s.SessionID).WithHint("run orc-state doctor")
 		}
-		if it.Meta.Session != s.SessionID || !now.Equal(it.Snap) {
-			return errArchiveChanged
+		var it *archive.Item
+		if items[0].Meta.Session == s.SessionID {
+			it = items[0]
 		}
-		it.Used = true
-		tx.RemoveSessionArchived(*s, it.Name)
+		name, err := keepCurrent(tx, store, it, s.SessionID, archive.KindSession, e.Verb, e.Actor(), now)
+		if err != nil {
+			return err
+		}
+		tx.RemoveSessionArchived(*s, name)
 		return nil
 	})
 }
