@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,10 +66,36 @@ func TestPrepareInRepository(t *testing.T) {
 			t.Errorf("Load(%s) = %v, %v", a.Name, snap, err)
 		}
 	}
-	// One the transaction did not use is dropped; a used one stays.
-	made[1].Used = true
+	// Under the lock: the content archived names the ref; content that
+	// changed since is archived in the transaction, as a folder archive.
+	changed := Snapshot{EntryFile: []byte("{}"), "files/checkpoint.md": []byte("four")}
+	var same, moved string
+	d := store.Dir
+	err = d.Update(context.Background(), state.Options{Verb: "digest write", Actor: "cli", LockTimeout: time.Second}, func(tx *state.Tx) error {
+		store.Begin()
+		same = store.Keep(tx, made[1], made[1].Snap)
+		moved = store.Keep(tx, made[2], changed)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if same != made[1].Name || !made[1].Used || made[2].Used || moved != Folder+"/feat-x/20260102T030405Z" {
+		t.Fatalf("Keep: %q (used %v), %q (used %v)", same, made[1].Used, moved, made[2].Used)
+	}
+	// The ones the transaction did not use are dropped; the folder archive
+	// is listed beside the ref, and loads.
 	store.Abandon(made)
-	if all, _ := store.List(""); len(all) != 1 || all[0].Name != made[1].Name {
-		t.Errorf("after Abandon: %+v", all)
+	all, err = store.List("")
+	if err != nil || len(all) != 2 || all[0].Name != made[1].Name && all[1].Name != made[1].Name {
+		t.Fatalf("after Abandon: %v %+v", err, all)
+	}
+	for _, a := range all {
+		if a.Name == moved {
+			snap, err := store.Load(a)
+			if err != nil || !snap.Equal(changed) || a.Commit != "" || a.Size != 6 {
+				t.Errorf("the folder archive: %+v, %v, %v", a, snap, err)
+			}
+		}
 	}
 }
