@@ -29,8 +29,10 @@ type config struct {
 	quick   bool
 	out     string
 	keep    bool
-	mid     int // sessions in the mid-size registry
-	large   int // sessions in the large registry
+	sweeps  bool   // only the sweeps, on a 1,000-session registry
+	bin     string // an orc-state to measure instead of building this one
+	mid     int    // sessions in the mid-size registry
+	large   int    // sessions in the large registry
 	files   shape
 }
 
@@ -40,6 +42,8 @@ func main() {
 	flag.BoolVar(&c.quick, "quick", false, "iteration: fewer runs (5 unless -runs is given), 100 and 1,000 sessions, a 2,000-file repository")
 	flag.StringVar(&c.out, "out", "", "also write the Markdown report to this file")
 	flag.BoolVar(&c.keep, "keep", false, "keep the temp dir with the binary and fixtures (its path is printed)")
+	flag.BoolVar(&c.sweeps, "sweeps", false, "only the real sweeps (cleanup --gone --force of all, cleanup --merged --force of half) on 1,000 sessions")
+	flag.StringVar(&c.bin, "bin", "", "measure this orc-state binary (another release) instead of building the module's")
 	flag.Parse()
 	c.warmup, c.fewRuns = 2, 7
 	c.mid, c.large = 1000, 10000
@@ -88,11 +92,16 @@ func run(c config) error {
 		logf("%s (%s)", what, time.Since(step).Round(10*time.Millisecond))
 		step = time.Now()
 	}
-	bin, err := buildOrcState(tmp)
-	if err != nil {
-		return err
+	bin := c.bin
+	if bin == "" {
+		if bin, err = buildOrcState(tmp); err != nil {
+			return err
+		}
 	}
 	h := newHarness(bin, tmp)
+	if c.sweeps {
+		return runSweeps(c, h, lap)
+	}
 	if h.floor, err = buildFloor(tmp); err != nil {
 		return err
 	}
@@ -165,6 +174,12 @@ func run(c config) error {
 		return err
 	}
 	lap("measured: one real cleanup of every session")
+	merged, err := h.mergedSweep(mid, c.mid, 3)
+	if err != nil {
+		return err
+	}
+	sweep += merged
+	lap("measured: cleanup --merged of half the sessions")
 	applyTargets(results)
 
 	m.loadAfter = loadAvg()
@@ -182,4 +197,29 @@ func run(c config) error {
 // logf reports progress on stderr, so stdout carries only the report.
 func logf(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
+}
+
+// runSweeps is -sweeps: the two real sweeps on a fresh 1,000-session
+// registry, printed alone (compare two binaries with -bin).
+func runSweeps(c config, h *harness, lap func(string)) error {
+	repo, err := h.sessionRepo("sweeps", 1000)
+	if err != nil {
+		return err
+	}
+	lap("fixture: 1000 sessions")
+	gone, err := h.sweepOnce(repo, 1000)
+	if err != nil {
+		return err
+	}
+	merged, err := h.mergedSweep(repo, 1000, 5)
+	if err != nil {
+		return err
+	}
+	lap("measured: the sweeps")
+	report := gone + merged
+	fmt.Print(report)
+	if c.out != "" {
+		return os.WriteFile(c.out, []byte(report), 0o644)
+	}
+	return nil
 }

@@ -23,6 +23,7 @@ type faultCase struct {
 	setup [][]string // orc-state commands (a "git" or "sh" first word runs that program)
 	args  []string
 	stdin string
+	env   []string // added to the faulted run's environment
 }
 
 const faultDigest = "- Done: phase 1\n- Next: phase 2\n- Open decisions: none\n- Artifacts: none\n- Suite: unknown\n"
@@ -58,6 +59,31 @@ var faultCases = []faultCase{
 		{"plant", "other", "PLANTME", faultToken}, {"session", "remove", "other", "--force"}},
 		args: []string{"repair", "--redact-removed"}},
 	{name: "migrate", setup: [][]string{{"sh", "rm -rf .orc/main && cp -r $LEGACY/. .orc/"}}, args: []string{"migrate"}},
+	// The archives of docs/protocol.md §21: in the repository (its git
+	// commands are steps too, through atomicfile.Seam) and, without a git
+	// program, in .orc/.archive (files of the transaction).
+	{name: "session remove (folder archive)", setup: [][]string{{"init", "--branch", "other", "--command", "flow", "--total-phases", "2"},
+		{"sh", "printf 'x\\n' | orc-state progress append - --branch other"}},
+		args: []string{"session", "remove", "other", "--force"}, env: []string{"PATH=/nonexistent"}},
+	{name: "cleanup --force (three, archived)", setup: [][]string{{"init", "--branch", "a", "--command", "flow", "--total-phases", "2"},
+		{"init", "--branch", "b", "--command", "flow", "--total-phases", "2"}, {"init", "--branch", "c", "--command", "flow", "--total-phases", "2"}},
+		args: []string{"cleanup", "a", "b", "c", "--force"}},
+	{name: "repair --remove-orphan", setup: [][]string{{"sh", "mkdir -p .orc/stray/files && cp .orc/main/files/checkpoint.md .orc/stray/files/ && echo note > .orc/stray/files/progress.md"}},
+		args: []string{"repair", "--remove-orphan", "stray"}},
+	{name: "slice init --force", setup: [][]string{{"slice", "init", "PLAN"}, {"slice", "set", "1", "--status", "red"},
+		{"sh", "echo '{\"slices\": [{\"id\": \"9\", \"title\": \"again\"}]}' > ../plan2.json"}},
+		args: []string{"slice", "init", "../plan2.json", "--force"}},
+	{name: "digest write (over a digest)", setup: [][]string{{"sh", "printf -- '- Done: one\\n- Next: two\\n- Open decisions: none\\n- Artifacts: none\\n- Suite: unknown\\n' | orc-state digest write -"}},
+		args: []string{"digest", "write", "-"}, stdin: faultDigest},
+	{name: "session restore", setup: [][]string{{"init", "--branch", "other", "--command", "flow", "--total-phases", "2"},
+		{"session", "remove", "other", "--force"}},
+		args: []string{"session", "restore", "other"}},
+	{name: "slice restore", setup: [][]string{{"slice", "init", "PLAN"}, {"sh", "echo '{\"slices\": [{\"id\": \"9\", \"title\": \"again\"}]}' > ../plan2.json"},
+		{"slice", "init", "../plan2.json"}},
+		args: []string{"slice", "restore"}},
+	{name: "cleanup --archives --force (folder)", setup: [][]string{{"init", "--branch", "other", "--command", "flow", "--total-phases", "2"},
+		{"sh", "o=$(command -v orc-state) && PATH=/nonexistent \"$o\" session remove other --force"}},
+		args: []string{"cleanup", "--archives", "--older-than", "0d", "--force"}, env: []string{"PATH=/nonexistent"}},
 }
 
 // faultToken is a fake GitHub token, assembled so that no literal one
@@ -100,7 +126,7 @@ func TestFaultInjection(t *testing.T) {
 			template := faultTemplate(t, c)
 			faulted := func(dir string, env ...string) (int, string, string) {
 				cmd := exec.Command(bin, c.args...)
-				cmd.Dir, cmd.Env = filepath.Join(dir, "repo"), append(faultEnv(dir), env...)
+				cmd.Dir, cmd.Env = filepath.Join(dir, "repo"), append(append(faultEnv(dir), c.env...), env...)
 				cmd.Stdin = strings.NewReader(c.stdin)
 				var out, errb bytes.Buffer
 				cmd.Stdout, cmd.Stderr = &out, &errb
@@ -298,15 +324,22 @@ func faultCopy(t *testing.T, from string) string {
 	return to
 }
 
-// faultManifest is the state: every entry under repo/.orc and the
-// repository's info/exclude. It may run on a worker goroutine.
+// faultManifest is the state: every entry under repo/.orc, the
+// repository's info/exclude and its refs under refs/orc/ (the archives). It
+// may run on a worker goroutine.
 func faultManifest(t *testing.T, dir string) string {
 	m, err := manifest(filepath.Join(dir, "repo", ".orc"))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		t.Error(err) // on a worker goroutine: reported, not fatal
 	}
 	exclude, _ := os.ReadFile(filepath.Join(dir, "repo", ".git", "info", "exclude"))
-	return m + "\nexclude:\n" + string(exclude)
+	cmd := exec.Command("git", "for-each-ref", "--format=%(objectname) %(refname)", "refs/orc/")
+	cmd.Dir = filepath.Join(dir, "repo")
+	refs, err := cmd.Output()
+	if err != nil {
+		t.Error(err)
+	}
+	return m + "\nexclude:\n" + string(exclude) + "\nrefs:\n" + string(refs)
 }
 
 // faultDiff shows the lines of two manifests that differ.

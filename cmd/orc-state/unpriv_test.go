@@ -61,8 +61,10 @@ func unpriv(ts *testscript.TestScript, neg bool, args []string) {
 		"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE"} {
 		cmd.Env = append(cmd.Env, name+"="+ts.Getenv(name))
 	}
-	// The repository belongs to root: let git, run by the other user, use it.
-	cmd.Env = append(cmd.Env, "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=safe.directory", "GIT_CONFIG_VALUE_0=*")
+	// The repository belongs to root: let git, run by the other user, use
+	// it, through the user's global config (the git that archives and
+	// syncs clears the command line's, docs/sync.md).
+	cmd.Env = append(cmd.Env, "GIT_CONFIG_GLOBAL="+filepath.Join(filepath.Dir(bin), "gitconfig"))
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -111,6 +113,9 @@ func unprivBinary(ts *testscript.TestScript) string {
 		}
 		unprivBin.path = filepath.Join(dir, "orc-state") // the name testscript.Main dispatches on
 		unprivBin.err = os.WriteFile(unprivBin.path, data, 0o755)
+		if unprivBin.err == nil {
+			unprivBin.err = os.WriteFile(filepath.Join(dir, "gitconfig"), []byte("[safe]\n\tdirectory = *\n"), 0o644)
+		}
 	})
 	if unprivBin.err != nil {
 		ts.Fatalf("unpriv: %v", unprivBin.err)

@@ -17,12 +17,17 @@ const (
 	OpAppend     Op = "append"      // write at the end of an append-only file
 	OpTruncate   Op = "truncate"    // cut an append-only file back to a length
 	OpRemove     Op = "remove"      // delete a file or an empty directory
+	OpGit        Op = "git"         // a git command that writes objects or refs (an archive)
 )
 
 // Fault, when set, is called before every step with the step and the path
 // it acts on; a non-nil result is returned as that step's error. It is a
 // test seam: production code never sets it.
 var Fault func(op Op, path string) error
+
+// Seam runs the fault hook for a step taken outside this package (a git
+// command writing an archive), so that fault injection reaches it too.
+func Seam(op Op, path string) error { return step(op, path) }
 
 // step runs the fault hook for one step.
 func step(op Op, path string) error {

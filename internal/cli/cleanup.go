@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/orc-state/orc-state/internal/archive"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/safetext"
@@ -24,7 +25,8 @@ type CleanupCmd struct {
 	Merged       bool     `help:"Select sessions whose branch is merged into --into (default: origin's HEAD, else main, else master)."`
 	Into         string   `help:"The branch --merged compares with." placeholder:"BRANCH"`
 	OlderThan    string   `name:"older-than" help:"Only sessions not updated for this long (720h, 30d)." placeholder:"DUR"`
-	Force        bool     `help:"Also remove in_progress and paused sessions."`
+	Force        bool     `help:"Also remove in_progress and paused sessions (archived first, like every removal); with --archives, delete the archives listed."`
+	Archives     bool     `help:"Sweep archives instead of sessions: those older than --older-than (of the sessions named, else all); prints them, deletes them only with --force."`
 	JSON         bool     `name:"json" help:"The plan as JSON."`
 }
 
@@ -35,12 +37,18 @@ type planRow struct {
 	Status  string `json:"status"`
 	Action  string `json:"action"` // remove or keep
 	Reason  string `json:"reason"`
+	Archive string `json:"archive,omitempty"` // where the removed session is kept
 }
 
 // Run sweeps sessions: it prints the plan, stops there with --dry-run, and
-// otherwise removes each candidate's folder and entry under the lock with
-// a tombstone. It never deletes branches, worktrees or per-repository files.
+// otherwise archives each candidate's entry and files, then removes its
+// folder and entry under the lock with a tombstone. It never deletes
+// branches, worktrees or per-repository files. With --archives it sweeps
+// archives instead (cleanup_archives.go).
 func (c *CleanupCmd) Run(e *Env) error {
+	if c.Archives {
+		return c.sweepArchives(e)
+	}
 	if !c.AllCompleted && !c.Gone && !c.Merged && len(c.Keys) == 0 {
 		return fault.Usagef("nothing selected").WithHint("name sessions, or pass --all-completed, --gone or --merged")
 	}
@@ -70,13 +78,22 @@ func (c *CleanupCmd) Run(e *Env) error {
 		}
 		row := planRow{Session: s.SessionID, Branch: s.GitBranch, Status: s.Status, Action: "remove", Reason: why}
 		if (s.Status == "in_progress" || s.Status == "paused") && !c.Force {
-			row.Action, row.Reason = "keep", "protected ("+s.Status+"); pass --force to remove it"
+			row.Action, row.Reason = "keep", "protected ("+s.Status+")"
 		}
 		plan = append(plan, row)
 	}
 	if !c.DryRun {
 		if err := c.apply(e, plan); err != nil {
 			return err
+		}
+		removed := 0
+		for _, r := range plan {
+			if r.Archive != "" {
+				removed++
+			}
+		}
+		if removed > 0 {
+			fmt.Fprintf(e.Stderr, "%d session(s) removed, each archived first: orc-state archive list shows them, orc-state session restore ID brings one back\n", removed)
 		}
 	}
 	return c.print(e, plan)
@@ -172,11 +189,47 @@ func originHead(r *gitx.Repo) string {
 	return strings.TrimPrefix(strings.TrimSpace(string(out)), "refs/remotes/origin/")
 }
 
-// apply removes the planned sessions under the lock, re-checking each one:
-// a session that became live meanwhile is kept.
+// apply archives the planned sessions, then removes them under the lock,
+// re-checking each one: a session that became live meanwhile is kept, and
+// one that changed since it was archived is archived again.
 func (c *CleanupCmd) apply(e *Env, plan []planRow) error {
-	return e.Update(func(tx *state.Tx) error {
+	planned := make([]planRow, len(plan))
+	copy(planned, plan)
+	return e.archived(nil, func(d *state.Dir) ([]*archive.Item, error) {
+		reg, _, err := d.ReadRegistry()
+		if err != nil {
+			return nil, err
+		}
+		var ids []string
+		for _, row := range planned {
+			if row.Action == "remove" {
+				ids = append(ids, row.Session)
+			}
+		}
+		snaps, err := archive.ReadSessions(d, reg, ids)
+		if err != nil {
+			return nil, fault.Wrap(fault.Invalid, err, "cannot read a session to archive it").WithHint("run orc-state doctor")
+		}
+		var items []*archive.Item
+		for _, id := range ids {
+			if snaps[id] != nil {
+				items = append(items, archive.NewItem(id, archive.KindSession, e.Verb, e.Actor(), snaps[id]))
+			}
+		}
+		return items, nil
+	}, func(tx *state.Tx, store *archive.Store, items []*archive.Item) error {
+		copy(plan, planned)
 		var removed []string
+		byID := map[string]*archive.Item{}
+		var ids []string
+		for _, it := range items {
+			byID[it.Meta.Session] = it
+			ids = append(ids, it.Meta.Session)
+		}
+		current, err := archive.ReadSessions(tx.Dir(), tx.Reg, ids)
+		if err != nil {
+			return fault.Wrap(fault.Invalid, err, "cannot read a session").WithHint("run orc-state doctor")
+		}
 		for i := range plan {
 			if plan[i].Action != "remove" {
 				continue
@@ -190,8 +243,19 @@ func (c *CleanupCmd) apply(e *Env, plan []planRow) error {
 				plan[i].Action, plan[i].Reason = "keep", "became "+s.Status+" meanwhile"
 				continue
 			}
+			now := current[s.SessionID]
+			if byID[s.SessionID] == nil { // registered since it was read
+				if now, err = archive.ReadSession(tx.Dir(), tx.Reg, s.SessionID); err != nil {
+					return fault.Wrap(fault.Invalid, err, "cannot read %s", s.SessionID).WithHint("run orc-state doctor")
+				}
+			}
+			name, err := keepCurrent(tx, store, byID[s.SessionID], s.SessionID, archive.KindSession, e.Verb, e.Actor(), now)
+			if err != nil {
+				return err
+			}
+			plan[i].Archive = name
+			tx.RemoveSessionArchived(*s, name)
 			removed = append(removed, s.SessionID)
-			tx.RemoveSession(*s)
 		}
 		return unbindSessions(tx, removed...) // the worktrees stay
 	})
@@ -203,7 +267,7 @@ func (c *CleanupCmd) print(e *Env, plan []planRow) error {
 		if c.DryRun {
 			would = "nothing would be removed"
 		}
-		fmt.Fprintf(e.Stderr, "orc-state cleanup: no session matched the selection; %s\n", would)
+		fmt.Fprintf(e.Stderr, "orc-state %s: no session matched the selection; %s\n", e.Verb, would)
 	}
 	if c.JSON {
 		return printJSON(e, map[string]any{"dryRun": c.DryRun, "plan": plan}, "  ")

@@ -7,8 +7,6 @@ import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/journal"
-	"github.com/orc-state/orc-state/internal/state"
-	"github.com/orc-state/orc-state/registry"
 )
 
 // DigestWriteCmd is `digest write -`.
@@ -52,7 +50,8 @@ history belongs in progress.md (progress append -). Example:
     EOF`, b[0], b[1], b[2], b[3], b[4], checkpoint.MaxDigestLines, checkpoint.MaxDigestBytes)
 }
 
-// Run replaces the Resume digest with stdin.
+// Run replaces the Resume digest with stdin; the digest it replaces is
+// archived first (digest restore).
 func (c *DigestWriteCmd) Run(e *Env) error {
 	if c.Source != "-" {
 		return fault.Usagef("the digest is read from stdin only").WithHint("orc-state digest write - <<'EOF' ... EOF")
@@ -74,17 +73,7 @@ func (c *DigestWriteCmd) Run(e *Env) error {
 		}
 	}
 	args := map[string]string{"suite": dg.SuiteVerdict + " @ " + dg.SuiteSHA, "sha256": journal.Sum(dg.Text)}
-	return e.Mutate(c.Branch, args, func(tx *state.Tx, s *registry.Session) error {
-		body, err := tx.Body(s.SessionID)
-		if err != nil {
-			return err
-		}
-		newBody := checkpoint.SetSection(body, checkpoint.DigestHeading, dg.Text)
-		if string(newBody) == string(body) {
-			return nil
-		}
-		return tx.WriteCheckpoint(s, newBody)
-	})
+	return e.replaceDigest(c.Branch, dg.Text, args)
 }
 
 // digestRefusal words a refused digest: the fault, the lines over a cap

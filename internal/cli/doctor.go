@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/orc-state/orc-state/internal/archive"
 	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/binding"
 	"github.com/orc-state/orc-state/internal/environ"
@@ -22,6 +24,7 @@ import (
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/secrets"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -53,6 +56,7 @@ func (c *DoctorCmd) Run(e *Env) error {
 		return err
 	}
 	findings := doctor(d, e.now(), e.proc.Environ)
+	findings = append(findings, e.archiveFindings(d)...)
 	if c.JSON {
 		if findings == nil {
 			findings = []doctorFinding{}
@@ -73,6 +77,40 @@ func (c *DoctorCmd) Run(e *Env) error {
 		return fault.NotFoundf("%d problem(s) in %s", len(findings), d.Path)
 	}
 	return nil
+}
+
+// archiveWarnBytes is the total size of the archives above which doctor
+// reports archive.size; $ORC_ARCHIVE_WARN_BYTES sets another.
+const archiveWarnBytes = 64 << 20
+
+// archiveFindings reports archives whose total size passes the threshold
+// (docs/protocol.md §21). In a repository listing them runs git (no lock
+// is held); an archive that cannot be listed is named too.
+func (e *Env) archiveFindings(d *state.Dir) []doctorFinding {
+	limit := int64(archiveWarnBytes)
+	if v := e.getenv("ORC_ARCHIVE_WARN_BYTES"); v != "" {
+		n, err := textin.Decimal(v, 0, math.MaxInt64)
+		if err != nil {
+			return []doctorFinding{{Finding: verify.Finding{Code: "archive.threshold", Message: fmt.Sprintf("$ORC_ARCHIVE_WARN_BYTES=%q: %v", v, err),
+				Next: "set ORC_ARCHIVE_WARN_BYTES to a number of bytes, or unset it"}}}
+		}
+		limit = n
+	}
+	all, err := archive.Open(d).List("")
+	if err != nil {
+		return []doctorFinding{{Finding: verify.Finding{Code: "archive.unreadable", Message: fmt.Sprintf("cannot list the archives: %v", err),
+			Next: "git status, to see why git cannot answer"}}}
+	}
+	var total int64
+	for _, a := range all {
+		total += a.Size
+	}
+	if total <= limit {
+		return nil
+	}
+	return []doctorFinding{{Finding: verify.Finding{Code: "archive.size",
+		Message: fmt.Sprintf("%d archive(s) hold %d bytes, over %d (orc-state archive list shows them)", len(all), total, limit),
+		Next:    "orc-state cleanup --archives --older-than 30d  # lists the older ones; deleting them (--force) is for good"}}}
 }
 
 // doctor inspects the state dir without a lock and without git.
@@ -215,14 +253,14 @@ func orphanFindings(d *state.Dir, reg *registry.Registry, inTx map[string]bool) 
 			continue
 		}
 		f := verify.Finding{Code: "folder.orphan", Message: fmt.Sprintf("folder %s has no registry entry", name),
-			Next: "orc-state repair --adopt " + safetext.Quote(name) + " (from its checkpoint) or orc-state repair --remove-orphan " + safetext.Quote(name)}
+			Next: "orc-state repair --adopt " + safetext.Quote(name) + " (from its checkpoint) or orc-state repair --remove-orphan " + safetext.Quote(name) + " (archived first: orc-state session restore " + safetext.Quote(name) + " brings it back)"}
 		switch {
 		case o.empty:
 			f.Message = fmt.Sprintf("folder %s has no registry entry and holds only an empty files/ folder: removing it loses nothing", name)
-			f.Next = "orc-state repair --remove-orphan " + safetext.Quote(name)
+			f.Next = "orc-state repair --remove-orphan " + safetext.Quote(name) + "  # it holds nothing to lose"
 		case registry.CheckKey(name) != nil:
 			f.Message += "; its name is no session key, so it cannot be adopted"
-			f.Next = "orc-state repair --remove-orphan " + safetext.Quote(name)
+			f.Next = "orc-state repair --remove-orphan " + safetext.Quote(name) + "  # archived first: orc-state session restore " + safetext.Quote(name) + " brings it back"
 		}
 		out = append(out, doctorFinding{Finding: f})
 	}
@@ -255,7 +293,8 @@ func nameFindings(reg *registry.Registry) []doctorFinding {
 		}
 		out = append(out, doctorFinding{Finding: verify.Finding{Code: "name.case-collision",
 			Message: fmt.Sprintf("sessions %s share one folder on %s", strings.Join(names, " and "), where),
-			Next:    fmt.Sprintf("keep one: orc-state session remove --session %s, on a machine where they are separate folders (Linux)", safetext.Quote(group[len(group)-1].SessionID))}})
+			Next: fmt.Sprintf("keep one: orc-state session remove --session %s, on a machine where they are separate folders (Linux); it is archived first, and orc-state session restore %s brings it back",
+				safetext.Quote(group[len(group)-1].SessionID), safetext.Quote(group[len(group)-1].SessionID))}})
 	}
 	for i := range reg.Sessions {
 		s := &reg.Sessions[i]
@@ -263,11 +302,11 @@ func nameFindings(reg *registry.Registry) []doctorFinding {
 		if err == nil {
 			continue
 		}
-		next := fmt.Sprintf("nothing, while it stays on Linux or macOS; to move it to Windows, finish it, orc-state session remove --session %s, and init branch %s again", safetext.Quote(s.SessionID), safetext.Quote(s.GitBranch))
+		next := fmt.Sprintf("nothing, while it stays on Linux or macOS; to move it to Windows, finish it, orc-state session remove --session %s (archived first: orc-state session restore brings it back), and init branch %s again", safetext.Quote(s.SessionID), safetext.Quote(s.GitBranch))
 		if id, kerr := registry.KeyFor(s.GitBranch); kerr == nil {
 			next += " (its key is then " + id + ")"
 		} else {
-			next = fmt.Sprintf("branch %s needs another name (%v); finish it, then orc-state session remove --session %s", safetext.Quote(s.GitBranch), kerr, safetext.Quote(s.SessionID))
+			next = fmt.Sprintf("branch %s needs another name (%v); finish it, then orc-state session remove --session %s (archived first: orc-state session restore brings it back)", safetext.Quote(s.GitBranch), kerr, safetext.Quote(s.SessionID))
 		}
 		out = append(out, doctorFinding{Session: s.SessionID, Finding: verify.Finding{Code: "name.not-portable",
 			Message: fmt.Sprintf("%v; an earlier version stored it", err),

@@ -187,7 +187,7 @@ func gitFindings(d *state.Dir, s *registry.Session, g reality) []verify.Finding 
 // so the next step is fetching it, not removing the session.
 func branchMissing(d *state.Dir, s *registry.Session) verify.Finding {
 	f := verify.Finding{Code: "git.branch-missing", Message: fmt.Sprintf("branch %q does not exist", s.GitBranch),
-		Next: "orc-state session remove --session " + safetext.Quote(s.SessionID) + " (if the work is finished)"}
+		Next: "orc-state session remove --session " + safetext.Quote(s.SessionID) + " (if the work is finished; " + restoreHint(s.SessionID) + ")"}
 	remote, pulled := refsync.PulledFrom(d, s.SessionID)
 	if !pulled {
 		return f

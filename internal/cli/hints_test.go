@@ -229,7 +229,7 @@ func quoted(e ast.Expr) bool {
 		case *ast.SelectorExpr:
 			return f.Sel.Name == "Quote" && isIdent(f.X, "safetext")
 		case *ast.Ident:
-			return f.Name == "remoteFlag" || f.Name == "quotedList"
+			return f.Name == "remoteFlag" || f.Name == "quotedList" || f.Name == "restoreHint" // each quotes what it takes
 		}
 	}
 	return false
@@ -260,4 +260,163 @@ func render(fset *token.FileSet, n ast.Node) string {
 		}
 	}
 	return strings.Join(parts, " + ")
+}
+
+// TestNoHintLosesWork walks every suggestion in the module's code, as
+// TestEveryHintQuotesItsData does, and holds the rule of docs/protocol.md
+// §21: a hint, next: line or message that names a verb which removes a
+// session's content (session remove, cleanup, repair --remove-orphan,
+// slice init --force) also says that it is archived first and how to
+// restore it, and none proposes --force to remove a session (a live one:
+// the others need no --force). cleanup --archives deletes archives, not
+// session content, and is not held to it.
+func TestNoHintLosesWork(t *testing.T) {
+	root := filepath.Join("..", "..")
+	checked, found := 0, []string{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		n, problems := losingHints(t, path, nil)
+		checked += n
+		found = append(found, problems...)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range found {
+		t.Error(p)
+	}
+	if checked < 15 {
+		t.Fatalf("found only %d suggestions of a removing verb; the walk misses some", checked)
+	}
+}
+
+// The check fails on the shapes it must catch and passes the others.
+func TestLosingHintsCatches(t *testing.T) {
+	src := `package x
+func f(id string) {
+	_ = fault.Usagef("x").WithHint("pass --force to remove the session anyway")
+	_ = "orc-state session remove " + safetext.Quote(id)
+	_ = fmt.Sprintf("orc-state cleanup --merged --force (archived first: orc-state session restore %s)", safetext.Quote(id))
+	_ = "orc-state repair --remove-orphan " + safetext.Quote(id) + " (archived first: orc-state session restore " + safetext.Quote(id) + " brings it back)"
+	_ = fmt.Sprintf("finish it, then orc-state session remove %s; %s", safetext.Quote(id), restoreHint(id))
+	_ = "orc-state slice init plan.json --force"
+	_ = "orc-state slice init plan.json"
+	_ = "orc-state cleanup --archives --older-than 30d"
+	_ = "orc-state repair --remove-orphan " + safetext.Quote(id) + " (it holds nothing to lose)"
+	_ = "only its holder releases it; pass --force to remove another agent's claim"
+}`
+	n, problems := losingHints(t, "x.go", []byte(src))
+	want := []string{
+		`x.go:3: proposes --force to remove a session: "pass --force to remove the session anyway"`,
+		`x.go:4: names a removing verb without its archive and restore: "orc-state session remove "`,
+		`x.go:5: proposes --force to remove a session: "orc-state cleanup --merged --force (archived first: orc-state session restore %s)"`,
+		`x.go:8: names a removing verb without its archive and restore: "orc-state slice init plan.json --force"`,
+	}
+	if n != 7 || strings.Join(problems, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("%d checked, problems:\n%s\nwant 7 and:\n%s", n, strings.Join(problems, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// removingVerb matches a suggested command that removes a session's
+// content; removingForce a proposal to force a session's removal.
+var (
+	removingVerb  = regexp.MustCompile(`orc-state (session remove|cleanup|repair --remove-orphan)\b|orc-state slice init [^;]*--force`)
+	archivesSweep = regexp.MustCompile(`orc-state cleanup --archives`)
+	removingForce = regexp.MustCompile(`(?i)orc-state (session remove|cleanup)\b[^;]*--force|--force to remove (a |the |this )?(live )?session|--force to remove it`)
+)
+
+// losingHints reports how many suggestions of a removing verb one Go file
+// holds and each that breaks TestNoHintLosesWork's rule. A suggestion is
+// the text of a + chain, or of a format call (its literals, and a
+// restoreHint(...) argument, which says both).
+func losingHints(t *testing.T, path string, src []byte) (int, []string) {
+	t.Helper()
+	fset := token.NewFileSet()
+	var file *ast.File
+	var err error
+	if src != nil {
+		file, err = parser.ParseFile(fset, path, src, 0)
+	} else {
+		file, err = parser.ParseFile(fset, path, nil, 0)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[ast.Node]bool{}
+	count := 0
+	var problems []string
+	var stack []ast.Node
+	ast.Inspect(file, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		lit, ok := n.(*ast.BasicLit)
+		if !ok || lit.Kind != token.STRING {
+			return true
+		}
+		first, err := strconv.Unquote(lit.Value)
+		if err != nil {
+			return true
+		}
+		// The unit: the outermost + chain holding the literal, or the
+		// call it (or its chain) is an argument of.
+		top := len(stack) - 1
+		for top > 0 {
+			if b, ok := stack[top-1].(*ast.BinaryExpr); ok && b.Op == token.ADD {
+				top--
+				continue
+			}
+			break
+		}
+		unit := stack[top]
+		if call, ok := stack[top-1].(*ast.CallExpr); ok && top > 0 {
+			unit = call
+		}
+		if seen[unit] {
+			return true
+		}
+		text := first
+		ast.Inspect(unit, func(m ast.Node) bool {
+			switch x := m.(type) {
+			case *ast.BasicLit:
+				if s, err := strconv.Unquote(x.Value); err == nil && x != lit && x.Kind == token.STRING {
+					text += " " + s
+				}
+			case *ast.CallExpr:
+				if id, ok := x.Fun.(*ast.Ident); ok && id.Name == "restoreHint" {
+					text += " archived first; orc-state session restore"
+				}
+			}
+			return true
+		})
+		names := removingVerb.MatchString(strings.ReplaceAll(text, archivesSweep.FindString(text), ""))
+		forces := removingForce.MatchString(text)
+		if !names && !forces {
+			return true
+		}
+		seen[unit] = true
+		count++
+		where := filepath.Base(path) + ":" + strconv.Itoa(fset.Position(lit.Pos()).Line)
+		lower := strings.ToLower(text)
+		switch {
+		case forces:
+			problems = append(problems, where+": proposes --force to remove a session: "+strconv.Quote(first))
+		case strings.Contains(lower, "nothing to lose"):
+		case !strings.Contains(lower, "archive") || !strings.Contains(lower, "restore"):
+			problems = append(problems, where+": names a removing verb without its archive and restore: "+strconv.Quote(first))
+		}
+		return true
+	})
+	return count, problems
 }

@@ -58,7 +58,7 @@ func (c *InitCmd) Run(e *Env) error {
 				return err
 			}
 			return fault.Usagef("branch %q maps to session %q, which belongs to branch %q", ch.branch, other.SessionID, other.GitBranch).
-				WithHint("rename the branch, or remove the other session with orc-state session remove")
+				WithHint("rename the branch, or remove the other session with orc-state session remove (archived first: orc-state session restore brings it back)")
 		}
 		branch := ch.branch
 		if s != nil {
@@ -172,16 +172,16 @@ func keyTaken(tx *state.Tx, s *registry.Session) error {
 	}
 	if other := findExact(tx.Reg, id); other != nil {
 		return fault.Usagef("branch %q maps to session %q, which belongs to branch %q", branch, id, other.GitBranch).
-			WithHint("rename the branch, or remove the other session with orc-state session remove")
+			WithHint("rename the branch, or remove the other session with orc-state session remove (archived first: orc-state session restore brings it back)")
 	}
 	if other := tx.Reg.ForBranch(branch); other != nil {
 		return fault.Usagef("branch %q already has session %q", branch, other.SessionID).
-			WithHint("one session per branch: keep it, or remove it with orc-state session remove --session %s first", safetext.Quote(other.SessionID))
+			WithHint("one session per branch: keep it, or remove it with orc-state session remove --session %s first (archived: orc-state session restore %s brings it back)", safetext.Quote(other.SessionID), safetext.Quote(other.SessionID))
 	}
 	if other := tx.Reg.SameFolder(id); other != nil {
 		return fault.Usagef("session %q of branch %q would share one folder with session %q of branch %q on %s",
 			id, branch, other.SessionID, other.GitBranch, sharedOn(id, other.SessionID)).
-			WithHint("use a branch name that differs by more than case, or remove the other session with orc-state session remove --session %s", safetext.Quote(other.SessionID))
+			WithHint("use a branch name that differs by more than case, or remove the other session with orc-state session remove --session %s (archived first: orc-state session restore %s brings it back)", safetext.Quote(other.SessionID), safetext.Quote(other.SessionID))
 	}
 	entries, _ := os.ReadDir(tx.Dir().Path)
 	for _, en := range entries {

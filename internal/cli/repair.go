@@ -3,11 +3,13 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/orc-state/orc-state/checkpoint"
+	"github.com/orc-state/orc-state/internal/archive"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/safetext"
@@ -144,10 +146,10 @@ func (c *RepairCmd) adopt(e *Env) error {
 	name := c.Adopt
 	if err := registry.CheckKey(name); err != nil {
 		return fault.Usagef("%q cannot be adopted: %v", name, err).
-			WithHint("remove it with orc-state repair --remove-orphan %s, or init the branch again", safetext.Quote(name))
+			WithHint("remove it with orc-state repair --remove-orphan %s (archived first: orc-state session restore %s brings it back), or init the branch again", safetext.Quote(name), safetext.Quote(name))
 	}
 	return e.Update(func(tx *state.Tx) error {
-		if err := orphanCheck(tx, name); err != nil {
+		if err := orphanCheck(tx.Dir(), tx.Reg, name); err != nil {
 			return err
 		}
 		data, err := tx.Read(name, state.CheckpointFile)
@@ -157,7 +159,7 @@ func (c *RepairCmd) adopt(e *Env) error {
 		doc := checkpoint.Parse(data)
 		if data == nil || doc.Front == nil {
 			return fault.Usagef("%s has no checkpoint with valid frontmatter to adopt it from", name).
-				WithHint("orc-state repair --remove-orphan %s, or init the branch again", safetext.Quote(name))
+				WithHint("orc-state repair --remove-orphan %s (archived first: orc-state session restore %s brings it back), or init the branch again", safetext.Quote(name), safetext.Quote(name))
 		}
 		fm := doc.Front
 		phase, err := registry.ParsePhase(fm.Phase)
@@ -208,13 +210,49 @@ func (c *RepairCmd) removeOrphan(e *Env) error {
 				WithHint("orc-state never removes what git tracks; if it should go, remove it with git rm")
 		}
 	}
-	return e.Update(func(tx *state.Tx) error {
-		if err := orphanCheck(tx, name); err != nil {
+	return e.archived(nil, func(d *state.Dir) ([]*archive.Item, error) {
+		reg, _, err := d.ReadRegistry()
+		if err != nil {
+			return nil, err
+		}
+		if err := orphanCheck(d, reg, name); err != nil {
+			return nil, err // and again under the lock
+		}
+		snap, err := archive.ReadFolder(d, name)
+		if err != nil {
+			return nil, fault.Wrap(fault.Invalid, err, "cannot read %s to archive it", name).WithHint("run orc-state doctor")
+		}
+		if len(snap) == 0 {
+			return nil, nil // an empty orphan: nothing to keep
+		}
+		return []*archive.Item{archive.NewItem(name, archive.KindOrphan, e.Verb, e.Actor(), snap)}, nil
+	}, func(tx *state.Tx, store *archive.Store, items []*archive.Item) error {
+		if err := orphanCheck(tx.Dir(), tx.Reg, name); err != nil {
 			return err
 		}
+		now, err := archive.ReadFolder(tx.Dir(), name)
+		if err != nil {
+			return fault.Wrap(fault.Invalid, err, "cannot read %s", name).WithHint("run orc-state doctor")
+		}
+		fields := map[string]any{"orphanFolder": name}
+		kept := ""
+		if len(now) > 0 {
+			var it *archive.Item
+			if len(items) > 0 {
+				it = items[0]
+			}
+			if kept, err = keepCurrent(tx, store, it, name, archive.KindOrphan, e.Verb, e.Actor(), now); err != nil {
+				return err
+			}
+			fields["archive"] = kept
+		}
 		tx.RemoveFolder(name)
-		tx.Tombstone(tombstone(e.Actor(), e.Verb, map[string]any{"orphanFolder": name}))
+		tx.Tombstone(tombstone(e.Actor(), e.Verb, fields))
 		fmt.Fprintf(e.Stdout, "removed orphan folder %s\n", safetext.Escape(name))
+		if kept != "" {
+			fmt.Fprintf(e.Stderr, "archived as %s: orc-state session restore %s brings it back\n",
+				safetext.Escape(kept), safetext.Quote(name+"@"+path.Base(kept)))
+		}
 		return nil
 	})
 }
@@ -229,21 +267,21 @@ func orphanName(name string) bool {
 }
 
 // orphanCheck refuses anything but a session-shaped folder without entry.
-func orphanCheck(tx *state.Tx, name string) error {
+func orphanCheck(d *state.Dir, reg *registry.Registry, name string) error {
 	if !orphanName(name) {
 		return fault.Usagef("%q is not a session folder", name)
 	}
-	if isLinkFolder(tx.Dir(), name) {
+	if isLinkFolder(d, name) {
 		return fault.Usagef("%s holds a workspace link, not an orphan session", name)
 	}
-	if findExact(tx.Reg, name) != nil {
+	if findExact(reg, name) != nil {
 		return fault.Usagef("%s has a registry entry; it is not an orphan", name)
 	}
-	st, err := os.Lstat(filepath.Join(tx.Dir().Path, name))
+	st, err := os.Lstat(filepath.Join(d.Path, name))
 	if err != nil || !st.IsDir() {
-		return fault.NotFoundf("no folder %s in %s", name, tx.Dir().Path)
+		return fault.NotFoundf("no folder %s in %s", name, d.Path)
 	}
-	if !sessionShaped(tx.Dir(), name) && !emptySession(tx.Dir(), name) {
+	if !sessionShaped(d, name) && !emptySession(d, name) {
 		return fault.Usagef("%s is not a session folder (no files/ folder with a checkpoint.md or journal.jsonl, nor an empty one); orc-state leaves it alone", name).
 			WithHint("if it is not yours, remove it by hand")
 	}

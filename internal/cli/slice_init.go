@@ -3,8 +3,6 @@ package cli
 import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/journal"
-	"github.com/orc-state/orc-state/internal/state"
-	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
 )
 
@@ -20,7 +18,7 @@ type SliceInitCmd struct {
 func (c *SliceInitCmd) Help() string { return slices.PlanText() + "\n" + slices.ReadinessText() }
 
 // Run installs a ledger from FILE, refusing to overwrite progress unless
-// --force.
+// --force; a ledger it replaces is archived first (slice restore).
 func (c *SliceInitCmd) Run(e *Env) error {
 	data, err := e.readInputFile(c.File)
 	if err != nil {
@@ -31,32 +29,25 @@ func (c *SliceInitCmd) Run(e *Env) error {
 		return err
 	}
 	out := l.Marshal()
-	return e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
-		old, err := tx.Read(s.SessionID, state.LedgerFile)
+	refuse := func(old []byte) error {
+		if c.Force {
+			return nil
+		}
+		prev, err := slices.Parse(old)
 		if err != nil {
 			return err
 		}
-		if string(old) == string(out) {
-			return nil // the same plan again: nothing to do
+		if prev.HasProgress() {
+			done, total := prev.Done()
+			return fault.Usagef("the ledger has progress (%d of %d slices done, some not pending); refusing to overwrite it", done, total).
+				WithHint("pass --force to replace it (journaled; the ledger it replaces is archived first, and orc-state slice restore brings it back)")
 		}
-		if old != nil && !c.Force {
-			prev, err := slices.Parse(old)
-			if err != nil {
-				return err
-			}
-			if prev.HasProgress() {
-				done, total := prev.Done()
-				return fault.Usagef("the ledger has progress (%d of %d slices done, some not pending); refusing to overwrite it", done, total).
-					WithHint("pass --force to replace it (journaled)")
-			}
-			if h := prev.Holdings(e.now()); len(h) > 0 {
-				return fault.Usagef("slice %s is claimed by %s until %s (%d live claim(s)); refusing to replace the ledger under working agents",
-					h[0].ID, h[0].By, h[0].Until.Format(slices.TimeLayout), len(h)).
-					WithHint("wait for them, or pass --force to replace it (journaled)")
-			}
+		if h := prev.Holdings(e.now()); len(h) > 0 {
+			return fault.Usagef("slice %s is claimed by %s until %s (%d live claim(s)); refusing to replace the ledger under working agents",
+				h[0].ID, h[0].By, h[0].Until.Format(slices.TimeLayout), len(h)).
+				WithHint("wait for them, or pass --force to replace it (journaled; the ledger it replaces is archived first, and orc-state slice restore brings it back)")
 		}
-		tx.Write(s.SessionID, state.LedgerFile, out)
-		tx.Touch(s.SessionID, map[string]any{"file": c.File, "force": c.Force, "sha256": journal.Sum(out)})
 		return nil
-	})
+	}
+	return e.replaceLedger(c.Branch, out, refuse, map[string]any{"file": c.File, "force": c.Force, "sha256": journal.Sum(out)})
 }

@@ -1007,7 +1007,9 @@ func (w *world) status(m *machine) error {
 		switch {
 		case !ok:
 		case strings.HasPrefix(name, "refs/orc/archive/"):
-			archives++
+			if !localArchive(m.dir, name) {
+				archives++
+			}
 		default:
 			got[name] = st
 		}
@@ -1099,6 +1101,9 @@ func (w *world) check() error {
 		}
 		for name, c := range refs {
 			if strings.HasPrefix(name, "refs/orc/archive/") {
+				if localArchive(m.dir, c) {
+					continue // what digest write or slice init replaced (docs/protocol.md §21): no journal
+				}
 				j, err := w.journalAt(m, c)
 				if err != nil {
 					return err
@@ -1226,6 +1231,14 @@ func (w *world) journalAt(m *machine, commit string) ([]byte, error) {
 		}
 	}
 	return nil, fmt.Errorf("cannot read the journal of %s: %v", commit, err)
+}
+
+// localArchive reports whether an archive ref or commit was made by a
+// local verb that replaced content (docs/protocol.md §21), not by sync:
+// the model counts sync's archives only.
+func localArchive(dir, rev string) bool {
+	out, err := exec.Command("git", "-C", dir, "log", "-1", "--format=%s", rev).Output()
+	return err == nil && strings.HasPrefix(string(out), "orc-state archive: ")
 }
 
 // verifyAll runs verify's session checks (chain, digests, mirror, files)

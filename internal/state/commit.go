@@ -155,6 +155,9 @@ func (tx *Tx) plan() (*plan, error) {
 		p.folders = append(p.folders, filepath.Join(tx.dir.Path, id))
 		p.sessions = append(p.sessions, id)
 	}
+	for _, rel := range tx.archives {
+		p.folders = append(p.folders, filepath.Join(tx.dir.Path, rel))
+	}
 	for _, r := range tx.renames {
 		p.sessions = append(p.sessions, r[0])
 	}

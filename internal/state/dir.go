@@ -87,6 +87,10 @@ const (
 	// ProofFile holds registry.Proof of the orc.json last written, so a
 	// reader can tell the bytes are the ones validated (see registry.Read).
 	ProofFile = ".orc.json.proof"
+	// ArchiveFolder keeps what destructive verbs removed when the state
+	// dir is not the repository's own (internal/archive):
+	// .archive/<sessionId>/<time>/ and its .archive/<sessionId>/<time>.json.
+	ArchiveFolder = ".archive"
 )
 
 // Dir is a resolved state dir.

@@ -172,9 +172,13 @@ func stepShape(s Step) error {
 		if s.To != "" {
 			return errors.New("has a target")
 		}
-	case "move", "remove-all":
+	case "move":
 		if strings.Contains(s.Path, "/") || strings.Contains(s.To, "/") {
 			return errors.New("names something other than a session folder")
+		}
+	case "remove-all":
+		if strings.Contains(s.Path, "/") && !archiveFolder(s.Path) || s.To != "" {
+			return errors.New("names something other than a session folder or an archive")
 		}
 	case "rename":
 		dir, temp := path.Split(s.Path)
@@ -187,6 +191,14 @@ func stepShape(s Step) error {
 		return errors.New("is no step orc-state takes")
 	}
 	return nil
+}
+
+// archiveFolder reports whether p names an archive folder,
+// .archive/<sessionId>/<time>: three plain parts, the first ArchiveFolder.
+func archiveFolder(p string) bool {
+	parts := strings.Split(p, "/")
+	return len(parts) == 3 && parts[0] == ArchiveFolder && parts[1] != "" && parts[2] != "" &&
+		!strings.HasPrefix(parts[1], ".") && !strings.HasPrefix(parts[2], ".")
 }
 
 // interrupted is the error of a transaction that failed after its first

@@ -51,6 +51,7 @@ type Tx struct {
 	appends  []appendReq
 	renames  [][2]string
 	deletes  []string
+	archives []string          // archive folders to delete, relative to the state dir
 	original map[string]string // sessionId → sha256 of its entry before the change
 	// rewritten are the sessions whose journal is rewritten in place
 	// (RewriteJournal): outside edits are judged against the old one.
@@ -203,7 +204,7 @@ func (tx *Tx) load() error {
 // writes reports whether the transaction would change anything on disk.
 func (tx *Tx) writes() bool {
 	return tx.regDirty || len(tx.order) > 0 || len(tx.appends) > 0 || len(tx.touched) > 0 ||
-		len(tx.removed) > 0 || len(tx.renames) > 0 || len(tx.deletes) > 0 || len(tx.tombs) > 0
+		len(tx.removed) > 0 || len(tx.renames) > 0 || len(tx.deletes) > 0 || len(tx.tombs) > 0 || len(tx.archives) > 0
 }
 
 // Dir is the state dir the transaction writes to.
@@ -327,8 +328,16 @@ func Frontmatter(s *registry.Session) checkpoint.Frontmatter {
 
 // RemoveSession stages the removal of a session: its entry, its folder, and
 // a tombstone holding the final entry appended to removed.jsonl.
-func (tx *Tx) RemoveSession(s registry.Session) {
-	tomb, _ := json.Marshal(map[string]any{"at": registry.Now(), "actor": tx.opts.Actor, "verb": tx.opts.Verb, "entry": s})
+func (tx *Tx) RemoveSession(s registry.Session) { tx.RemoveSessionArchived(s, "") }
+
+// RemoveSessionArchived is RemoveSession for a session kept in an archive
+// (internal/archive) first: its tombstone names the archive.
+func (tx *Tx) RemoveSessionArchived(s registry.Session, archive string) {
+	fields := map[string]any{"at": registry.Now(), "actor": tx.opts.Actor, "verb": tx.opts.Verb, "entry": s}
+	if archive != "" {
+		fields["archive"] = archive
+	}
+	tomb, _ := json.Marshal(fields)
 	tx.tombs = append(tx.tombs, append(tomb, '\n'))
 	tx.removed[s.SessionID] = true
 	tx.Reg.Remove(s.SessionID)
@@ -342,6 +351,11 @@ func (tx *Tx) Tombstone(line []byte) { tx.tombs = append(tx.tombs, line) }
 // RemoveFolder stages the removal of a folder under the state dir that no
 // entry owns (an orphan).
 func (tx *Tx) RemoveFolder(name string) { tx.removed[name] = true }
+
+// RemoveArchive stages the removal of an archive folder,
+// .archive/<sessionId>/<time>, and everything under it (cleanup
+// --archives).
+func (tx *Tx) RemoveArchive(rel string) { tx.archives = append(tx.archives, rel) }
 
 // RemoveFile stages the removal of a file under the state dir (a stale
 // temp file), given relative to it.

@@ -1,0 +1,134 @@
+package archive
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestComponent(t *testing.T) {
+	for _, c := range []struct {
+		id   string
+		same bool
+	}{
+		{"feat-x", true},
+		{"v1.2_rc-3", true},
+		{"a..b", false},       // git refuses ".." in a ref name
+		{"topic.lock", false}, // and a component ending ".lock"
+		{"trailing.", false},
+		{".hidden", false},
+		{"o$(touch PWNED)", false}, // an orphan folder may be named anything
+		{"with space", false},
+		{"x-0123456789abcdef", false}, // never taken for a hashed name
+		{"", false},
+	} {
+		got := Component(c.id)
+		if (got == c.id) != c.same {
+			t.Errorf("Component(%q) = %q; want the id itself: %v", c.id, got, c.same)
+		}
+		if !c.same && (!strings.HasPrefix(got, "x-") || len(got) != 18) {
+			t.Errorf("Component(%q) = %q; want x- and 16 hex digits", c.id, got)
+		}
+	}
+	if Component("a..b") == Component("a..c") {
+		t.Error("two names share a component")
+	}
+}
+
+func TestMessageRoundTrip(t *testing.T) {
+	m := Meta{Session: "feat-x", Kind: KindLedger, Verb: "slice init", Actor: "agent:1", At: "2026-01-02T03:04:05Z", Files: 2, Size: 99}
+	msg := message(m)
+	if !strings.HasPrefix(msg, "orc-state archive: feat-x before slice init\n\n{") {
+		t.Fatalf("message: %q", msg)
+	}
+	got, ok := parseMessage(msg + "\n")
+	if !ok || got != m {
+		t.Fatalf("parseMessage(message(m)) = %+v, %v; want %+v", got, ok, m)
+	}
+	for _, other := range []string{"orc-state sync: feat-x\n", "", "{not json}\n", "subject\n\n{\"session\":\"x\"}\n"} {
+		if _, ok := parseMessage(other); ok {
+			t.Errorf("parseMessage(%q) found a Meta", other)
+		}
+	}
+}
+
+func TestNamesOrder(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	if got := baseName("feat-x", at, 1); got != "feat-x/20260102T030405Z" {
+		t.Errorf("baseName: %q", got)
+	}
+	if got := baseName("feat-x", at, 12); got != "feat-x/20260102T030405Z-12" {
+		t.Errorf("baseName n=12: %q", got)
+	}
+	// List orders by time, then by the suffix as a number: -2 before -10.
+	order := []string{"20260102T030405Z", "20260102T030405Z-2", "20260102T030405Z-10", "20260102T030406Z"}
+	for i := 1; i < len(order); i++ {
+		if timeKey(order[i-1]) >= timeKey(order[i]) {
+			t.Errorf("%s does not sort before %s", order[i-1], order[i])
+		}
+	}
+}
+
+func TestPick(t *testing.T) {
+	all := []Archive{
+		{Meta: Meta{Session: "a", Kind: KindDigest}, Time: "20260101T000000Z"},
+		{Meta: Meta{Session: "a", Kind: KindSession}, Time: "20260101T000001Z"},
+		{Meta: Meta{Session: "a", Kind: KindDigest}, Time: "20260101T000002Z"},
+		{Meta: Meta{Session: "b", Kind: KindDigest}, Time: "20260101T000003Z"},
+		{Meta: Meta{Session: "a", Kind: KindSync}, Time: "20260101T000004Z"},
+	}
+	for _, c := range []struct {
+		id, at string
+		kinds  []string
+		want   string // the time picked, "" for none
+	}{
+		{"a", "", []string{KindDigest}, "20260101T000002Z"}, // the newest
+		{"a", "20260101T000000Z", []string{KindDigest}, "20260101T000000Z"},
+		{"a", "20260101T000001Z", []string{KindDigest}, ""}, // that time is another kind
+		{"a", "", []string{KindSession, KindOrphan}, "20260101T000001Z"},
+		{"b", "", []string{KindLedger}, ""},
+		{"c", "", []string{KindDigest}, ""},
+	} {
+		got, ok := Pick(all, c.id, c.at, c.kinds...)
+		if ok != (c.want != "") || ok && got.Time != c.want {
+			t.Errorf("Pick(%s, %q, %v) = %q, %v; want %q", c.id, c.at, c.kinds, got.Time, ok, c.want)
+		}
+	}
+}
+
+func TestValidatePaths(t *testing.T) {
+	for _, c := range []struct {
+		path string
+		ok   bool
+	}{
+		{"entry.json", true},
+		{"files/checkpoint.md", true},
+		{"files/qa/report.json", true},
+		{"../escape", false},
+		{"files/../../x", false},
+		{"/abs", false},
+		{"files/.slices.json.tmp-12", false},
+		{"files/.hidden", true}, // a hidden file of an orphan folder is kept, and comes back
+		{`files\win`, false},
+		{"files//double", false},
+		{"", false},
+	} {
+		err := ValidatePaths(Snapshot{c.path: []byte("x")})
+		if (err == nil) != c.ok {
+			t.Errorf("ValidatePaths(%q) = %v; want ok %v", c.path, err, c.ok)
+		}
+	}
+}
+
+func TestCredential(t *testing.T) {
+	token := "gh" + "p_" + strings.Repeat("F4ult", 8)
+	if where, ok := Credential(Snapshot{"entry.json": []byte(`{}`), "files/progress.md": []byte("a\nkey " + token + "\n")}); !ok || where != "files/progress.md line 2 (GitHub token)" || strings.Contains(where, token) {
+		t.Errorf("Credential = %q, %v", where, ok)
+	}
+	if _, ok := Credential(Snapshot{"files/" + token + ".json": []byte("{}")}); !ok {
+		t.Error("a credential in a file name is not found")
+	}
+	if where, ok := Credential(Snapshot{"files/progress.md": []byte("nothing here\n")}); ok {
+		t.Errorf("Credential found %q in clean content", where)
+	}
+}

@@ -1,0 +1,416 @@
+package archive
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/orc-state/orc-state/internal/atomicfile"
+	"github.com/orc-state/orc-state/internal/clock"
+	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/state"
+)
+
+// Timeout bounds each git command of an archive.
+const Timeout = 2 * time.Minute
+
+// Store is where one state dir's archives are kept: the repository's refs,
+// or the state dir's .archive folder.
+type Store struct {
+	Dir    *state.Dir
+	git    *gitx.Layout    // nil: the folder
+	staged map[string]bool // folder archives the transaction stages
+}
+
+// Open returns the store of a state dir: the repository when the state dir
+// is the repository's own (<main work tree>/.orc, or a bare repository's)
+// and a git program is there to write objects; else the folder.
+func Open(d *state.Dir) *Store {
+	s := &Store{Dir: d}
+	if d.Git == nil || gitx.Program(d.Git.Env.Get("PATH")) == "" {
+		return s
+	}
+	parent, err := d.Git.StateParent()
+	if err != nil {
+		return s
+	}
+	if sameDir(filepath.Join(parent, ".orc"), d.Path) {
+		s.git = d.Git
+	}
+	return s
+}
+
+// sameDir reports whether two paths name one directory (by identity when
+// both exist, so a symlinked spelling of the same folder counts).
+func sameDir(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
+}
+
+// InGit reports whether archives are kept as git refs.
+func (s *Store) InGit() bool { return s.git != nil }
+
+// Where names the place archives are kept, for messages.
+func (s *Store) Where() string {
+	if s.git != nil {
+		return RefPrefix
+	}
+	return filepath.Join(s.Dir.Path, Folder) + string(filepath.Separator)
+}
+
+func ctx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), Timeout)
+}
+
+// Prepare keeps items before the transaction that removes what they hold.
+// In a repository it writes their commits and creates their refs, each
+// new, with one git fast-import (a name taken meanwhile by an archive of
+// the same second is created again under the next free name, with git
+// update-ref), so it runs before the lock; in the folder it does nothing
+// (Stage writes them in the transaction). An error leaves no archive
+// behind.
+func (s *Store) Prepare(items []*Item) error {
+	if s.git == nil || len(items) == 0 {
+		return nil
+	}
+	c, cancel := ctx()
+	defer cancel()
+	now := clock.Stamp()
+	commits := make([]gitx.NewCommit, len(items))
+	for i, it := range items {
+		it.Name = RefPrefix + baseName(it.Meta.Session, now, 1)
+		who := gitx.Identity{Name: "orc-state", Email: "orc-state@localhost", When: atTime(it.Meta)}
+		commits[i] = gitx.NewCommit{Files: it.Snap, Message: message(it.Meta), Who: who, Ref: it.Name}
+	}
+	if err := atomicfile.Seam(atomicfile.OpGit, "fast-import"); err != nil {
+		return err
+	}
+	ids, err := s.git.CommitSnapshots(c, commits)
+	if ids == nil {
+		return fmt.Errorf("cannot write the archive's objects: %w", err)
+	}
+	for i, it := range items {
+		it.Commit, it.refCreated = ids[i], err == nil
+	}
+	if err == nil {
+		return nil
+	}
+	// Some names were taken: keep the refs that were created, and create
+	// the others under free names.
+	taken, lerr := s.git.ListRefs(c, RefPrefix)
+	if lerr != nil {
+		return fmt.Errorf("cannot list %s: %w", RefPrefix, lerr)
+	}
+	var rest []*Item
+	for _, it := range items {
+		if taken[it.Name] == it.Commit {
+			it.refCreated = true
+		} else {
+			rest = append(rest, it)
+		}
+	}
+	for try := 0; ; try++ {
+		var updates []gitx.RefUpdate
+		for _, it := range rest {
+			for n := 2; taken[it.Name] != ""; n++ {
+				it.Name = RefPrefix + baseName(it.Meta.Session, now, n)
+			}
+			taken[it.Name] = it.Commit
+			updates = append(updates, gitx.RefUpdate{Name: it.Name, New: it.Commit, Check: true})
+		}
+		if err = atomicfile.Seam(atomicfile.OpGit, "update-ref "+rest[0].Name); err == nil {
+			err = s.git.UpdateRefs(c, updates)
+		}
+		if err == nil {
+			for _, it := range rest {
+				it.refCreated = true
+			}
+			return nil
+		}
+		if try == 2 {
+			s.Abandon(items)
+			return fmt.Errorf("cannot create %s: %w", rest[0].Name, err)
+		}
+		if taken, lerr = s.git.ListRefs(c, RefPrefix); lerr != nil {
+			s.Abandon(items)
+			return fmt.Errorf("cannot list %s: %w", RefPrefix, lerr)
+		}
+	}
+}
+
+// Begin starts a transaction's use of the store: the folder names it
+// stages are its own (the transaction's function may run twice).
+func (s *Store) Begin() { s.staged = map[string]bool{} }
+
+// Keep, under the lock, makes sure that current, what the transaction
+// removes or replaces for it, is archived, and returns the archive's name.
+// In a repository, when current is what Prepare archived, that is the ref
+// (the item is then Used). Otherwise (no git, or another writer changed
+// the content since Prepare read it) current is staged in tx as a folder
+// archive, .archive/<id>/<time>/ and its .json: kept in the same
+// transaction, without git under the lock.
+func (s *Store) Keep(tx *state.Tx, it *Item, current Snapshot) string {
+	if s.git != nil && it.refCreated && current.Equal(it.Snap) {
+		it.Used = true
+		return it.Name
+	}
+	m := it.Meta
+	m.Files, m.Size = len(current), 0
+	for _, b := range current {
+		m.Size += int64(len(b))
+	}
+	now := clock.Stamp()
+	name := ""
+	for n := 1; ; n++ {
+		name = path.Join(Folder, baseName(m.Session, now, n))
+		_, errDir := os.Lstat(filepath.Join(s.Dir.Path, filepath.FromSlash(name)))
+		_, errMeta := os.Lstat(filepath.Join(s.Dir.Path, filepath.FromSlash(name)+".json"))
+		if errors.Is(errDir, fs.ErrNotExist) && errors.Is(errMeta, fs.ErrNotExist) && !s.staged[name] {
+			break
+		}
+	}
+	if s.staged == nil {
+		s.staged = map[string]bool{}
+	}
+	s.staged[name] = true
+	for p, data := range current {
+		tx.WriteState(filepath.FromSlash(name+"/"+p), data)
+	}
+	meta, _ := json.Marshal(m)
+	tx.WriteState(filepath.FromSlash(name)+".json", append(meta, '\n'))
+	return name
+}
+
+// Abandon drops the refs Prepare created for items the transaction did
+// not use (all of them when it did not happen). Best effort: an archive
+// left behind loses nothing.
+func (s *Store) Abandon(items []*Item) {
+	if s.git == nil {
+		return
+	}
+	var updates []gitx.RefUpdate
+	for _, it := range items {
+		if it.refCreated && !it.Used {
+			updates = append(updates, gitx.RefUpdate{Name: it.Name, Old: it.Commit, Check: true})
+			it.refCreated = false
+		}
+	}
+	if len(updates) == 0 {
+		return
+	}
+	c, cancel := ctx()
+	defer cancel()
+	_ = s.git.UpdateRefs(c, updates)
+}
+
+// Archive is one kept archive, as listed.
+type Archive struct {
+	Meta
+	Name   string `json:"name"` // the ref, or the folder under the state dir
+	Time   string `json:"time"` // the <time> of its name
+	Commit string `json:"commit,omitempty"`
+}
+
+// List returns the archives (of session id only, when id is not ""),
+// oldest first. In a repository it runs git: never call it under the lock.
+func (s *Store) List(id string) ([]Archive, error) {
+	out, err := s.listFolder(id) // in a repository too: Keep's fallback
+	if err == nil && s.git != nil {
+		var refs []Archive
+		refs, err = s.listRefs(id)
+		out = append(out, refs...)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Session != out[j].Session {
+			return out[i].Session < out[j].Session
+		}
+		return timeKey(out[i].Time) < timeKey(out[j].Time)
+	})
+	return out, err
+}
+
+// timeKey orders names made in one second by their suffix.
+func timeKey(t string) string {
+	base, suffix, _ := strings.Cut(t, "-")
+	n, _ := strconv.Atoi(suffix)
+	return fmt.Sprintf("%s-%09d", base, n)
+}
+
+func (s *Store) listRefs(id string) ([]Archive, error) {
+	c, cancel := ctx()
+	defer cancel()
+	prefix := RefPrefix
+	if id != "" {
+		prefix += Component(id) + "/"
+	}
+	refs, err := s.git.ListRefMessages(c, prefix)
+	if err != nil {
+		return nil, fmt.Errorf("cannot list %s: %w", RefPrefix, err)
+	}
+	var out []Archive
+	var unsized []int
+	for _, r := range refs {
+		rest := strings.TrimPrefix(r.Name, RefPrefix)
+		session, t := path.Split(rest)
+		session = strings.TrimSuffix(session, "/")
+		if session == "" || strings.Contains(session, "/") {
+			continue // not named by this protocol
+		}
+		a := Archive{Name: r.Name, Time: t, Commit: r.ID}
+		if m, ok := parseMessage(r.Message); ok && Component(m.Session) == session {
+			a.Meta = m
+		} else {
+			a.Meta = Meta{Session: session, Kind: KindSync, Verb: "sync"}
+			if when, err := time.Parse(TimeLayout, strings.SplitN(t, "-", 2)[0]); err == nil {
+				a.At = when.UTC().Format(time.RFC3339)
+			}
+			unsized = append(unsized, len(out))
+		}
+		out = append(out, a)
+	}
+	if len(unsized) > 0 {
+		// sync's archives carry no Meta: count their files.
+		objects, err := s.git.OpenObjects(c)
+		if err != nil {
+			return out, err
+		}
+		defer objects.Close()
+		for _, i := range unsized {
+			tree, err := objects.ReadTree(out[i].Commit)
+			if err != nil {
+				continue
+			}
+			out[i].Files = len(tree)
+			for _, b := range tree {
+				out[i].Size += int64(len(b.Data))
+			}
+		}
+	}
+	return out, nil
+}
+
+func (s *Store) listFolder(id string) ([]Archive, error) {
+	base := filepath.Join(s.Dir.Path, Folder)
+	sessions, err := os.ReadDir(base)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Archive
+	for _, sd := range sessions {
+		if !sd.IsDir() || id != "" && sd.Name() != Component(id) {
+			continue
+		}
+		entries, err := os.ReadDir(filepath.Join(base, sd.Name()))
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			t, ok := strings.CutSuffix(e.Name(), ".json")
+			if !ok || !e.Type().IsRegular() {
+				continue
+			}
+			data, err := os.ReadFile(filepath.Join(base, sd.Name(), e.Name()))
+			if err != nil {
+				return nil, err
+			}
+			var m Meta
+			if json.Unmarshal(data, &m) != nil || Component(m.Session) != sd.Name() {
+				continue // not one of ours
+			}
+			out = append(out, Archive{Meta: m, Name: path.Join(Folder, sd.Name(), t), Time: t})
+		}
+	}
+	return out, nil
+}
+
+// Load reads an archive's files. In a repository it runs git: never call
+// it under the lock.
+func (s *Store) Load(a Archive) (Snapshot, error) {
+	if a.Commit != "" && s.git != nil {
+		c, cancel := ctx()
+		defer cancel()
+		objects, err := s.git.OpenObjects(c)
+		if err != nil {
+			return nil, err
+		}
+		defer objects.Close()
+		tree, err := objects.ReadTree(a.Commit)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read %s: %w", a.Name, err)
+		}
+		return tree.Snapshot(), nil
+	}
+	return ReadFolder(s.Dir, filepath.FromSlash(a.Name))
+}
+
+// Pick chooses the archive of session id of one of kinds: the one made at
+// t (its <time>) when t is not "", else the newest.
+func Pick(all []Archive, id, t string, kinds ...string) (Archive, bool) {
+	var found Archive
+	ok := false
+	for _, a := range all {
+		if a.Session != id || !oneOf(a.Kind, kinds) || t != "" && a.Time != t {
+			continue
+		}
+		found, ok = a, true // List is oldest first
+	}
+	return found, ok
+}
+
+func oneOf(k string, kinds []string) bool {
+	for _, x := range kinds {
+		if k == x {
+			return true
+		}
+	}
+	return false
+}
+
+// StageDelete stages, in tx, the deletion of folder archives (nothing in
+// a repository: see DeleteRefs, after the transaction).
+func (s *Store) StageDelete(tx *state.Tx, archives []Archive) {
+	for _, a := range archives {
+		if a.Commit != "" {
+			continue // a ref: DeleteRefs
+		}
+		tx.RemoveArchive(filepath.FromSlash(a.Name))
+		tx.RemoveFile(filepath.FromSlash(a.Name) + ".json")
+	}
+}
+
+// DeleteRefs deletes archive refs, each only if it still names the commit
+// listed (one git update-ref transaction). Run it after the transaction
+// that recorded the deletion.
+func (s *Store) DeleteRefs(archives []Archive) error {
+	if s.git == nil || len(archives) == 0 {
+		return nil
+	}
+	var updates []gitx.RefUpdate
+	for _, a := range archives {
+		if a.Commit != "" {
+			updates = append(updates, gitx.RefUpdate{Name: a.Name, Old: a.Commit, Check: true})
+		}
+	}
+	if len(updates) == 0 {
+		return nil
+	}
+	c, cancel := ctx()
+	defer cancel()
+	return s.git.UpdateRefs(c, updates)
+}

@@ -1,0 +1,101 @@
+package archive
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/orc-state/orc-state/internal/clock"
+	"github.com/orc-state/orc-state/internal/environ"
+	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/state"
+)
+
+// A real repository: archives made in the same second get -2, -3... (the
+// first name taken by fast-import's refusal, the next ones found by
+// listing), list and load give back what was kept, and abandoned ones are
+// gone.
+func TestPrepareInRepository(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not found")
+	}
+	dir := t.TempDir()
+	env := environ.OS().Without(func(k string) bool { return len(k) > 4 && k[:4] == "GIT_" }).With("HOME=" + dir)
+	cmd := exec.Command("git", "init", "-q", "-b", "main", dir)
+	cmd.Env = env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	l, err := gitx.Discover(dir, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, ".orc"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	store := Open(&state.Dir{Path: filepath.Join(dir, ".orc"), Git: &l})
+	if !store.InGit() {
+		t.Fatal("the repository's own state dir keeps its archives in git")
+	}
+	defer func(old func() time.Time) { clock.Stamp = old }(clock.Stamp)
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	clock.Stamp = func() time.Time { return at }
+
+	var made []*Item
+	for i, text := range []string{"one", "two", "three"} {
+		it := NewItem("feat-x", KindDigest, "digest write", "cli", Snapshot{EntryFile: []byte("{}"), "files/checkpoint.md": []byte(text)})
+		if err := store.Prepare([]*Item{it}); err != nil {
+			t.Fatalf("archive %d: %v", i+1, err)
+		}
+		made = append(made, it)
+	}
+	want := []string{"20260102T030405Z", "20260102T030405Z-2", "20260102T030405Z-3"}
+	all, err := store.List("feat-x")
+	if err != nil || len(all) != 3 {
+		t.Fatalf("List: %v %+v", err, all)
+	}
+	for i, a := range all {
+		if a.Time != want[i] || a.Name != made[i].Name || a.Kind != KindDigest || a.Verb != "digest write" || a.Size != int64(2+len([]string{"one", "two", "three"}[i])) {
+			t.Errorf("archive %d: %+v (made %s)", i, a, made[i].Name)
+		}
+		snap, err := store.Load(a)
+		if err != nil || !snap.Equal(made[i].Snap) {
+			t.Errorf("Load(%s) = %v, %v", a.Name, snap, err)
+		}
+	}
+	// Under the lock: the content archived names the ref; content that
+	// changed since is archived in the transaction, as a folder archive.
+	changed := Snapshot{EntryFile: []byte("{}"), "files/checkpoint.md": []byte("four")}
+	var same, moved string
+	d := store.Dir
+	err = d.Update(context.Background(), state.Options{Verb: "digest write", Actor: "cli", LockTimeout: time.Second}, func(tx *state.Tx) error {
+		store.Begin()
+		same = store.Keep(tx, made[1], made[1].Snap)
+		moved = store.Keep(tx, made[2], changed)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if same != made[1].Name || !made[1].Used || made[2].Used || moved != Folder+"/feat-x/20260102T030405Z" {
+		t.Fatalf("Keep: %q (used %v), %q (used %v)", same, made[1].Used, moved, made[2].Used)
+	}
+	// The ones the transaction did not use are dropped; the folder archive
+	// is listed beside the ref, and loads.
+	store.Abandon(made)
+	all, err = store.List("")
+	if err != nil || len(all) != 2 || all[0].Name != made[1].Name && all[1].Name != made[1].Name {
+		t.Fatalf("after Abandon: %v %+v", err, all)
+	}
+	for _, a := range all {
+		if a.Name == moved {
+			snap, err := store.Load(a)
+			if err != nil || !snap.Equal(changed) || a.Commit != "" || a.Size != 6 {
+				t.Errorf("the folder archive: %+v, %v, %v", a, snap, err)
+			}
+		}
+	}
+}

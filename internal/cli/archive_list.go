@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/orc-state/orc-state/internal/archive"
+	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/safetext"
+)
+
+// ArchiveListCmd is `archive list`.
+type ArchiveListCmd struct {
+	Session string `help:"Only the archives of this sessionId (or orphan folder name)." placeholder:"S"`
+	JSON    bool   `name:"json" help:"The archives as a JSON array."`
+}
+
+// Run lists the archives, oldest first per session: what each holds, when
+// and by which verb it was made, and its size. A read: no lock, nothing
+// written.
+func (c *ArchiveListCmd) Run(e *Env) error {
+	d, err := e.Dir()
+	if err != nil {
+		return err
+	}
+	all, err := archive.Open(d).List(c.Session)
+	if err != nil {
+		return fault.Wrap(fault.Invalid, err, "cannot list the archives").WithHint("run git status to see why git cannot answer")
+	}
+	if c.JSON {
+		if all == nil {
+			all = []archive.Archive{}
+		}
+		return printJSON(e, all, "  ")
+	}
+	var b strings.Builder
+	for _, a := range all {
+		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%s\t%d files\t%d bytes\t%s\n", safetext.Escape(a.Session), a.Time, a.Kind,
+			safetext.Escape(a.Verb), safetext.Escape(a.At), a.Files, a.Size, safetext.Escape(a.Name))
+	}
+	_, err = fmt.Fprint(e.Stdout, b.String())
+	return err
+}

@@ -1,0 +1,132 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/orc-state/orc-state/internal/archive"
+	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/registry"
+)
+
+// SessionRestoreCmd is `session restore`.
+type SessionRestoreCmd struct {
+	Archive string `arg:"" name:"id" help:"The sessionId (or orphan folder) to bring back, optionally @TIME (a time orc-state archive list shows); default: its newest archive."`
+}
+
+// archiveTimePattern is the <time> of an archive's name.
+var archiveTimePattern = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z(-[0-9]+)?$`)
+
+// splitArchive splits ID[@TIME].
+func splitArchive(arg string) (id, at string) {
+	if i := strings.LastIndexByte(arg, '@'); i >= 0 && archiveTimePattern.MatchString(arg[i+1:]) {
+		return arg[:i], arg[i+1:]
+	}
+	return arg, ""
+}
+
+// Run brings a removed session back from its archive: its entry and every
+// file, byte for byte, so that verify finds it as it was. A removed orphan
+// folder comes back as the orphan it was. It is refused (exit 2, nothing
+// written) while a session holds that key, that branch or that folder.
+// The restore is recorded in removed.jsonl, not in the session's journal:
+// the session is exactly what was archived.
+func (c *SessionRestoreCmd) Run(e *Env) error {
+	id, at := splitArchive(c.Archive)
+	if id == "" || !orphanName(id) {
+		return fault.Usagef("%q names no session", c.Archive).WithHint("orc-state archive list shows the archives and their times")
+	}
+	d, err := e.Dir()
+	if err != nil {
+		return err
+	}
+	store := archive.Open(d)
+	all, err := store.List(id)
+	if err != nil {
+		return fault.Wrap(fault.Invalid, err, "cannot list the archives").WithHint("run git status to see why git cannot answer")
+	}
+	kinds := []string{archive.KindSession, archive.KindOrphan}
+	if at != "" {
+		kinds = append(kinds, archive.KindSync) // a side sync discarded, when named
+	}
+	a, ok := archive.Pick(all, id, at, kinds...)
+	if !ok {
+		what := "no archive of a removed " + safetext.Escape(id)
+		if at != "" {
+			what += " made at " + at
+		}
+		return fault.NotFoundf("%s", what).WithHint("orc-state archive list --session %s shows its archives", safetext.Quote(id))
+	}
+	snap, err := store.Load(a)
+	if err != nil {
+		return fault.Wrap(fault.Invalid, err, "cannot read %s", a.Name).WithHint("run git status to see why git cannot answer")
+	}
+	var entry *registry.Session
+	if a.Kind != archive.KindOrphan {
+		s, err := archive.ValidateSession(id, snap)
+		if err != nil {
+			return fault.Invalidf("%s cannot be restored: %v; nothing was written", a.Name, err).WithHint("read it with orc-state archive list, and take what you need from it by hand")
+		}
+		entry = &s
+	} else if err := archive.ValidatePaths(snap); err != nil {
+		return fault.Invalidf("%s cannot be restored: %v; nothing was written", a.Name, err).WithHint("take what you need from it by hand")
+	}
+	if where, found := archive.Credential(snap); found {
+		return fault.Usagef("%s holds credential-shaped text in %s; it is not restored, nothing was written", safetext.Escape(a.Name), where).
+			WithHint("take what you need from it by hand, leaving the secret out")
+	}
+	return e.Update(func(tx *state.Tx) error {
+		if err := restoreConflict(tx, id, entry); err != nil {
+			return err
+		}
+		if entry != nil {
+			tx.Reg.Sessions = append(tx.Reg.Sessions, *entry)
+			tx.RegistryChanged()
+		}
+		for p, data := range snap {
+			if p != archive.EntryFile || entry == nil {
+				tx.WriteState(filepath.Join(id, filepath.FromSlash(p)), data)
+			}
+		}
+		fields := map[string]any{"restored": id, "archive": a.Name}
+		if a.Commit != "" {
+			fields["commit"] = a.Commit
+		}
+		tx.Tombstone(tombstone(e.Actor(), e.Verb, fields))
+		fmt.Fprintf(e.Stdout, "restored %s from %s\n", safetext.Escape(id), safetext.Escape(a.Name))
+		return nil
+	})
+}
+
+// restoreConflict refuses to restore id while a session holds its key,
+// its branch or its folder (case-insensitively too, as macOS and Windows
+// see folders), naming both.
+func restoreConflict(tx *state.Tx, id string, entry *registry.Session) error {
+	keep := "the archive stays; orc-state archive list --session " + safetext.Quote(id) + " shows it"
+	if live := findExact(tx.Reg, id); live != nil {
+		return fault.Usagef("session %s is live (branch %s); restoring its archive would replace it; nothing was written",
+			safetext.Escape(id), safetext.Escape(live.GitBranch)).WithHint("%s", keep)
+	}
+	if entry != nil {
+		if other := tx.Reg.ForBranch(entry.GitBranch); other != nil {
+			return fault.Usagef("branch %s now has session %s; restoring %s would give it two; nothing was written",
+				safetext.Escape(entry.GitBranch), safetext.Escape(other.SessionID), safetext.Escape(id)).WithHint("%s", keep)
+		}
+		if other := tx.Reg.SameFolder(id); other != nil {
+			return fault.Usagef("session %s would share one folder with session %s on macOS and Windows; nothing was written",
+				safetext.Escape(id), safetext.Escape(other.SessionID)).WithHint("%s", keep)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(tx.Dir().Path, id)); !errors.Is(err, fs.ErrNotExist) {
+		return fault.Usagef("folder %s exists in the state dir; restoring would mix two sessions' files; nothing was written",
+			safetext.Escape(id)).WithHint("orc-state doctor says what it is; the archive stays; orc-state archive list --session %s shows it", safetext.Quote(id))
+	}
+	return nil
+}
