@@ -527,7 +527,7 @@ type crashStats struct {
 // behind. At the end repair --temp removes the temp files and ordinary
 // verbs bring the state back to clean.
 func TestCrashKill(t *testing.T) {
-	budget := 60 * time.Second
+	budget := 20 * time.Second // a few hundred kills; the package's 2-minute budget (docs/reliability.md)
 	if testing.Short() {
 		budget = 10 * time.Second
 	}
@@ -847,7 +847,7 @@ var soakKinds = []string{
 // each one must be there exactly once, and verify and doctor must find
 // nothing.
 func TestSoakWriters(t *testing.T) {
-	budget := 20 * time.Second
+	budget := 10 * time.Second
 	if testing.Short() {
 		budget = 5 * time.Second
 	}

@@ -110,25 +110,28 @@ func (s *Store) Prepare(items []*Item) error {
 	}
 	// Some names were taken: keep the refs that were created, and create
 	// the others under free names.
-	taken, lerr := s.git.ListRefs(c, RefPrefix)
+	taken, lerr := s.takenNames(c)
 	if lerr != nil {
 		return fmt.Errorf("cannot list %s: %w", RefPrefix, lerr)
 	}
 	var rest []*Item
 	for _, it := range items {
-		if taken[it.Name] == it.Commit {
+		if taken[strings.ToLower(it.Name)] == it.Commit {
 			it.refCreated = true
 		} else {
 			rest = append(rest, it)
 		}
 	}
+	if len(rest) == 0 {
+		return nil // each name already held its commit: the same content, archived in the same second
+	}
 	for try := 0; ; try++ {
 		var updates []gitx.RefUpdate
 		for _, it := range rest {
-			for n := 2; taken[it.Name] != ""; n++ {
+			for n := 2; taken[strings.ToLower(it.Name)] != ""; n++ {
 				it.Name = RefPrefix + baseName(it.Meta.Session, now, n)
 			}
-			taken[it.Name] = it.Commit
+			taken[strings.ToLower(it.Name)] = it.Commit
 			updates = append(updates, gitx.RefUpdate{Name: it.Name, New: it.Commit, Check: true})
 		}
 		if err = atomicfile.Seam(atomicfile.OpGit, "update-ref "+rest[0].Name); err == nil {
@@ -144,11 +147,26 @@ func (s *Store) Prepare(items []*Item) error {
 			s.Abandon(items)
 			return fmt.Errorf("cannot create %s: %w", rest[0].Name, err)
 		}
-		if taken, lerr = s.git.ListRefs(c, RefPrefix); lerr != nil {
+		if taken, lerr = s.takenNames(c); lerr != nil {
 			s.Abandon(items)
 			return fmt.Errorf("cannot list %s: %w", RefPrefix, lerr)
 		}
 	}
+}
+
+// takenNames lists the archive refs by their names in lower case: on a
+// file system that ignores case (Windows, macOS; some store the name
+// lowered) a loose ref collides with every spelling of its name.
+func (s *Store) takenNames(c context.Context) (map[string]string, error) {
+	refs, err := s.git.ListRefs(c, RefPrefix)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(refs))
+	for name, id := range refs {
+		out[strings.ToLower(name)] = id
+	}
+	return out, nil
 }
 
 // Begin starts a transaction's use of the store: the folder names it

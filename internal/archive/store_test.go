@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -97,5 +98,67 @@ func TestPrepareInRepository(t *testing.T) {
 				t.Errorf("the folder archive: %+v, %v, %v", a, snap, err)
 			}
 		}
+	}
+}
+
+// The same content archived twice in one second is one commit under one
+// name (the second Prepare finds its ref made already), and a name held
+// in another case (a file system that ignores case, or lowers names, has
+// only one file for both) is taken: the next archive gets -2.
+func TestPrepareNameCollisions(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not found")
+	}
+	dir := t.TempDir()
+	env := environ.OS().Without(func(k string) bool { return len(k) > 4 && k[:4] == "GIT_" }).With("HOME=" + dir)
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+		cmd.Env = env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	git("init", "-q", "-b", "main")
+	l, err := gitx.Discover(dir, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, ".orc"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	store := Open(&state.Dir{Path: filepath.Join(dir, ".orc"), Git: &l})
+	defer func(old func() time.Time) { clock.Stamp = old }(clock.Stamp)
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	clock.Stamp = func() time.Time { return at }
+	item := func(session, text string) *Item {
+		return NewItem(session, KindDigest, "digest write", "cli", Snapshot{EntryFile: []byte("{}"), "files/checkpoint.md": []byte(text)})
+	}
+
+	first, again := item("feat-x", "same"), item("feat-x", "same")
+	for _, it := range []*Item{first, again} {
+		if err := store.Prepare([]*Item{it}); err != nil {
+			t.Fatalf("Prepare: %v", err)
+		}
+	}
+	if again.Name != first.Name || again.Commit != first.Commit || !again.refCreated {
+		t.Errorf("the same content again: %s %s (created %v), first %s %s", again.Name, again.Commit, again.refCreated, first.Name, first.Commit)
+	}
+
+	// A name held in another case: the listing Prepare falls back to
+	// folds case, so on a file system where the two are one file the next
+	// free name is taken (there fast-import refuses the first; this one,
+	// case-sensitive, creates it: the NTFS scenario of
+	// TestWindowsLikeFileSystem covers the fallback end to end).
+	git("update-ref", RefPrefix+"feat-y/20260102t030405z", first.Commit)
+	taken, err := store.takenNames(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if taken[strings.ToLower(RefPrefix+"feat-y/20260102T030405Z")] != first.Commit {
+		t.Errorf("takenNames does not fold case: %v", taken)
+	}
+	next := item("feat-y", "next")
+	if err := store.Prepare([]*Item{next}); err != nil || !next.refCreated {
+		t.Fatalf("Prepare beside a lowered name: %v", err)
 	}
 }

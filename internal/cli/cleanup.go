@@ -254,8 +254,8 @@ func (c *CleanupCmd) apply(e *Env, plan []planRow) error {
 				return err
 			}
 			plan[i].Archive = name
+			removed = append(removed, s.SessionID) // before: s points into tx.Reg.Sessions, which the removal shifts
 			tx.RemoveSessionArchived(*s, name)
-			removed = append(removed, s.SessionID)
 		}
 		return unbindSessions(tx, removed...) // the worktrees stay
 	})

@@ -66,8 +66,9 @@ func (c *SessionRemoveCmd) Run(e *Env) error {
 		if err != nil {
 			return err
 		}
+		id := s.SessionID // s points into tx.Reg.Sessions, which the removal shifts
 		tx.RemoveSessionArchived(*s, name)
-		return unbindSessions(tx, s.SessionID) // the worktrees stay
+		return unbindSessions(tx, id) // the worktrees stay
 	})
 }
 
