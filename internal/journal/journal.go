@@ -54,6 +54,22 @@ type Digests struct {
 	Decisions  string `json:"decisions"`
 }
 
+// Field is the member of d whose JSON name is key ("entry",
+// "checkpoint", "ledger", "decisions"); nil for any other key.
+func (d *Digests) Field(key string) *string {
+	switch key {
+	case "entry":
+		return &d.Entry
+	case "checkpoint":
+		return &d.Checkpoint
+	case "ledger":
+		return &d.Ledger
+	case "decisions":
+		return &d.Decisions
+	}
+	return nil
+}
+
 // Sum returns the hex sha256 of data, or "" when data is nil.
 func Sum(data []byte) string {
 	if data == nil {
