@@ -25,6 +25,7 @@ import (
 	"os"
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
+	"github.com/orc-state/orc-state/internal/textin"
 )
 
 // FileName is the journal's name inside a session's files/ folder.
@@ -43,6 +44,20 @@ type Entry struct {
 	// had changed outside orc-state since the line before: the writer that
 	// noticed keeps the evidence instead of silently re-baselining.
 	Outside []string `json:"outside,omitempty"`
+}
+
+// TextProblem refuses an entry whose actor, verb or time is not one line
+// by textin.SingleLine (a line break, or another control character, which
+// a terminal would act on). orc-state never writes one (the actor is
+// checked where it is read, the verbs and times are its own), so such a
+// line came from elsewhere: another machine's sync commit, an archive.
+func (e Entry) TextProblem() error {
+	for _, f := range []struct{ name, v string }{{"actor", e.Actor}, {"verb", e.Verb}, {"at", e.At}} {
+		if err := textin.SingleLine(f.name, f.v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Digests are the sha256 (hex) of the session's state after the change; ""

@@ -2,6 +2,7 @@ package state
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/orc-state/orc-state/checkpoint"
@@ -160,9 +161,17 @@ func validDecisions(data []byte) error {
 	return err
 }
 
+// validJournal refuses a journal whose chain is broken (or a line torn or
+// not an entry), or a line whose actor, verb or time is not one line.
 func validJournal(data []byte) error {
-	if _, problems, _ := journal.Parse(data); len(problems) > 0 {
+	entries, problems, _ := journal.Parse(data)
+	if len(problems) > 0 {
 		return errors.New(problems[0].Message)
+	}
+	for i, e := range entries { // without problems, entry i is line i+1
+		if err := e.TextProblem(); err != nil {
+			return fmt.Errorf("line %d: %v", i+1, err)
+		}
 	}
 	return nil
 }

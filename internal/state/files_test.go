@@ -102,6 +102,15 @@ func TestValidateSessionFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	bad := func(after journal.Tail, edit func(e *journal.Entry)) []byte {
+		e := journal.Entry{At: "2026-01-02T03:04:06Z", Actor: "agent", Verb: "phase set"}
+		edit(&e)
+		line, _, err := after.Next(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return line
+	}
 	for _, tc := range []struct {
 		name, data string
 		want       string // "" when it passes; else in the error
@@ -118,6 +127,8 @@ func TestValidateSessionFile(t *testing.T) {
 		{journal.FileName, string(line2), "does not follow"},
 		{journal.FileName, string(line1) + `{"seq":2,"prev":"`, "torn"},
 		{journal.FileName, "not json\n", "not a journal entry"},
+		{journal.FileName, string(line1) + string(bad(j, func(e *journal.Entry) { e.Actor = "a\nb" })), "line 2: actor contains a line break"},
+		{journal.FileName, string(line1) + string(bad(j, func(e *journal.Entry) { e.Verb = "x\x1b[2J" })), "line 2: verb contains a control character"},
 		{ProgressFile, "anything\x00at all", ""},
 		{journal.AnchorName, "not an anchor", ""}, // checked against the journal (journal.CheckAnchor)
 		{ReadinessFile, "not json", ""},
