@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/orc-state/orc-state/internal/cli"
-	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/lock"
 	"github.com/orc-state/orc-state/internal/refsync"
 	"github.com/orc-state/orc-state/internal/state"
@@ -114,8 +113,10 @@ func TestProtocolLayout(t *testing.T) {
 	layout := section(t, readProtocol(t), 2)
 	owned := []string{
 		state.RegistryFile, lock.FileName, state.ProofFile, state.IntentFile, state.RemovedFile,
-		state.CheckpointFile, state.LedgerFile, state.DecisionsFile, state.ProgressFile,
-		journal.FileName, journal.AnchorName, cli.LinkFile, "readiness.json", refsync.LogFile,
+		cli.LinkFile, refsync.LogFile,
+	}
+	for _, f := range state.SessionFiles {
+		owned = append(owned, f.Name)
 	}
 	for _, name := range owned {
 		if !strings.Contains(layout, name+"`") {
@@ -136,6 +137,98 @@ func TestProtocolLayout(t *testing.T) {
 	for _, s := range schemas {
 		if !linked[s] {
 			t.Errorf("docs/protocol.md §2 does not link schema/%s from the row of the file it describes", s)
+		}
+	}
+}
+
+// TestProtocolSessionFiles holds docs/protocol.md §2's table of session
+// files to state.SessionFiles, the one table the code reads: the same
+// names, in the same order, then the artifact row, each with the
+// properties the code gives it. The layout table above it lists no file
+// of files/ by a fixed name that the code does not know, and §12 names
+// every file artifact put refuses.
+func TestProtocolSessionFiles(t *testing.T) {
+	doc := readProtocol(t)
+	sec := section(t, doc, 2)
+	start := strings.Index(sec, "\n| file | written by |")
+	if start < 0 {
+		t.Fatal("docs/protocol.md §2 has no table of session files (header \"| file | written by | ...\")")
+	}
+	var rows [][]string
+	for _, line := range strings.Split(sec[start+1:], "\n") {
+		if !strings.HasPrefix(line, "|") {
+			break
+		}
+		if strings.HasPrefix(line, "|---") {
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		for i := range cells {
+			cells[i] = strings.TrimSpace(cells[i])
+		}
+		rows = append(rows, cells)
+	}
+	header, rows := rows[0], rows[1:]
+	want := []string{"file", "written by", "journal digest", "checked on import and restore", "travels", "archived", "redaction"}
+	if strings.Join(header, "|") != strings.Join(want, "|") {
+		t.Fatalf("the session files table's columns are %q; the test reads %q", header, want)
+	}
+	code := append(append([]state.SessionFile(nil), state.SessionFiles...), state.Artifact)
+	if len(rows) != len(code) {
+		var names []string
+		for _, r := range rows {
+			names = append(names, r[0])
+		}
+		t.Fatalf("docs/protocol.md §2 lists %d session files (%q); state.SessionFiles has %d rows and the artifact row", len(rows), names, len(state.SessionFiles))
+	}
+	yesNo := func(b bool) string {
+		if b {
+			return "yes"
+		}
+		return "no"
+	}
+	for i, f := range code {
+		r := rows[i]
+		if len(r) != len(want) {
+			t.Errorf("row %q has %d cells, want %d", r[0], len(r), len(want))
+			continue
+		}
+		name, writer, digest := "`"+f.Name+"`", f.Writer, "`"+f.Digest+"`"
+		if f.Name == "" { // the artifact row
+			name, writer = "any other name: an artifact (§12)", "artifact put"
+		}
+		if f.Digest == "" {
+			digest = "no"
+		}
+		checked, _, _ := strings.Cut(r[3], ",")
+		checked, _, _ = strings.Cut(checked, ":")
+		for _, c := range []struct{ what, doc, code string }{
+			{"file", r[0], name},
+			{"written by", r[1], writer},
+			{"journal digest", r[2], digest},
+			{"checked on import and restore", checked, yesNo(f.Validate != nil)},
+			{"travels", r[4], yesNo(f.Travels)},
+			{"archived", r[5], yesNo(f.Archived)},
+			{"redaction", r[6], f.Redact.String()},
+		} {
+			if c.doc != c.code {
+				t.Errorf("docs/protocol.md §2, session files, row %d (%s), %s: the document says %q, state.SessionFiles %q", i+1, r[0], c.what, c.doc, c.code)
+			}
+		}
+	}
+	known := map[string]bool{}
+	for _, f := range state.SessionFiles {
+		known[f.Name] = true
+	}
+	for _, m := range regexp.MustCompile("(?m)^\\| `<sessionId>/files/([^`<]+)`").FindAllStringSubmatch(sec, -1) {
+		if !known[m[1]] {
+			t.Errorf("docs/protocol.md §2's layout lists files/%s, which state.SessionFiles lacks", m[1])
+		}
+	}
+	artifacts := section(t, doc, 12)
+	for _, f := range state.SessionFiles {
+		if f.Writer != "" && !strings.Contains(artifacts, "`"+f.Name+"`") {
+			t.Errorf("docs/protocol.md §12 does not name %s among the files artifact put refuses", f.Name)
 		}
 	}
 }

@@ -139,7 +139,8 @@ func ReadSession(d *state.Dir, reg *registry.Registry, id string) (Snapshot, err
 }
 
 // ReadFolder returns every regular file under the state dir's folder
-// name, by its slash-separated path there, temp files left out; empty
+// name, by its slash-separated path there, temp files and the session
+// files an archive does not keep (state.Kept) left out; empty
 // when the folder does not exist. A folder or file reached through a
 // symlink is refused.
 func ReadFolder(d *state.Dir, name string) (Snapshot, error) {
@@ -165,12 +166,16 @@ func ReadFolder(d *state.Dir, name string) (Snapshot, error) {
 		if de.IsDir() || atomicfile.IsTemp(de.Name()) || !de.Type().IsRegular() {
 			return nil
 		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if !state.Kept(rel) {
+			return nil
+		}
 		data, err := atomicfile.ReadFile(p)
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(root, p)
-		snap[filepath.ToSlash(rel)] = data
+		snap[rel] = data
 		return nil
 	})
 	if err != nil {

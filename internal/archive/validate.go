@@ -6,14 +6,11 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/orc-state/orc-state/checkpoint"
-	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/strictjson"
 	"github.com/orc-state/orc-state/registry"
-	"github.com/orc-state/orc-state/slices"
 )
 
 // ValidateSession applies to an archived session, before it is restored,
@@ -43,7 +40,7 @@ func ValidateSession(id string, snap Snapshot) (registry.Session, error) {
 		if !ok {
 			continue
 		}
-		if err := validateFile(rel, snap[p]); err != nil {
+		if err := state.ValidateSessionFile(rel, snap[p]); err != nil {
 			return s, fmt.Errorf("its %s is invalid: %v", p, err)
 		}
 	}
@@ -66,27 +63,6 @@ func ValidatePaths(snap Snapshot) error {
 			if el == "" || el == "." || el == ".." {
 				return fmt.Errorf("it holds an unsafe path %q", p)
 			}
-		}
-	}
-	return nil
-}
-
-// validateFile applies to a restored file the checks its own verb would.
-func validateFile(name string, data []byte) error {
-	switch name {
-	case state.LedgerFile:
-		_, err := slices.Parse(data)
-		return err
-	case state.DecisionsFile:
-		_, err := decisions.Parse(data)
-		return err
-	case state.CheckpointFile:
-		if doc := checkpoint.Parse(data); doc.Front == nil {
-			return fmt.Errorf("no valid frontmatter")
-		}
-	case journal.FileName:
-		if _, problems, _ := journal.Parse(data); len(problems) > 0 {
-			return fmt.Errorf("%s", problems[0].Message)
 		}
 	}
 	return nil

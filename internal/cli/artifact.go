@@ -23,29 +23,12 @@ import (
 // maxArtifactName bounds an artifact path, in bytes.
 const maxArtifactName = 240
 
-// owned are the files/ names that only their own verbs write, each with
-// its writer: every file a verb other than artifact put writes in files/
-// (adv_owned_files.txtar holds this list to what the verbs write).
-var owned = map[string]string{
-	state.CheckpointFile: "the verbs that change the session",
-	state.LedgerFile:     "slice init and the slice verbs",
-	state.DecisionsFile:  "decision set",
-	state.ProgressFile:   "progress append",
-	journal.FileName:     "every change of the session",
-	journal.AnchorName:   "every change of the session",
-	state.ReadinessFile:  "slice verify",
-}
-
-// stampedOwned are the owned files stamped like an artifact, which
-// artifact check may read.
-var stampedOwned = map[string]bool{state.ReadinessFile: true}
-
 // checkArtifactName refuses a NAME that is not a safe relative path inside
 // files/: absolute, with "..", too long, hidden, or a file another verb owns
 // (for writing, any; for artifact check, one that is not stamped).
 func checkArtifactName(name string, write bool) error {
-	if o := ownedName(name); o != "" && (write || !stampedOwned[o]) {
-		return fault.Usagef("%s is written by %s, not by artifact put", o, owned[o]).
+	if o, ok := ownedFile(name); ok && (write || !o.Stamped) {
+		return fault.Usagef("%s is written by %s, not by artifact put", o.Name, o.Writer).
 			WithHint("store the artifact under another name")
 	}
 	switch {
@@ -85,15 +68,17 @@ func newArtifactName(name string) error {
 	return nil
 }
 
-// ownedName returns the owned file that name is, also on macOS and
-// Windows, which ignore case ("Slices.json" is slices.json there), or "".
-func ownedName(name string) string {
-	for o := range owned {
-		if o == name || portable.Same(o, name) {
-			return o
+// ownedFile returns the session file that name is, also on macOS and
+// Windows, which ignore case ("Slices.json" is slices.json there), when
+// a verb other than artifact put writes it (state.SessionFiles, whose
+// Writer adv_owned_files.txtar holds to what the verbs write).
+func ownedFile(name string) (state.SessionFile, bool) {
+	for _, f := range state.SessionFiles {
+		if f.Writer != "" && (f.Name == name || portable.Same(f.Name, name)) {
+			return f, true
 		}
 	}
-	return ""
+	return state.SessionFile{}, false
 }
 
 // caseVariant refuses NAME when files/ holds a file or folder on its path

@@ -25,6 +25,7 @@ import (
 	"os"
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
+	"github.com/orc-state/orc-state/internal/textin"
 )
 
 // FileName is the journal's name inside a session's files/ folder.
@@ -45,6 +46,20 @@ type Entry struct {
 	Outside []string `json:"outside,omitempty"`
 }
 
+// TextProblem refuses an entry whose actor, verb or time is not one line
+// by textin.SingleLine (a line break, or another control character, which
+// a terminal would act on). orc-state never writes one (the actor is
+// checked where it is read, the verbs and times are its own), so such a
+// line came from elsewhere: another machine's sync commit, an archive.
+func (e Entry) TextProblem() error {
+	for _, f := range []struct{ name, v string }{{"actor", e.Actor}, {"verb", e.Verb}, {"at", e.At}} {
+		if err := textin.SingleLine(f.name, f.v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Digests are the sha256 (hex) of the session's state after the change; ""
 // means the file does not exist.
 type Digests struct {
@@ -52,6 +67,22 @@ type Digests struct {
 	Checkpoint string `json:"checkpoint"`
 	Ledger     string `json:"ledger"`
 	Decisions  string `json:"decisions"`
+}
+
+// Field is the member of d whose JSON name is key ("entry",
+// "checkpoint", "ledger", "decisions"); nil for any other key.
+func (d *Digests) Field(key string) *string {
+	switch key {
+	case "entry":
+		return &d.Entry
+	case "checkpoint":
+		return &d.Checkpoint
+	case "ledger":
+		return &d.Ledger
+	case "decisions":
+		return &d.Decisions
+	}
+	return nil
 }
 
 // Sum returns the hex sha256 of data, or "" when data is nil.

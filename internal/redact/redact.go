@@ -170,13 +170,22 @@ func Session(s registry.Session, f *Files) (*Plan, error) {
 	return p, nil
 }
 
-// redactFile redacts one file by its kind. entry is the session's entry
-// (redacted when entryChanged), which a checkpoint's frontmatter mirrors.
+// redactFile redacts one file as its row in state.SessionFiles says
+// (Redact). entry is the session's entry (redacted when entryChanged),
+// which a checkpoint's frontmatter mirrors.
 func redactFile(name string, data []byte, entry *registry.Session, entryChanged bool) ([]byte, []secrets.Hit, error) {
-	switch {
-	case name == journal.FileName && len(secrets.All(data)) == 0:
-		return data, nil, nil // the common case, without a pass per line
-	case name == journal.FileName:
+	how := state.SessionFileOf(name).Redact
+	if how == state.RedactByName {
+		how = state.RedactLines
+		if strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".jsonl") {
+			how = state.RedactJSON
+		}
+	}
+	switch how {
+	case state.RedactJournal:
+		if len(secrets.All(data)) == 0 {
+			return data, nil, nil // the common case, without a pass per line
+		}
 		var hits []secrets.Hit
 		n := 0
 		red := journal.Rewrite(data, func(line []byte) []byte {
@@ -188,9 +197,9 @@ func redactFile(name string, data []byte, entry *registry.Session, entryChanged 
 			return out
 		})
 		return red, hits, nil
-	case name == state.CheckpointFile:
+	case state.RedactCheckpoint:
 		return redactCheckpoint(data, entry, entryChanged)
-	case strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".jsonl"):
+	case state.RedactJSON:
 		red, hits := secrets.RedactJSON(data)
 		return red, hits, nil
 	}

@@ -9,8 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/orc-state/orc-state/checkpoint"
-	"github.com/orc-state/orc-state/decisions"
+	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/portable"
@@ -18,7 +17,6 @@ import (
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/strictjson"
 	"github.com/orc-state/orc-state/registry"
-	"github.com/orc-state/orc-state/slices"
 )
 
 // validateRemote applies to a remote commit, before anything is written,
@@ -80,7 +78,10 @@ func validate(id string, files gitx.Snapshot, side string) (registry.Session, er
 		if !ok {
 			return s, fmt.Errorf("the %s state of %s has %q, which this orc-state does not know (pushed by a newer version? upgrade orc-state)", side, id, name)
 		}
-		if err := validateFile(rel, files[name]); err != nil {
+		if !travels(rel) {
+			return s, fmt.Errorf("the %s state of %s has %s, a file that never travels between machines", side, id, safetext.Escape(name))
+		}
+		if err := state.ValidateSessionFile(rel, files[name]); err != nil {
 			return s, fmt.Errorf("the %s %s of %s is invalid: %v", side, rel, id, err)
 		}
 	}
@@ -134,7 +135,7 @@ func dropHFSIgnorable(r rune) rune {
 // plain name (no empty, ".", ".." or backslash element), and that is not a
 // temp file.
 func safeRel(rel string) bool {
-	if rel == "" || strings.ContainsAny(rel, "\\\x00") || path.Clean(rel) != rel || !travels(path.Base(rel)) {
+	if rel == "" || strings.ContainsAny(rel, "\\\x00") || path.Clean(rel) != rel || atomicfile.IsTemp(path.Base(rel)) {
 		return false
 	}
 	for _, el := range strings.Split(rel, "/") {
@@ -143,27 +144,6 @@ func safeRel(rel string) bool {
 		}
 	}
 	return true
-}
-
-// validateFile applies to an imported file the checks its own verb would.
-func validateFile(name string, data []byte) error {
-	switch name {
-	case state.LedgerFile:
-		_, err := slices.Parse(data)
-		return err
-	case state.DecisionsFile:
-		_, err := decisions.Parse(data)
-		return err
-	case state.CheckpointFile:
-		if doc := checkpoint.Parse(data); doc.Front == nil {
-			return fmt.Errorf("no valid frontmatter")
-		}
-	case journal.FileName:
-		if _, problems, _ := journal.Parse(data); len(problems) > 0 {
-			return fmt.Errorf("%s", problems[0].Message)
-		}
-	}
-	return nil
 }
 
 // logLine is one line of the sync log (.orc/sync.jsonl): an import or a

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"time"
 
@@ -35,15 +36,19 @@ func readLocal(d *state.Dir, reg *registry.Registry, id string) (gitx.Snapshot, 
 		if os.IsNotExist(err) && p == root {
 			return filepath.SkipDir // a session without files yet
 		}
-		if err != nil || de.IsDir() || !travels(de.Name()) || !de.Type().IsRegular() {
+		if err != nil || de.IsDir() || !de.Type().IsRegular() {
 			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if !travels(rel) {
+			return nil
 		}
 		data, err := atomicfile.ReadFile(p)
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(root, p)
-		snap["files/"+filepath.ToSlash(rel)] = data
+		snap["files/"+rel] = data
 		return nil
 	})
 	if err != nil {
@@ -52,9 +57,12 @@ func readLocal(d *state.Dir, reg *registry.Registry, id string) (gitx.Snapshot, 
 	return snap, nil
 }
 
-// travels reports whether a file of files/ is part of a sync commit: temp
-// files of interrupted writes are not.
-func travels(name string) bool { return !atomicfile.IsTemp(name) }
+// travels reports whether the file at a slash path under files/ is part
+// of a sync commit: temp files of interrupted writes are not, nor a
+// session file whose row in state.SessionFiles says it stays.
+func travels(rel string) bool {
+	return !atomicfile.IsTemp(path.Base(rel)) && state.SessionFileOf(rel).Travels
+}
 
 func findID(reg *registry.Registry, id string) *registry.Session {
 	for i := range reg.Sessions {

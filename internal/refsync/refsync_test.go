@@ -7,6 +7,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/journal"
 )
 
 func tree(files map[string]string) gitx.Tree {
@@ -178,6 +179,63 @@ func TestValidateTreeRefusesLinks(t *testing.T) {
 		_, err := validateTree("s", tree, "remote")
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v; want an error naming %q", tc.path, err, tc.want)
+		}
+	}
+}
+
+// A journal line from another machine whose actor, verb or time is not
+// one line (a line break, a terminal's escape, a Unicode separator) is
+// refused for its content, like any other invalid file, on import and on
+// push alike; a good journal passes.
+func TestValidateRefusesJournalText(t *testing.T) {
+	entry := `{"sessionId":"s","branch":"s","gitBranch":"s","command":"flow","status":"in_progress","phase":1,"totalPhases":3,"linkedPRs":[],"startedAt":"2026-01-02T03:04:05Z","updatedAt":"2026-01-02T03:04:05Z"}`
+	good := journal.Entry{At: "2026-01-02T03:04:05Z", Actor: "José (agent)", Verb: "phase set"}
+	journalOf := func(lines ...journal.Entry) []byte {
+		tail := journal.Tail{EndsClean: true}
+		var out []byte
+		for _, e := range lines {
+			line, _, err := tail.Next(e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, line...)
+			tail = journal.TailOf(out)
+		}
+		return out
+	}
+	with := func(f func(e *journal.Entry)) journal.Entry {
+		e := good
+		f(&e)
+		return e
+	}
+	for _, tc := range []struct {
+		name  string
+		lines []journal.Entry
+		want  string // "" when it passes
+	}{
+		{"good", []journal.Entry{good, good}, ""},
+		{"actor with a line feed", []journal.Entry{good, with(func(e *journal.Entry) { e.Actor = "agent\nphase set" })}, "line 2: actor contains a line break (U+000A)"},
+		{"verb with a terminal escape", []journal.Entry{with(func(e *journal.Entry) { e.Verb = "\x1b[2Jphase set" }), good}, "line 1: verb contains a control character (U+001B)"},
+		{"verb with a line separator", []journal.Entry{good, with(func(e *journal.Entry) { e.Verb = "phase\u2028set" })}, "line 2: verb contains a line break (U+2028)"},
+		{"actor with a carriage return", []journal.Entry{with(func(e *journal.Entry) { e.Actor = "agent\rroot" })}, "line 1: actor contains a line break (U+000D)"},
+		{"verb with NEL", []journal.Entry{good, good, with(func(e *journal.Entry) { e.Verb = "init\u0085" })}, "line 3: verb contains a line break (U+0085)"},
+		{"actor with DEL", []journal.Entry{with(func(e *journal.Entry) { e.Actor = "a\x7fb" })}, "line 1: actor contains a control character (U+007F)"},
+		{"time with a tab", []journal.Entry{with(func(e *journal.Entry) { e.At = "2026-01-02\t03:04:05Z" })}, "line 1: at contains a control character (U+0009)"},
+	} {
+		files := gitx.Snapshot{EntryFile: []byte(entry), "files/journal.jsonl": journalOf(tc.lines...)}
+		tree := gitx.Tree{}
+		for p, b := range files {
+			tree[p] = gitx.Blob{ID: "x", Data: b}
+		}
+		_, errRemote := validateTree("s", tree, "remote")
+		errLocal := validateLocal("s", files)
+		for side, err := range map[string]error{"remote": errRemote, "local": errLocal} {
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("%s (%s): refused: %v", tc.name, side, err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), "the "+side+" journal.jsonl of s is invalid: "+tc.want)):
+				t.Errorf("%s (%s): %v; want an error naming %q", tc.name, side, err, tc.want)
+			}
 		}
 	}
 }

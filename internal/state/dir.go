@@ -75,15 +75,11 @@ import (
 	"github.com/orc-state/orc-state/registry"
 )
 
-// Names of the files orc-state owns.
+// Names of the files orc-state owns at the top of the state dir (a
+// session's files are in SessionFiles).
 const (
-	RegistryFile   = "orc.json"
-	RemovedFile    = "removed.jsonl"
-	CheckpointFile = "checkpoint.md"
-	LedgerFile     = "slices.json"
-	DecisionsFile  = "decisions.json"
-	ProgressFile   = "progress.md"
-	ReadinessFile  = "readiness.json" // slice verify's verdict, stamped like an artifact
+	RegistryFile = "orc.json"
+	RemovedFile  = "removed.jsonl"
 	// ProofFile holds registry.Proof of the orc.json last written, so a
 	// reader can tell the bytes are the ones validated (see registry.Read).
 	ProofFile = ".orc.json.proof"

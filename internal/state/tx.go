@@ -379,15 +379,15 @@ func digestsOf(reg *registry.Registry, id string, read func(name string) ([]byte
 			dg.Entry = journal.Sum(s.Canonical())
 		}
 	}
-	for _, f := range []struct {
-		name string
-		dst  *string
-	}{{CheckpointFile, &dg.Checkpoint}, {LedgerFile, &dg.Ledger}, {DecisionsFile, &dg.Decisions}} {
-		data, err := read(f.name)
+	for _, f := range SessionFiles {
+		if f.Digest == "" {
+			continue
+		}
+		data, err := read(f.Name)
 		if err != nil {
 			return dg, err
 		}
-		*f.dst = journal.Sum(data)
+		*dg.Field(f.Digest) = journal.Sum(data)
 	}
 	return dg, nil
 }

@@ -204,15 +204,10 @@ func journalFindings(d *state.Dir, reg *registry.Registry, s *registry.Session) 
 		return append(out, Finding{Code: "journal.unreadable", Message: err.Error(), Next: "orc-state doctor"})
 	}
 	last := entries[len(entries)-1].Digests
-	for _, c := range []struct{ what, file, was, is string }{
-		{"entry", "the registry entry", last.Entry, now.Entry},
-		{"checkpoint", "checkpoint.md", last.Checkpoint, now.Checkpoint},
-		{"ledger", "slices.json", last.Ledger, now.Ledger},
-		{"decisions", "decisions.json", last.Decisions, now.Decisions},
-	} {
-		if c.was != c.is {
-			out = append(out, Finding{Code: "edited." + c.what,
-				Message: fmt.Sprintf("%s changed outside orc-state since journal seq %d", c.file, entries[len(entries)-1].Seq),
+	for _, what := range digested() {
+		if *last.Field(what) != *now.Field(what) {
+			out = append(out, Finding{Code: "edited." + what,
+				Message: fmt.Sprintf("%s changed outside orc-state since journal seq %d", fileOf(what), entries[len(entries)-1].Seq),
 				Next:    "orc-state log --session " + safetext.Quote(s.SessionID) + " (see the last change), then orc-state repair --session " + safetext.Quote(s.SessionID)})
 		}
 	}
@@ -255,41 +250,62 @@ func anchorProblem(d *state.Dir, id string) (*journal.Problem, error) {
 	return journal.CheckAnchor(anchor, tail), nil
 }
 
+// digested are the members of the journal's digests, in their order: the
+// entry, then each digested session file (state.SessionFiles).
+func digested() []string {
+	out := []string{"entry"}
+	for _, f := range state.SessionFiles {
+		if f.Digest != "" {
+			out = append(out, f.Digest)
+		}
+	}
+	return out
+}
+
+// fileOf names what an outside edit changed: "journal" or a member of the
+// journal's digests.
 func fileOf(what string) string {
 	switch what {
 	case "journal":
 		return "the journal's last line (or its length)"
 	case "entry":
 		return "the registry entry"
-	case "ledger":
-		return "slices.json"
-	case "decisions":
-		return "decisions.json"
-	default:
-		return "checkpoint.md"
 	}
+	for _, f := range state.SessionFiles {
+		if f.Digest == what {
+			return f.Name
+		}
+	}
+	return state.CheckpointFile
 }
 
-// dataFindings parses the ledger and the decisions file as their verbs do,
-// and checks the ledger's claims at the claim clock's now.
+// dataFindings checks the session files verify judges by their verbs'
+// rules (those with an Invalid code in state.SessionFiles: the ledger and
+// the decisions file), and the ledger's claims at the claim clock's now.
 func dataFindings(d *state.Dir, id string, now time.Time) []Finding {
 	var out []Finding
 	var ledger *slices.Ledger
 	var dec *decisions.File
-	for _, f := range []struct {
-		name, code string
-		parse      func([]byte) error
-	}{
-		{state.LedgerFile, "ledger.invalid", func(b []byte) (err error) { ledger, err = slices.Parse(b); return err }},
-		{state.DecisionsFile, "decisions.invalid", func(b []byte) (err error) { dec, err = decisions.Parse(b); return err }},
-	} {
-		data, err := d.ReadFile(id, f.name)
+	// The two whose content is checked further are parsed once, kept.
+	keep := map[string]func([]byte) error{
+		state.LedgerFile:    func(b []byte) (err error) { ledger, err = slices.Parse(b); return err },
+		state.DecisionsFile: func(b []byte) (err error) { dec, err = decisions.Parse(b); return err },
+	}
+	for _, f := range state.SessionFiles {
+		if f.Invalid == "" {
+			continue
+		}
+		check := f.Validate
+		if k := keep[f.Name]; k != nil {
+			check = k
+		}
+		data, err := d.ReadFile(id, f.Name)
 		if err == nil && data != nil {
-			err = f.parse(data)
+			err = check(data)
 		}
 		if err != nil {
-			out = append(out, Finding{Code: f.code, Message: err.Error(),
-				Next: "restore " + f.name + " (orc-state log --session " + safetext.Quote(id) + " shows its last recorded change), or fix it by hand"})
+			out = append(out, Finding{Code: f.Invalid, Message: err.Error(),
+				Next: "restore " + f.Name + " (orc-state log --session " + safetext.Quote(id) + " shows its last recorded change), or fix it by hand"})
 		}
 	}
 	if dec != nil {
