@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -244,29 +245,7 @@ func TestConcurrentClaimLoop(t *testing.T) {
 	// The victim claims first, starts its slice and is killed holding it.
 	hold := filepath.Join(r.tmp, "victim.slice")
 	victim := agent("victim", "2s", hold)
-	var victimErr strings.Builder
-	victim.Stderr = &victimErr
-	if err := victim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var victimSlice string
-	for victimSlice == "" {
-		if data, err := os.ReadFile(hold); err == nil {
-			victimSlice = strings.TrimSpace(string(data))
-			break
-		}
-		select {
-		case <-r.ctx.Done():
-			t.Fatalf("the victim never claimed a slice: %s", victimErr.String())
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
-	if err := victim.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	if err := victim.Wait(); err == nil || !strings.Contains(err.Error(), "killed") {
-		t.Fatalf("victim: %v", err)
-	}
+	victimSlice := killHolder(t, r.ctx, victim, hold)
 	killedAt := time.Now()
 
 	// The others work the ledger to the end; their leases outlive the test.
@@ -366,4 +345,34 @@ func TestConcurrentClaimLoop(t *testing.T) {
 	r.journalVerbs()
 	r.noStrayFiles("checkpoint.md", "journal.jsonl", "slices.json")
 	r.verifyClean()
+}
+
+// killHolder starts victim, an agent that writes the id of the slice it
+// claimed to the file hold, waits for that id, SIGKILLs the agent holding
+// the claim and returns the id.
+func killHolder(t *testing.T, ctx context.Context, victim *exec.Cmd, hold string) string {
+	t.Helper()
+	var victimErr strings.Builder
+	victim.Stderr = &victimErr
+	if err := victim.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if data, err := os.ReadFile(hold); err == nil {
+			if id := strings.TrimSpace(string(data)); id != "" {
+				if err := victim.Process.Signal(syscall.SIGKILL); err != nil {
+					t.Fatal(err)
+				}
+				if err := victim.Wait(); err == nil || !strings.Contains(err.Error(), "killed") {
+					t.Fatalf("victim: %v", err)
+				}
+				return id
+			}
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the victim never claimed a slice: %s", victimErr.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 }

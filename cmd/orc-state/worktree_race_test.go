@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -86,29 +85,7 @@ func TestWorktreeClaimRace(t *testing.T) {
 	// The victim claims first and is killed holding its slice.
 	hold := filepath.Join(r.tmp, "victim.slice")
 	victim := agent(0, "w0-victim", hold)
-	var victimErr strings.Builder
-	victim.Stderr = &victimErr
-	if err := victim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var victimSlice string
-	for victimSlice == "" {
-		if data, err := os.ReadFile(hold); err == nil {
-			victimSlice = strings.TrimSpace(string(data))
-			break
-		}
-		select {
-		case <-r.ctx.Done():
-			t.Fatalf("the victim never claimed a slice: %s", victimErr.String())
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
-	if err := victim.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	if err := victim.Wait(); err == nil || !strings.Contains(err.Error(), "killed") {
-		t.Fatalf("victim: %v", err)
-	}
+	victimSlice := killHolder(t, r.ctx, victim, hold)
 
 	// The other 19, released together.
 	var wg sync.WaitGroup

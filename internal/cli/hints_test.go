@@ -21,25 +21,11 @@ import (
 // pasting the command into a shell runs it and only it (docs/protocol.md
 // §4, "Output").
 func TestEveryHintQuotesItsData(t *testing.T) {
-	root := filepath.Join("..", "..")
 	commands, found := 0, []string{}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
+	for _, path := range moduleGoFiles(t) {
 		n, problems := unquotedHints(t, path, nil)
 		commands += n
 		found = append(found, problems...)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	for _, p := range found {
 		t.Error(p)
@@ -100,17 +86,7 @@ var fmtVerb = regexp.MustCompile(`%[-+# 0-9.*]*[a-zA-Z%]`)
 // that is not quoted.
 func unquotedHints(t *testing.T, path string, src []byte) (int, []string) {
 	t.Helper()
-	fset := token.NewFileSet()
-	var file *ast.File
-	var err error
-	if src != nil {
-		file, err = parser.ParseFile(fset, path, src, 0)
-	} else {
-		file, err = parser.ParseFile(fset, path, nil, 0)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	fset, file := parseGo(t, path, src)
 	cmd := commandPattern()
 	count := 0
 	var problems []string
@@ -271,25 +247,11 @@ func render(fset *token.FileSet, n ast.Node) string {
 // the others need no --force). cleanup --archives deletes archives, not
 // session content, and is not held to it.
 func TestNoHintLosesWork(t *testing.T) {
-	root := filepath.Join("..", "..")
 	checked, found := 0, []string{}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
+	for _, path := range moduleGoFiles(t) {
 		n, problems := losingHints(t, path, nil)
 		checked += n
 		found = append(found, problems...)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	for _, p := range found {
 		t.Error(p)
@@ -340,17 +302,7 @@ var (
 // restoreHint(...) argument, which says both).
 func losingHints(t *testing.T, path string, src []byte) (int, []string) {
 	t.Helper()
-	fset := token.NewFileSet()
-	var file *ast.File
-	var err error
-	if src != nil {
-		file, err = parser.ParseFile(fset, path, src, 0)
-	} else {
-		file, err = parser.ParseFile(fset, path, nil, 0)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	fset, file := parseGo(t, path, src)
 	seen := map[ast.Node]bool{}
 	count := 0
 	var problems []string
@@ -419,4 +371,44 @@ func losingHints(t *testing.T, path string, src []byte) (int, []string) {
 		return true
 	})
 	return count, problems
+}
+
+// parseGo parses one Go file: src, or the file at path when src is nil.
+func parseGo(t *testing.T, path string, src []byte) (*token.FileSet, *ast.File) {
+	t.Helper()
+	fset := token.NewFileSet()
+	var file *ast.File
+	var err error
+	if src != nil {
+		file, err = parser.ParseFile(fset, path, src, 0)
+	} else {
+		file, err = parser.ParseFile(fset, path, nil, 0)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fset, file
+}
+
+// moduleGoFiles lists the module's Go files but tests and testdata.
+func moduleGoFiles(t *testing.T) []string {
+	t.Helper()
+	root := filepath.Join("..", "..")
+	var paths []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+			paths = append(paths, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return paths
 }
