@@ -281,6 +281,9 @@ type world struct {
 	publish map[string]bool           // every commit the remote ever held
 	acked   []ack
 	journal map[string][]byte // commit → its journal (cache)
+	// archiveKind: archive commit → made by a local verb (cache).
+	archiveKind map[string]bool
+	readers     map[string]*objectReader // git dir → its object reader
 	others  map[string]string // every ref outside refs/orc/, and HEAD, per repository, at the start
 	stepNo  int
 }
@@ -299,7 +302,7 @@ func replay(t *testing.T, format string, list []step) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer os.RemoveAll(w.root)
+	defer w.close()
 	for i, st := range list {
 		w.stepNo = i
 		if err := w.do(st); err != nil {
@@ -326,7 +329,8 @@ func newWorld(t *testing.T, format string) (*world, error) {
 	}
 	root, _ = filepath.EvalSymlinks(root)
 	w := &world{t: t, root: root, format: format, bare: filepath.Join(root, "remote.git"),
-		version: map[string]int{}, commit: map[string]map[int]string{}, publish: map[string]bool{}, journal: map[string][]byte{}}
+		version: map[string]int{}, commit: map[string]map[int]string{}, publish: map[string]bool{}, journal: map[string][]byte{},
+		archiveKind: map[string]bool{}, readers: map[string]*objectReader{}}
 	if err := os.Remove(root); err != nil {
 		return nil, err
 	}
@@ -1000,6 +1004,10 @@ func (w *world) status(m *machine) error {
 			want[s] = st
 		}
 	}
+	refs, err := readRefs(filepath.Join(m.dir, ".git"), "refs/orc/archive/")
+	if err != nil {
+		return err
+	}
 	got := map[string]string{}
 	archives := 0
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
@@ -1007,7 +1015,14 @@ func (w *world) status(m *machine) error {
 		switch {
 		case !ok:
 		case strings.HasPrefix(name, "refs/orc/archive/"):
-			if !localArchive(m.dir, name) {
+			if refs[name] == "" {
+				return fmt.Errorf("status lists %s, which %s lacks", name, m.name)
+			}
+			local, err := w.localArchive(m, refs[name])
+			if err != nil {
+				return err
+			}
+			if !local {
 				archives++
 			}
 		default:
@@ -1101,7 +1116,11 @@ func (w *world) check() error {
 		}
 		for name, c := range refs {
 			if strings.HasPrefix(name, "refs/orc/archive/") {
-				if localArchive(m.dir, c) {
+				local, err := w.localArchive(m, c)
+				if err != nil {
+					return err
+				}
+				if local {
 					continue // what digest write or slice init replaced (docs/protocol.md §21): no journal
 				}
 				j, err := w.journalAt(m, c)
@@ -1222,23 +1241,63 @@ func (w *world) journalAt(m *machine, commit string) ([]byte, error) {
 	if j, ok := w.journal[commit]; ok {
 		return j, nil
 	}
-	var out []byte
-	var err error
-	for _, dir := range []string{w.bare, m.dir} {
-		if out, err = exec.Command("git", "-C", dir, "cat-file", "blob", commit+":files/"+journal.FileName).Output(); err == nil {
-			w.journal[commit] = out
-			return out, nil
+	for _, dir := range []string{w.bare, filepath.Join(m.dir, ".git")} {
+		r, err := w.objects(dir)
+		if err != nil {
+			return nil, err
+		}
+		j, found, err := r.read(commit + ":files/" + journal.FileName)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read the journal of %s: %v", commit, err)
+		}
+		if found {
+			w.journal[commit] = j
+			return j, nil
 		}
 	}
-	return nil, fmt.Errorf("cannot read the journal of %s: %v", commit, err)
+	return nil, fmt.Errorf("cannot read the journal of %s: in neither %s nor %s", commit, w.bare, m.name)
 }
 
-// localArchive reports whether an archive ref or commit was made by a
-// local verb that replaced content (docs/protocol.md §21), not by sync:
-// the model counts sync's archives only.
-func localArchive(dir, rev string) bool {
-	out, err := exec.Command("git", "-C", dir, "log", "-1", "--format=%s", rev).Output()
-	return err == nil && strings.HasPrefix(string(out), "orc-state archive: ")
+// localArchive reports whether an archive commit of m was made by a local
+// verb that replaced content (docs/protocol.md §21), not by sync: the
+// model counts sync's archives only.
+func (w *world) localArchive(m *machine, commit string) (bool, error) {
+	if local, ok := w.archiveKind[commit]; ok {
+		return local, nil
+	}
+	r, err := w.objects(filepath.Join(m.dir, ".git"))
+	if err != nil {
+		return false, err
+	}
+	c, found, err := r.read(commit)
+	if err != nil || !found {
+		return false, fmt.Errorf("cannot read the archive commit %s on %s: %v", commit, m.name, err)
+	}
+	_, message, _ := bytes.Cut(c, []byte("\n\n"))
+	local := bytes.HasPrefix(message, []byte("orc-state archive: "))
+	w.archiveKind[commit] = local
+	return local, nil
+}
+
+// objects is the object reader of a git dir, started on first use.
+func (w *world) objects(gitDir string) (*objectReader, error) {
+	if r, ok := w.readers[gitDir]; ok {
+		return r, nil
+	}
+	r, err := newObjectReader(gitDir)
+	if err != nil {
+		return nil, err
+	}
+	w.readers[gitDir] = r
+	return r, nil
+}
+
+// close ends the world's object readers and removes its files.
+func (w *world) close() {
+	for _, r := range w.readers {
+		r.close()
+	}
+	os.RemoveAll(w.root)
 }
 
 // verifyAll runs verify's session checks (chain, digests, mirror, files)
