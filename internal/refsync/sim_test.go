@@ -281,11 +281,12 @@ type world struct {
 	publish map[string]bool           // every commit the remote ever held
 	acked   []ack
 	journal map[string][]byte // commit → its journal (cache)
+	others  map[string]string // every ref outside refs/orc/, and HEAD, per repository, at the start
+	stepNo  int
+
 	// archiveKind: archive commit → made by a local verb (cache).
 	archiveKind map[string]bool
 	readers     map[string]*objectReader // git dir → its object reader
-	others  map[string]string // every ref outside refs/orc/, and HEAD, per repository, at the start
-	stepNo  int
 }
 
 // ack is an acknowledged change: the journal line a mutation wrote.
