@@ -33,7 +33,9 @@ package refsync_test
 //     reported is in some machine's session, on the remote, or in an
 //     archive (and a pull that drops one says superseded);
 //   - verify's checks (journal chain and digests, mirror, files) are clean
-//     on every machine;
+//     on every machine (verified on the step's machine; every other one's
+//     registry and journals must be unchanged, as a step touches only its
+//     own machine's state);
 //   - every local refs/orc/sessions/* and tracking ref is a commit the
 //     remote has published, each base ref is the one the model says, and
 //     no ref outside refs/orc/ (nor HEAD) moved, here or on the remote.
@@ -259,6 +261,8 @@ type machine struct {
 	changed map[string]bool
 	has     map[string]bool
 	archive int
+	// files is what the state dir held at the last check (see stateFiles).
+	files string
 }
 
 func (m *machine) remoteArg() string {
@@ -283,6 +287,7 @@ type world struct {
 	journal map[string][]byte // commit → its journal (cache)
 	others  map[string]string // every ref outside refs/orc/, and HEAD, per repository, at the start
 	stepNo  int
+	acting  int // the machine of the step being checked
 
 	// archiveKind: archive commit → made by a local verb (cache).
 	archiveKind map[string]bool
@@ -305,7 +310,7 @@ func replay(t *testing.T, format string, list []step) (int, error) {
 	}
 	defer w.close()
 	for i, st := range list {
-		w.stepNo = i
+		w.stepNo, w.acting = i, st.Machine
 		if err := w.do(st); err != nil {
 			return i, err
 		}
@@ -347,6 +352,9 @@ func newWorld(t *testing.T, format string) (*world, error) {
 	for i := 0; i < 3; i++ {
 		w.m = append(w.m, &machine{name: fmt.Sprintf("m%d", i), dir: filepath.Join(root, fmt.Sprintf("m%d", i)), remote: remotes[i],
 			base: map[string]int{}, refBase: map[string]int{}, changed: map[string]bool{}, has: map[string]bool{}})
+	}
+	for _, m := range w.m {
+		m.files = stateFiles(m)
 	}
 	if w.others, err = w.otherRefs(); err != nil {
 		return nil, err
@@ -1147,9 +1155,18 @@ func (w *world) check() error {
 				journals = append(journals, w.journalOf(m, s))
 			}
 		}
-		if err := w.verifyAll(m); err != nil {
-			return err
+		// A step changes the state dir of its own machine only: that one
+		// is verified; every other one must be as the last check saw it.
+		files := stateFiles(m)
+		if m != w.m[w.acting] && files != m.files {
+			return fmt.Errorf("a step on %s changed the state of %s", w.m[w.acting].name, m.name)
 		}
+		if m == w.m[w.acting] {
+			if err := w.verifyAll(m); err != nil {
+				return err
+			}
+		}
+		m.files = files
 	}
 	for _, c := range remote {
 		j, err := w.journalAt(w.m[0], c)
@@ -1164,6 +1181,19 @@ func (w *world) check() error {
 		}
 	}
 	return nil
+}
+
+// stateFiles is what a machine's state says of itself: the registry and
+// every session's journal (each mutation writes both).
+func stateFiles(m *machine) string {
+	var b strings.Builder
+	reg, _ := os.ReadFile(filepath.Join(m.dir, ".orc", "orc.json"))
+	b.Write(reg)
+	for _, s := range simSessions {
+		j, _ := os.ReadFile(filepath.Join(m.dir, ".orc", s, "files", journal.FileName))
+		fmt.Fprintf(&b, "\x00%s\x00%s", s, j)
+	}
+	return b.String()
 }
 
 // otherRefs reads every ref outside refs/orc/, and HEAD, of the remote and
@@ -1337,10 +1367,16 @@ func (w *world) verifyAll(m *machine) error {
 	return nil
 }
 
-// finalCheck runs the whole `orc-state verify` (git checks included) on
-// every session of every machine once, at the end of a run. Until the
+// finalCheck runs verify's session checks on every machine, and the whole
+// `orc-state verify` (git checks included) on every session of every
+// machine, once, at the end of a run. Until the
 // git reads are format-agnostic (issue 15), a SHA-256 run skips it.
 func (w *world) finalCheck() error {
+	for _, m := range w.m {
+		if err := w.verifyAll(m); err != nil {
+			return err
+		}
+	}
 	if w.format != "sha1" {
 		return nil
 	}
