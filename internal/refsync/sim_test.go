@@ -189,6 +189,7 @@ func TestSimulation(t *testing.T) {
 			format = "sha256"
 		}
 		t.Run(fmt.Sprintf("seed%d-%s", seed, format), func(t *testing.T) {
+			t.Parallel() // each world has its own files; one seed per core
 			list := randomSteps(seed, steps)
 			start := time.Now()
 			failed, err := replay(t, format, list)
@@ -225,8 +226,6 @@ func simEnv(t *testing.T) {
 	}
 	os.Unsetenv("ORC_STATE_DIR")
 	os.Unsetenv("ORC_LOCK_TIMEOUT")
-	wd, _ := os.Getwd()
-	t.Cleanup(func() { os.Chdir(wd) })
 }
 
 // shrink removes chunks of steps while the list still fails, halving the
@@ -356,7 +355,7 @@ func newWorld(t *testing.T, format string) (*world, error) {
 	for _, m := range w.m {
 		m.files = stateFiles(m)
 	}
-	if w.others, err = w.otherRefs(); err != nil {
+	if w.others, _, err = w.allRefs(); err != nil {
 		return nil, err
 	}
 	return w, nil
@@ -372,14 +371,13 @@ func git(dir string, args ...string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// orc runs orc-state in process as machine m.
+// orc runs orc-state in process as machine m: in its directory, as its
+// actor (the run's Process says so; the test's own working directory and
+// environment stay as they are, so worlds can run side by side).
 func (w *world) orc(m *machine, stdin string, args ...string) (int, string, string) {
-	if err := os.Chdir(m.dir); err != nil {
-		return -1, "", err.Error()
-	}
-	os.Setenv("ORC_ACTOR", m.name)
 	var out, errb bytes.Buffer
-	code := cli.Main(args, strings.NewReader(stdin), &out, &errb)
+	code := cli.Run(cli.Process{Args: args, Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,
+		Environ: environ.OS().With("ORC_ACTOR=" + m.name), Dir: m.dir})
 	return code, out.String(), errb.String()
 }
 
@@ -1099,30 +1097,28 @@ func (w *world) resolve(m *machine, st step) error {
 
 // check runs after every step.
 func (w *world) check() error {
-	remote, err := readRefs(w.bare, "refs/orc/sessions/")
-	if err != nil {
-		return err
-	}
-	for name, c := range remote {
-		w.publish[c] = true
-		s := strings.TrimPrefix(name, "refs/orc/sessions/")
-		if want := w.commit[s][w.version[s]]; c != want {
-			return fmt.Errorf("the remote has %s at %s; the model's version %d is %s", s, c, w.version[s], want)
-		}
-	}
-	others, err := w.otherRefs()
+	others, orc, err := w.allRefs()
 	if err != nil {
 		return err
 	}
 	if fmt.Sprint(others) != fmt.Sprint(w.others) {
 		return fmt.Errorf("a ref outside refs/orc/ moved: %v, was %v", others, w.others)
 	}
+	remote := map[string]string{}
+	for name, c := range orc["remote"] {
+		s, ok := strings.CutPrefix(name, "refs/orc/sessions/")
+		if !ok {
+			continue
+		}
+		remote[name] = c
+		w.publish[c] = true
+		if want := w.commit[s][w.version[s]]; c != want {
+			return fmt.Errorf("the remote has %s at %s; the model's version %d is %s", s, c, w.version[s], want)
+		}
+	}
 	var journals [][]byte
 	for _, m := range w.m {
-		refs, err := readRefs(filepath.Join(m.dir, ".git"), "refs/orc/")
-		if err != nil {
-			return err
-		}
+		refs := orc[m.name]
 		for name, c := range refs {
 			if strings.HasPrefix(name, "refs/orc/archive/") {
 				local, err := w.localArchive(m, c)
@@ -1196,10 +1192,12 @@ func stateFiles(m *machine) string {
 	return b.String()
 }
 
-// otherRefs reads every ref outside refs/orc/, and HEAD, of the remote and
-// of every machine: what sync must never touch.
-func (w *world) otherRefs() (map[string]string, error) {
-	out := map[string]string{}
+// allRefs reads every ref of the remote ("remote") and of every machine (by
+// its name) once: others holds those outside refs/orc/, and HEAD, keyed
+// "<who> <ref>" (what sync must never touch); orc holds those under
+// refs/orc/, per repository.
+func (w *world) allRefs() (others map[string]string, orc map[string]map[string]string, err error) {
+	others, orc = map[string]string{}, map[string]map[string]string{}
 	dirs := map[string]string{"remote": w.bare}
 	for _, m := range w.m {
 		dirs[m.name] = filepath.Join(m.dir, ".git")
@@ -1207,17 +1205,20 @@ func (w *world) otherRefs() (map[string]string, error) {
 	for who, dir := range dirs {
 		refs, err := readRefs(dir, "refs/")
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		orc[who] = map[string]string{}
 		for name, c := range refs {
-			if !strings.HasPrefix(name, "refs/orc/") {
-				out[who+" "+name] = c
+			if strings.HasPrefix(name, "refs/orc/") {
+				orc[who][name] = c
+			} else {
+				others[who+" "+name] = c
 			}
 		}
 		head, _ := os.ReadFile(filepath.Join(dir, "HEAD"))
-		out[who+" HEAD"] = string(head)
+		others[who+" HEAD"] = string(head)
 	}
-	return out, nil
+	return others, orc, nil
 }
 
 // missingLines are the changes (seq, time, actor, verb) of journal a that
