@@ -452,7 +452,14 @@ func (w *world) change(m *machine, st step) error {
 		code, _, stderr = w.orc(m, "", "init", "--command", "flow", "--total-phases", "5", "--branch", s)
 	} else {
 		args, stdin := changeArgs(st, w.plan, m.name)
-		code, _, stderr = w.orc(m, stdin, append(args, "--branch", s)...)
+		// The session by its sessionId, as a teammate's pulled session is
+		// named too: no git process to ask whether s is a branch (init
+		// names the branch it starts or restarts a session on).
+		selector := "--session"
+		if args[0] == "init" {
+			selector = "--branch"
+		}
+		code, _, stderr = w.orc(m, stdin, append(args, selector, s)...)
 		if code == 1 && args[1] == "claim" {
 			code = 0 // no slice ready to claim (or no ledger yet): no change
 		}
