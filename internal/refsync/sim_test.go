@@ -45,7 +45,10 @@ package refsync_test
 // -race); ORC_SIM_SEEDS=N and ORC_SIM_STEPS=M run more (CI runs 40 of
 // 100: `ORC_SIM_SEEDS=40 go test ./internal/refsync -run TestSimulation`).
 // Odd seeds use SHA-1, even ones SHA-256. The git fixtures are built once
-// per format and copied for each world.
+// per format and copied for each world; seeds run in parallel, one per
+// core. On a machine where a process costs milliseconds, the git
+// processes of the verbs under test are most of a seed's CPU: the test's
+// own reads start none per step.
 
 import (
 	"bufio"
