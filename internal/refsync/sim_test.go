@@ -33,7 +33,9 @@ package refsync_test
 //     reported is in some machine's session, on the remote, or in an
 //     archive (and a pull that drops one says superseded);
 //   - verify's checks (journal chain and digests, mirror, files) are clean
-//     on every machine;
+//     on every machine (verified on the step's machine; every other one's
+//     registry and journals must be unchanged, as a step touches only its
+//     own machine's state);
 //   - every local refs/orc/sessions/* and tracking ref is a commit the
 //     remote has published, each base ref is the one the model says, and
 //     no ref outside refs/orc/ (nor HEAD) moved, here or on the remote.
@@ -43,7 +45,10 @@ package refsync_test
 // -race); ORC_SIM_SEEDS=N and ORC_SIM_STEPS=M run more (CI runs 40 of
 // 100: `ORC_SIM_SEEDS=40 go test ./internal/refsync -run TestSimulation`).
 // Odd seeds use SHA-1, even ones SHA-256. The git fixtures are built once
-// per format and copied for each world.
+// per format and copied for each world; seeds run in parallel, one per
+// core. On a machine where a process costs milliseconds, the git
+// processes of the verbs under test are most of a seed's CPU: the test's
+// own reads start none per step.
 
 import (
 	"bufio"
@@ -187,6 +192,7 @@ func TestSimulation(t *testing.T) {
 			format = "sha256"
 		}
 		t.Run(fmt.Sprintf("seed%d-%s", seed, format), func(t *testing.T) {
+			t.Parallel() // each world has its own files; one seed per core
 			list := randomSteps(seed, steps)
 			start := time.Now()
 			failed, err := replay(t, format, list)
@@ -223,8 +229,6 @@ func simEnv(t *testing.T) {
 	}
 	os.Unsetenv("ORC_STATE_DIR")
 	os.Unsetenv("ORC_LOCK_TIMEOUT")
-	wd, _ := os.Getwd()
-	t.Cleanup(func() { os.Chdir(wd) })
 }
 
 // shrink removes chunks of steps while the list still fails, halving the
@@ -259,6 +263,8 @@ type machine struct {
 	changed map[string]bool
 	has     map[string]bool
 	archive int
+	// files is what the state dir held at the last check (see stateFiles).
+	files string
 }
 
 func (m *machine) remoteArg() string {
@@ -283,6 +289,11 @@ type world struct {
 	journal map[string][]byte // commit → its journal (cache)
 	others  map[string]string // every ref outside refs/orc/, and HEAD, per repository, at the start
 	stepNo  int
+	acting  int // the machine of the step being checked
+
+	// archiveKind: archive commit → made by a local verb (cache).
+	archiveKind map[string]bool
+	readers     map[string]*objectReader // git dir → its object reader
 }
 
 // ack is an acknowledged change: the journal line a mutation wrote.
@@ -299,9 +310,9 @@ func replay(t *testing.T, format string, list []step) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer os.RemoveAll(w.root)
+	defer w.close()
 	for i, st := range list {
-		w.stepNo = i
+		w.stepNo, w.acting = i, st.Machine
 		if err := w.do(st); err != nil {
 			return i, err
 		}
@@ -326,7 +337,8 @@ func newWorld(t *testing.T, format string) (*world, error) {
 	}
 	root, _ = filepath.EvalSymlinks(root)
 	w := &world{t: t, root: root, format: format, bare: filepath.Join(root, "remote.git"),
-		version: map[string]int{}, commit: map[string]map[int]string{}, publish: map[string]bool{}, journal: map[string][]byte{}}
+		version: map[string]int{}, commit: map[string]map[int]string{}, publish: map[string]bool{}, journal: map[string][]byte{},
+		archiveKind: map[string]bool{}, readers: map[string]*objectReader{}}
 	if err := os.Remove(root); err != nil {
 		return nil, err
 	}
@@ -343,7 +355,10 @@ func newWorld(t *testing.T, format string) (*world, error) {
 		w.m = append(w.m, &machine{name: fmt.Sprintf("m%d", i), dir: filepath.Join(root, fmt.Sprintf("m%d", i)), remote: remotes[i],
 			base: map[string]int{}, refBase: map[string]int{}, changed: map[string]bool{}, has: map[string]bool{}})
 	}
-	if w.others, err = w.otherRefs(); err != nil {
+	for _, m := range w.m {
+		m.files = stateFiles(m)
+	}
+	if w.others, _, err = w.allRefs(); err != nil {
 		return nil, err
 	}
 	return w, nil
@@ -359,14 +374,13 @@ func git(dir string, args ...string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// orc runs orc-state in process as machine m.
+// orc runs orc-state in process as machine m: in its directory, as its
+// actor (the run's Process says so; the test's own working directory and
+// environment stay as they are, so worlds can run side by side).
 func (w *world) orc(m *machine, stdin string, args ...string) (int, string, string) {
-	if err := os.Chdir(m.dir); err != nil {
-		return -1, "", err.Error()
-	}
-	os.Setenv("ORC_ACTOR", m.name)
 	var out, errb bytes.Buffer
-	code := cli.Main(args, strings.NewReader(stdin), &out, &errb)
+	code := cli.Run(cli.Process{Args: args, Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,
+		Environ: environ.OS().With("ORC_ACTOR=" + m.name), Dir: m.dir})
 	return code, out.String(), errb.String()
 }
 
@@ -441,7 +455,14 @@ func (w *world) change(m *machine, st step) error {
 		code, _, stderr = w.orc(m, "", "init", "--command", "flow", "--total-phases", "5", "--branch", s)
 	} else {
 		args, stdin := changeArgs(st, w.plan, m.name)
-		code, _, stderr = w.orc(m, stdin, append(args, "--branch", s)...)
+		// The session by its sessionId, as a teammate's pulled session is
+		// named too: no git process to ask whether s is a branch (init
+		// names the branch it starts or restarts a session on).
+		selector := "--session"
+		if args[0] == "init" {
+			selector = "--branch"
+		}
+		code, _, stderr = w.orc(m, stdin, append(args, selector, s)...)
 		if code == 1 && args[1] == "claim" {
 			code = 0 // no slice ready to claim (or no ledger yet): no change
 		}
@@ -1000,6 +1021,10 @@ func (w *world) status(m *machine) error {
 			want[s] = st
 		}
 	}
+	refs, err := readRefs(filepath.Join(m.dir, ".git"), "refs/orc/archive/")
+	if err != nil {
+		return err
+	}
 	got := map[string]string{}
 	archives := 0
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
@@ -1007,7 +1032,14 @@ func (w *world) status(m *machine) error {
 		switch {
 		case !ok:
 		case strings.HasPrefix(name, "refs/orc/archive/"):
-			if !localArchive(m.dir, name) {
+			if refs[name] == "" {
+				return fmt.Errorf("status lists %s, which %s lacks", name, m.name)
+			}
+			local, err := w.localArchive(m, refs[name])
+			if err != nil {
+				return err
+			}
+			if !local {
 				archives++
 			}
 		default:
@@ -1075,33 +1107,35 @@ func (w *world) resolve(m *machine, st step) error {
 
 // check runs after every step.
 func (w *world) check() error {
-	remote, err := readRefs(w.bare, "refs/orc/sessions/")
-	if err != nil {
-		return err
-	}
-	for name, c := range remote {
-		w.publish[c] = true
-		s := strings.TrimPrefix(name, "refs/orc/sessions/")
-		if want := w.commit[s][w.version[s]]; c != want {
-			return fmt.Errorf("the remote has %s at %s; the model's version %d is %s", s, c, w.version[s], want)
-		}
-	}
-	others, err := w.otherRefs()
+	others, orc, err := w.allRefs()
 	if err != nil {
 		return err
 	}
 	if fmt.Sprint(others) != fmt.Sprint(w.others) {
 		return fmt.Errorf("a ref outside refs/orc/ moved: %v, was %v", others, w.others)
 	}
+	remote := map[string]string{}
+	for name, c := range orc["remote"] {
+		s, ok := strings.CutPrefix(name, "refs/orc/sessions/")
+		if !ok {
+			continue
+		}
+		remote[name] = c
+		w.publish[c] = true
+		if want := w.commit[s][w.version[s]]; c != want {
+			return fmt.Errorf("the remote has %s at %s; the model's version %d is %s", s, c, w.version[s], want)
+		}
+	}
 	var journals [][]byte
 	for _, m := range w.m {
-		refs, err := readRefs(filepath.Join(m.dir, ".git"), "refs/orc/")
-		if err != nil {
-			return err
-		}
+		refs := orc[m.name]
 		for name, c := range refs {
 			if strings.HasPrefix(name, "refs/orc/archive/") {
-				if localArchive(m.dir, c) {
+				local, err := w.localArchive(m, c)
+				if err != nil {
+					return err
+				}
+				if local {
 					continue // what digest write or slice init replaced (docs/protocol.md §21): no journal
 				}
 				j, err := w.journalAt(m, c)
@@ -1127,9 +1161,18 @@ func (w *world) check() error {
 				journals = append(journals, w.journalOf(m, s))
 			}
 		}
-		if err := w.verifyAll(m); err != nil {
-			return err
+		// A step changes the state dir of its own machine only: that one
+		// is verified; every other one must be as the last check saw it.
+		files := stateFiles(m)
+		if m != w.m[w.acting] && files != m.files {
+			return fmt.Errorf("a step on %s changed the state of %s", w.m[w.acting].name, m.name)
 		}
+		if m == w.m[w.acting] {
+			if err := w.verifyAll(m); err != nil {
+				return err
+			}
+		}
+		m.files = files
 	}
 	for _, c := range remote {
 		j, err := w.journalAt(w.m[0], c)
@@ -1146,10 +1189,25 @@ func (w *world) check() error {
 	return nil
 }
 
-// otherRefs reads every ref outside refs/orc/, and HEAD, of the remote and
-// of every machine: what sync must never touch.
-func (w *world) otherRefs() (map[string]string, error) {
-	out := map[string]string{}
+// stateFiles is what a machine's state says of itself: the registry and
+// every session's journal (each mutation writes both).
+func stateFiles(m *machine) string {
+	var b strings.Builder
+	reg, _ := os.ReadFile(filepath.Join(m.dir, ".orc", "orc.json"))
+	b.Write(reg)
+	for _, s := range simSessions {
+		j, _ := os.ReadFile(filepath.Join(m.dir, ".orc", s, "files", journal.FileName))
+		fmt.Fprintf(&b, "\x00%s\x00%s", s, j)
+	}
+	return b.String()
+}
+
+// allRefs reads every ref of the remote ("remote") and of every machine (by
+// its name) once: others holds those outside refs/orc/, and HEAD, keyed
+// "<who> <ref>" (what sync must never touch); orc holds those under
+// refs/orc/, per repository.
+func (w *world) allRefs() (others map[string]string, orc map[string]map[string]string, err error) {
+	others, orc = map[string]string{}, map[string]map[string]string{}
 	dirs := map[string]string{"remote": w.bare}
 	for _, m := range w.m {
 		dirs[m.name] = filepath.Join(m.dir, ".git")
@@ -1157,17 +1215,20 @@ func (w *world) otherRefs() (map[string]string, error) {
 	for who, dir := range dirs {
 		refs, err := readRefs(dir, "refs/")
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		orc[who] = map[string]string{}
 		for name, c := range refs {
-			if !strings.HasPrefix(name, "refs/orc/") {
-				out[who+" "+name] = c
+			if strings.HasPrefix(name, "refs/orc/") {
+				orc[who][name] = c
+			} else {
+				others[who+" "+name] = c
 			}
 		}
 		head, _ := os.ReadFile(filepath.Join(dir, "HEAD"))
-		out[who+" HEAD"] = string(head)
+		others[who+" HEAD"] = string(head)
 	}
-	return out, nil
+	return others, orc, nil
 }
 
 // missingLines are the changes (seq, time, actor, verb) of journal a that
@@ -1222,23 +1283,63 @@ func (w *world) journalAt(m *machine, commit string) ([]byte, error) {
 	if j, ok := w.journal[commit]; ok {
 		return j, nil
 	}
-	var out []byte
-	var err error
-	for _, dir := range []string{w.bare, m.dir} {
-		if out, err = exec.Command("git", "-C", dir, "cat-file", "blob", commit+":files/"+journal.FileName).Output(); err == nil {
-			w.journal[commit] = out
-			return out, nil
+	for _, dir := range []string{w.bare, filepath.Join(m.dir, ".git")} {
+		r, err := w.objects(dir)
+		if err != nil {
+			return nil, err
+		}
+		j, found, err := r.read(commit + ":files/" + journal.FileName)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read the journal of %s: %v", commit, err)
+		}
+		if found {
+			w.journal[commit] = j
+			return j, nil
 		}
 	}
-	return nil, fmt.Errorf("cannot read the journal of %s: %v", commit, err)
+	return nil, fmt.Errorf("cannot read the journal of %s: in neither %s nor %s", commit, w.bare, m.name)
 }
 
-// localArchive reports whether an archive ref or commit was made by a
-// local verb that replaced content (docs/protocol.md §21), not by sync:
-// the model counts sync's archives only.
-func localArchive(dir, rev string) bool {
-	out, err := exec.Command("git", "-C", dir, "log", "-1", "--format=%s", rev).Output()
-	return err == nil && strings.HasPrefix(string(out), "orc-state archive: ")
+// localArchive reports whether an archive commit of m was made by a local
+// verb that replaced content (docs/protocol.md §21), not by sync: the
+// model counts sync's archives only.
+func (w *world) localArchive(m *machine, commit string) (bool, error) {
+	if local, ok := w.archiveKind[commit]; ok {
+		return local, nil
+	}
+	r, err := w.objects(filepath.Join(m.dir, ".git"))
+	if err != nil {
+		return false, err
+	}
+	c, found, err := r.read(commit)
+	if err != nil || !found {
+		return false, fmt.Errorf("cannot read the archive commit %s on %s: %v", commit, m.name, err)
+	}
+	_, message, _ := bytes.Cut(c, []byte("\n\n"))
+	local := bytes.HasPrefix(message, []byte("orc-state archive: "))
+	w.archiveKind[commit] = local
+	return local, nil
+}
+
+// objects is the object reader of a git dir, started on first use.
+func (w *world) objects(gitDir string) (*objectReader, error) {
+	if r, ok := w.readers[gitDir]; ok {
+		return r, nil
+	}
+	r, err := newObjectReader(gitDir)
+	if err != nil {
+		return nil, err
+	}
+	w.readers[gitDir] = r
+	return r, nil
+}
+
+// close ends the world's object readers and removes its files.
+func (w *world) close() {
+	for _, r := range w.readers {
+		r.close()
+	}
+	os.RemoveAll(w.root)
 }
 
 // verifyAll runs verify's session checks (chain, digests, mirror, files)
@@ -1277,10 +1378,16 @@ func (w *world) verifyAll(m *machine) error {
 	return nil
 }
 
-// finalCheck runs the whole `orc-state verify` (git checks included) on
-// every session of every machine once, at the end of a run. Until the
+// finalCheck runs verify's session checks on every machine, and the whole
+// `orc-state verify` (git checks included) on every session of every
+// machine, once, at the end of a run. Until the
 // git reads are format-agnostic (issue 15), a SHA-256 run skips it.
 func (w *world) finalCheck() error {
+	for _, m := range w.m {
+		if err := w.verifyAll(m); err != nil {
+			return err
+		}
+	}
 	if w.format != "sha1" {
 		return nil
 	}
