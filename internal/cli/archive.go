@@ -8,6 +8,7 @@ import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/registry"
 )
 
 // archived runs a verb that removes or replaces a session's content,
@@ -115,15 +116,7 @@ func (e *Env) replaceDigest(explicit string, text []byte, args map[string]string
 		return string(old)
 	}
 	return e.archived(ch.keys(), func(d *state.Dir) ([]*archive.Item, error) {
-		reg, _, err := d.ReadRegistryFor(ch.keys()...)
-		if err != nil {
-			return nil, err
-		}
-		s, err := ch.find(reg)
-		if err != nil {
-			return nil, err
-		}
-		cp, err := d.ReadFile(s.SessionID, state.CheckpointFile)
+		s, cp, err := chosenFile(d, ch, state.CheckpointFile)
 		if err != nil || cp == nil || replaced(checkpoint.Parse(cp).Body) == "" {
 			return nil, err
 		}
@@ -180,15 +173,7 @@ func (e *Env) replaceLedger(explicit string, data []byte, refuse func(old []byte
 		return err
 	}
 	return e.archived(ch.keys(), func(d *state.Dir) ([]*archive.Item, error) {
-		reg, _, err := d.ReadRegistryFor(ch.keys()...)
-		if err != nil {
-			return nil, err
-		}
-		s, err := ch.find(reg)
-		if err != nil {
-			return nil, err
-		}
-		old, err := d.ReadFile(s.SessionID, state.LedgerFile)
+		s, old, err := chosenFile(d, ch, state.LedgerFile)
 		if err != nil || old == nil || string(old) == string(data) {
 			return nil, err
 		}
@@ -236,4 +221,19 @@ func (e *Env) replaceLedger(explicit string, data []byte, refuse func(old []byte
 		tx.Touch(s.SessionID, args)
 		return nil
 	})
+}
+
+// chosenFile reads, before the lock, the chosen session's entry and one
+// of its files (nil when it has none).
+func chosenFile(d *state.Dir, ch choice, name string) (*registry.Session, []byte, error) {
+	reg, _, err := d.ReadRegistryFor(ch.keys()...)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := ch.find(reg)
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err := d.ReadFile(s.SessionID, name)
+	return s, data, err
 }

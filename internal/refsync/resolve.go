@@ -51,19 +51,14 @@ func (s *Syncer) Resolve(key, keep string, force bool) (Result, []string, error)
 		return Result{}, nil, err
 	}
 	id, _ := Select(reg, key)
-	locals, err := s.readLocals([]string{id}, false)
-	if err != nil {
-		return Result{}, nil, err
-	}
 	rs, err := s.refs()
 	if err != nil {
 		return Result{}, nil, err
 	}
-	surveyed, err := s.survey(rs, []string{id}, locals)
+	ss, err := s.surveyOne(rs, id)
 	if err != nil {
 		return Result{}, nil, err
 	}
-	ss := surveyed[0]
 	switch {
 	case ss.local == nil && ss.remote == "":
 		return Result{}, nil, fault.NotFoundf("no session %q here or on %s", key, s.Remote).WithHint("run orc-state sessions to list them")
@@ -188,4 +183,17 @@ func (s *Syncer) archive(rs refSet, id, commit string) (string, error) {
 // unarchive drops an archive made for a resolution that did not happen.
 func (s *Syncer) unarchive(name, commit string) {
 	_ = s.moveRefs([]gitx.RefUpdate{{Name: name, Old: commit, Check: true}})
+}
+
+// surveyOne reads one session's local state and surveys it against rs.
+func (s *Syncer) surveyOne(rs refSet, id string) (*session, error) {
+	locals, err := s.readLocals([]string{id}, false)
+	if err != nil {
+		return nil, err
+	}
+	surveyed, err := s.survey(rs, []string{id}, locals)
+	if err != nil {
+		return nil, err
+	}
+	return surveyed[0], nil
 }

@@ -41,15 +41,10 @@ func (s *Syncer) Restore(ref string, force bool) (Result, []string, error) {
 	if commit == "" {
 		return Result{}, nil, fault.NotFoundf("no archive %s here", ref).WithHint("orc-state sync status lists the archives")
 	}
-	locals, err := s.readLocals([]string{id}, false)
+	ss, err := s.surveyOne(rs, id)
 	if err != nil {
 		return Result{}, nil, err
 	}
-	surveyed, err := s.survey(rs, []string{id}, locals)
-	if err != nil {
-		return Result{}, nil, err
-	}
-	ss := surveyed[0]
 	switch {
 	case ss.err != nil:
 		return Result{Session: id, Outcome: Failed, Detail: ss.err.Error()}, nil, nil
