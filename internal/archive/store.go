@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -95,7 +97,7 @@ func (s *Store) Prepare(items []*Item) error {
 		who := gitx.Identity{Name: "orc-state", Email: "orc-state@localhost", When: atTime(it.Meta)}
 		commits[i] = gitx.NewCommit{Files: it.Snap, Message: message(it.Meta), Who: who, Ref: it.Name}
 	}
-	if err := atomicfile.Seam(atomicfile.OpGit, "fast-import"); err != nil {
+	if err := atomicfile.Seam(atomicfile.OpGit, s.refPath(items[0].Name)); err != nil { // git fast-import
 		return err
 	}
 	ids, err := s.git.CommitSnapshots(c, commits)
@@ -134,7 +136,7 @@ func (s *Store) Prepare(items []*Item) error {
 			taken[strings.ToLower(it.Name)] = it.Commit
 			updates = append(updates, gitx.RefUpdate{Name: it.Name, New: it.Commit, Check: true})
 		}
-		if err = atomicfile.Seam(atomicfile.OpGit, "update-ref "+rest[0].Name); err == nil {
+		if err = atomicfile.Seam(atomicfile.OpGit, s.refPath(rest[0].Name)); err == nil { // git update-ref
 			err = s.git.UpdateRefs(c, updates)
 		}
 		if err == nil {
@@ -152,6 +154,12 @@ func (s *Store) Prepare(items []*Item) error {
 			return fmt.Errorf("cannot list %s: %w", RefPrefix, lerr)
 		}
 	}
+}
+
+// refPath is where the files backend keeps ref name: the path the fault
+// hook sees for a git command creating it (atomicfile.Seam).
+func (s *Store) refPath(name string) string {
+	return filepath.Join(s.git.CommonDir, filepath.FromSlash(name))
 }
 
 // takenNames lists the archive refs by their names in lower case: on a
@@ -204,8 +212,8 @@ func (s *Store) Keep(tx *state.Tx, it *Item, current Snapshot) string {
 		s.staged = map[string]bool{}
 	}
 	s.staged[name] = true
-	for p, data := range current {
-		tx.WriteState(filepath.FromSlash(name+"/"+p), data)
+	for _, p := range slices.Sorted(maps.Keys(current)) { // one order, so every run takes the same steps
+		tx.WriteState(filepath.FromSlash(name+"/"+p), current[p])
 	}
 	meta, _ := json.Marshal(m)
 	tx.WriteState(filepath.FromSlash(name)+".json", append(meta, '\n'))

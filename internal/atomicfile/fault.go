@@ -26,7 +26,8 @@ const (
 var Fault func(op Op, path string) error
 
 // Seam runs the fault hook for a step taken outside this package (a git
-// command writing an archive), so that fault injection reaches it too.
+// command writing an archive, its path the ref it creates), so that fault
+// injection reaches it too.
 func Seam(op Op, path string) error { return step(op, path) }
 
 // step runs the fault hook for one step.

@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/orc-state/orc-state/internal/archive"
@@ -90,9 +92,9 @@ func (c *SessionRestoreCmd) Run(e *Env) error {
 			tx.Reg.Sessions = append(tx.Reg.Sessions, *entry)
 			tx.RegistryChanged()
 		}
-		for p, data := range snap {
+		for _, p := range slices.Sorted(maps.Keys(snap)) { // one order, so every run takes the same steps
 			if p != archive.EntryFile || entry == nil {
-				tx.WriteState(filepath.Join(id, filepath.FromSlash(p)), data)
+				tx.WriteState(filepath.Join(id, filepath.FromSlash(p)), snap[p])
 			}
 		}
 		fields := map[string]any{"restored": id, "archive": a.Name}
