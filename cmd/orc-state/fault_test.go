@@ -9,10 +9,16 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"slices"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 
+	"github.com/orc-state/orc-state/internal/atomicfile"
+	"github.com/orc-state/orc-state/internal/cli"
+	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -95,89 +101,119 @@ var faultToken = "gh" + "p_" + strings.Repeat("F4ult", 8)
 
 const faultPlan = `{"slices": [{"id": 1, "title": "parser", "status": "pending"}, {"id": 2, "title": "cli", "status": "pending", "dependsOn": [1]}]}`
 
-// TestFaultInjection fails, in real processes, each file-system step that
-// each verb above takes, one at a time: the odd steps with EIO, the even
-// ones with ENOSPC (in -short mode ENOSPC only), so both errnos reach every
-// kind of step of every verb while each step is failed once (every step
-// of the transactions with both errnos, in process: internal/state's
-// TestEveryStepFails; the message per errno: its TestPreflightRefusals). Afterwards the state dir (and info/exclude) is
-// byte-identical to before and the exit code 3, or the exit code is 6,
-// doctor and verify name the interrupted transaction (and report no
-// outside edit), and repair brings the state to exactly what the
-// uninterrupted verb writes. It reports how many injection points it
-// covered.
+// TestFaultInjection fails each file-system step that each verb above
+// takes, one at a time: the odd steps with EIO, the even ones with ENOSPC
+// (in -short mode ENOSPC only), so both errnos reach every kind of step of
+// every verb while each step is failed once (every step of the
+// transactions with both errnos: internal/state's TestEveryStepFails; the
+// message per errno: its TestPreflightRefusals). Afterwards the state dir
+// (with info/exclude and the archive refs) is byte-identical to before and
+// the exit code 3, or the exit code is 6, doctor and verify name the
+// interrupted transaction (and report no outside edit), and repair brings
+// the state to exactly what the uninterrupted verb writes. It reports how
+// many injection points it covered.
 //
-// The faulted run is a process (the seam is process-wide: ORC_TEST_FAULT
-// in seams_test.go); everything around it runs in this process: each case
-// starts from a copy of one repository built once per test binary, its
-// set-up and the checks after a fault are the CLI in process, and the
-// steps of a case run several at a time.
+// Each case starts from a copy of a repository built once. The
+// uninterrupted run is a real process with the step log of seams_test.go
+// (ORC_TEST_FAULT_LOG): the list of steps to fail. The faulted runs are
+// the CLI in this process, several at a time: atomicfile.Fault and
+// clock.Stamp are process-wide, so for this test's duration the stamp is
+// fixed (the repaired state is compared byte for byte with the
+// uninterrupted run's) and the fault hook is a faultRouter that gives each
+// step to the run whose dir holds its path. An in-process uninterrupted
+// run must take exactly the process's steps, so no step escapes the
+// router. No other test runs meanwhile: no top-level test of this package
+// is parallel, and this one's parallel subtests end before its cleanup.
 func TestFaultInjection(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not found")
 	}
 	bin := testBinary(t)
-	errnos := []string{"EIO", "ENOSPC"}
+	errnos := []syscall.Errno{syscall.EIO, syscall.ENOSPC}
 	if testing.Short() {
 		errnos = errnos[1:]
 	}
+	// The repositories the cases start from, built with the real clock
+	// before the stamp is fixed (an archive a set-up makes must not take
+	// the name the faulted run's archive will want).
+	templates := make([]string, len(faultCases))
+	for i := range templates {
+		templates[i] = t.TempDir() // outlives the set-up's subtests
+	}
+	t.Run("set-up", func(t *testing.T) {
+		for i, c := range faultCases {
+			t.Run(c.name, func(t *testing.T) {
+				t.Parallel()
+				if err := copyTree(faultTemplate(t, c), templates[i]); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+	})
+	if t.Failed() {
+		return
+	}
+	router := &faultRouter{}
+	stamp, err := time.Parse(time.RFC3339, faultStamp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldFault, oldStamp := atomicfile.Fault, clock.Stamp
+	atomicfile.Fault, clock.Stamp = router.step, func() time.Time { return stamp }
 	var points, interrupted atomic.Int64
 	t.Cleanup(func() {
+		atomicfile.Fault, clock.Stamp = oldFault, oldStamp
 		t.Logf("fault injection: %d injection points covered (%d verbs, each step once, with %v); %d failed after the commit point (exit 6, completed by repair)",
 			points.Load(), len(faultCases), errnos, interrupted.Load())
 	})
-	for _, c := range faultCases {
+	for i, c := range faultCases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			template := faultTemplate(t, c)
-			faulted := func(dir string, env ...string) (int, string, string) {
-				cmd := exec.Command(bin, c.args...)
-				cmd.Dir, cmd.Env = filepath.Join(dir, "repo"), append(append(faultEnv(dir), c.env...), env...)
-				cmd.Stdin = strings.NewReader(c.stdin)
-				var out, errb bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &out, &errb
-				err := cmd.Run()
-				var ee *exec.ExitError
-				code := 0
-				if errors.As(err, &ee) {
-					code = ee.ExitCode()
-				} else if err != nil {
-					t.Error(err)
-				}
-				return code, out.String(), errb.String()
-			}
+			template := templates[i]
 			old := faultManifest(t, template)
 
-			// The uninterrupted run: the new state, and how many steps.
+			// The uninterrupted run, a process: the new state, and the steps.
 			clean := faultCopy(t, template)
 			logPath := filepath.Join(t.TempDir(), "steps")
-			if code, _, stderr := faulted(clean, "ORC_TEST_FAULT_LOG="+logPath); code != 0 {
-				t.Fatalf("uninterrupted: exit %d: %s", code, stderr)
+			cmd := exec.Command(bin, c.args...)
+			cmd.Dir, cmd.Env = filepath.Join(clean, "repo"), append(append(faultEnv(clean), c.env...), "ORC_TEST_FAULT_LOG="+logPath)
+			cmd.Stdin = strings.NewReader(c.stdin)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("uninterrupted: %v: %s", err, out)
 			}
 			want := faultManifest(t, clean)
 			if want == old {
 				t.Fatal("the verb changed nothing; the case tests nothing")
 			}
 			logData, _ := os.ReadFile(logPath)
-			steps := strings.Split(strings.TrimSpace(string(logData)), "\n")
+			steps := strings.Split(strings.TrimSpace(strings.ReplaceAll(string(logData), clean, "DIR")), "\n")
 			if len(steps) < 5 {
 				t.Fatalf("only %d steps logged: %q", len(steps), logData)
 			}
 			t.Logf("%s: %d steps", c.name, len(steps))
-			type point struct {
-				k     int
-				errno string
+
+			// The same run in process takes the same steps, each routed to it.
+			inProcess := faultCopy(t, template)
+			if code, _, stderr, taken := faultRun(router, c, inProcess, 0, 0); code != 0 {
+				t.Fatalf("uninterrupted in process: exit %d: %s", code, stderr)
+			} else if got := strings.Join(taken, "\n"); got != strings.Join(steps, "\n") {
+				t.Fatalf("in process the verb takes other steps than as a process:\nprocess:\n%s\nin process:\n%s", strings.Join(steps, "\n"), got)
 			}
-			work := make(chan point)
+			if got := faultManifest(t, inProcess); got != want {
+				t.Fatalf("in process the verb writes another state than as a process:\n%s", faultDiff(want, got))
+			}
+
+			work := make(chan int)
 			var wg sync.WaitGroup
 			for range faultWorkers {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					for p := range work {
-						what := fmt.Sprintf("step %d/%d (%s) failing with %s", p.k, len(steps), steps[p.k-1], p.errno)
+					for k := range work {
+						errno := errnos[k%len(errnos)]
+						what := fmt.Sprintf("step %d/%d (%s) failing with %s", k, len(steps), steps[k-1], faultErrnoName(errno))
 						dir := faultCopy(t, template)
-						code, stdout, stderr := faulted(dir, fmt.Sprintf("ORC_TEST_FAULT=%d:%s", p.k, p.errno))
+						code, stdout, stderr, _ := faultRun(router, c, dir, k, errno)
 						points.Add(1)
 						switch code {
 						case 3:
@@ -207,7 +243,7 @@ func TestFaultInjection(t *testing.T) {
 				}()
 			}
 			for k := 1; k <= len(steps); k++ {
-				work <- point{k, errnos[k%len(errnos)]}
+				work <- k
 			}
 			close(work)
 			wg.Wait()
@@ -215,15 +251,90 @@ func TestFaultInjection(t *testing.T) {
 	}
 }
 
-// faultWorkers is how many steps of one case are failed at a time: each is
-// a process that spends most of its time waiting for fsync.
-const faultWorkers = 3
+// faultStamp is the time every recorded timestamp of the faulted runs
+// carries (clock.Stamp in process, ORC_TEST_STAMP in the process).
+const faultStamp = "2026-03-04T05:06:07Z"
+
+// faultRun runs case c's verb in this process in dir (a copy of its
+// template), failing its failAt-th step (0: none) with errno, and returns
+// its exit code, output and the steps it took ("op path", dir written
+// DIR). It may run on a worker goroutine.
+func faultRun(router *faultRouter, c faultCase, dir string, failAt int, errno syscall.Errno) (code int, stdout, stderr string, steps []string) {
+	run := router.add(dir, failAt, errno)
+	defer router.remove(run)
+	var out, errb bytes.Buffer
+	code = cli.Run(cli.Process{Args: c.args, Stdin: strings.NewReader(c.stdin), Stdout: &out, Stderr: &errb,
+		Environ: faultEnv(dir).With(c.env...), Dir: filepath.Join(dir, "repo")})
+	return code, out.String(), errb.String(), run.taken()
+}
+
+// faultRouter is atomicfile.Fault while TestFaultInjection runs: each step
+// belongs to the registered run whose dir holds its path, is logged there,
+// and fails when it is that run's failAt-th. Steps of anything else (the
+// templates being built) pass.
+type faultRouter struct {
+	mu   sync.Mutex
+	runs []*faultRunSteps
+}
+
+// faultRunSteps is one registered run.
+type faultRunSteps struct {
+	dir    string // with a trailing separator
+	failAt int
+	errno  syscall.Errno
+	steps  []string
+}
+
+func (r *faultRouter) add(dir string, failAt int, errno syscall.Errno) *faultRunSteps {
+	run := &faultRunSteps{dir: dir + string(filepath.Separator), failAt: failAt, errno: errno}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.runs = append(r.runs, run)
+	return run
+}
+
+func (r *faultRouter) remove(run *faultRunSteps) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.runs = slices.DeleteFunc(r.runs, func(x *faultRunSteps) bool { return x == run })
+}
+
+func (r *faultRouter) step(op atomicfile.Op, path string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, run := range r.runs {
+		if strings.HasPrefix(path, run.dir) {
+			run.steps = append(run.steps, fmt.Sprintf("%s DIR%c%s", op, filepath.Separator, strings.TrimPrefix(path, run.dir)))
+			if len(run.steps) == run.failAt {
+				return run.errno
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+func (run *faultRunSteps) taken() []string {
+	return run.steps // read after the run, by the goroutine that ran it
+}
+
+// faultErrnoName is the errno's name as the tests print it.
+func faultErrnoName(e syscall.Errno) string {
+	if e == syscall.EIO {
+		return "EIO"
+	}
+	return "ENOSPC"
+}
+
+// faultWorkers is how many steps of one case are failed at a time: each
+// run spends most of its time waiting for fsync or git.
+const faultWorkers = 6
 
 // faultEnv is the environment of a faulted run in dir (its home) and of
 // the checks after it: the stamp fixed, so that a state repaired after an
 // interruption can be compared byte for byte with an uninterrupted run.
 func faultEnv(dir string) environ.List {
-	return rigEnv(dir).With("ORC_TEST_STAMP=2026-03-04T05:06:07Z", "ORC_ACTOR=fault")
+	return rigEnv(dir).With("ORC_TEST_STAMP="+faultStamp, "ORC_ACTOR=fault")
 }
 
 // faultCheckNamed asserts that doctor names the interrupted transaction
@@ -318,10 +429,14 @@ func faultTemplate(t *testing.T, c faultCase) string {
 	return dir
 }
 
-// faultCopy copies a template dir. It may run on a worker goroutine: a
-// failure is reported, and the copy's checks then fail too.
+// faultCopy copies a template dir, to a path without symbolic links (the
+// router matches the paths the run takes). It may run on a worker
+// goroutine: a failure is reported, and the copy's checks then fail too.
 func faultCopy(t *testing.T, from string) string {
-	to := t.TempDir()
+	to, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Error(err)
+	}
 	if err := copyTree(from, to); err != nil {
 		t.Error(err)
 	}
@@ -329,21 +444,31 @@ func faultCopy(t *testing.T, from string) string {
 }
 
 // faultManifest is the state: every entry under repo/.orc, the
-// repository's info/exclude and its refs under refs/orc/ (the archives). It
-// may run on a worker goroutine.
+// repository's info/exclude, and its archive refs as git stores them (the
+// files under refs/orc/ and packed-refs, byte for byte: stricter than
+// what git lists, and no git process per check). It may run on a worker
+// goroutine.
 func faultManifest(t *testing.T, dir string) string {
-	m, err := manifest(filepath.Join(dir, "repo", ".orc"))
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		t.Error(err) // on a worker goroutine: reported, not fatal
+	var b strings.Builder
+	gitDir := filepath.Join(dir, "repo", ".git")
+	for _, part := range []struct{ name, root string }{
+		{"state", filepath.Join(dir, "repo", ".orc")},
+		{"refs", filepath.Join(gitDir, "refs", "orc")},
+	} {
+		m, err := manifest(part.root)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			t.Error(err) // on a worker goroutine: reported, not fatal
+		}
+		if part.name == "refs" { // the folders git leaves when it deletes a ref are no ref
+			m = strings.Join(slices.DeleteFunc(strings.Split(m, "\n"), func(l string) bool { return strings.HasPrefix(l, "D ") }), "\n")
+		}
+		fmt.Fprintf(&b, "%s:\n%s\n", part.name, m)
 	}
-	exclude, _ := os.ReadFile(filepath.Join(dir, "repo", ".git", "info", "exclude"))
-	cmd := exec.Command("git", "for-each-ref", "--format=%(objectname) %(refname)", "refs/orc/")
-	cmd.Dir = filepath.Join(dir, "repo")
-	refs, err := cmd.Output()
-	if err != nil {
-		t.Error(err)
+	for _, name := range []string{"info/exclude", "packed-refs"} {
+		data, _ := os.ReadFile(filepath.Join(gitDir, filepath.FromSlash(name)))
+		fmt.Fprintf(&b, "%s:\n%s\n", name, data)
 	}
-	return m + "\nexclude:\n" + string(exclude) + "\nrefs:\n" + string(refs)
+	return b.String()
 }
 
 // faultDiff shows the lines of two manifests that differ.
