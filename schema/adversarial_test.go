@@ -9,7 +9,7 @@ import (
 )
 
 // adversarialDir is the CLI's corpus of hostile files (TestAdversarialCorpus
-// in cmd/orc-state feeds them to the binary).
+// in internal/proctest feeds them to the binary).
 const adversarialDir = "../cmd/orc-state/testdata/adversarial"
 
 // adversarialSchemaAccepts lists the corpus files that the schema accepts

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/orc-state/orc-state/internal/clitest"
 	"github.com/orc-state/orc-state/internal/doctest"
 )
 
@@ -79,8 +80,8 @@ func TestDocs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	env := hermeticEnv(home,
-		"PATH="+filepath.Dir(testBinary(t))+string(os.PathListSeparator)+os.Getenv("PATH"),
+	env := clitest.HermeticEnv(home,
+		"PATH="+filepath.Dir(clitest.Binary(t))+string(os.PathListSeparator)+os.Getenv("PATH"),
 		"TMPDIR="+tmpdir,
 		"GOPATH="+gopath,
 		"GOBIN="+filepath.Join(gopath, "bin"),

@@ -8,8 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -18,6 +18,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/cli"
+	"github.com/orc-state/orc-state/internal/clitest"
 	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/registry"
@@ -114,7 +115,7 @@ const faultPlan = `{"slices": [{"id": 1, "title": "parser", "status": "pending"}
 // many injection points it covered.
 //
 // Each case starts from a copy of a repository built once. The
-// uninterrupted run is a real process with the step log of seams_test.go
+// uninterrupted run is a real process with the step log of internal/clitest/seams.go
 // (ORC_TEST_FAULT_LOG): the list of steps to fail. The faulted runs are
 // the CLI in this process, several at a time: atomicfile.Fault and
 // clock.Stamp are process-wide, so for this test's duration the stamp is
@@ -128,7 +129,7 @@ func TestFaultInjection(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not found")
 	}
-	bin := testBinary(t)
+	bin := clitest.Binary(t)
 	errnos := []syscall.Errno{syscall.EIO, syscall.ENOSPC}
 	if testing.Short() {
 		errnos = errnos[1:]
@@ -455,7 +456,7 @@ func faultManifest(t *testing.T, dir string) string {
 		{"state", filepath.Join(dir, "repo", ".orc")},
 		{"refs", filepath.Join(gitDir, "refs", "orc")},
 	} {
-		m, err := manifest(part.root)
+		m, err := clitest.Manifest(part.root)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			t.Error(err) // on a worker goroutine: reported, not fatal
 		}

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/orc-state/orc-state/internal/cli"
+	"github.com/orc-state/orc-state/internal/clitest"
 )
 
 // TestGitMatrix runs every verb that reads git in every repository shape
@@ -285,7 +286,7 @@ type result struct {
 func (c *matrix) run(dir string, env []string, stdin, name string, args ...string) (result, error) {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
-	cmd.Env = hermeticEnv(c.home, env...)
+	cmd.Env = clitest.HermeticEnv(c.home, env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -304,7 +305,7 @@ func (c *matrix) run(dir string, env []string, stdin, name string, args ...strin
 func (c *matrix) orc(r row, stdin string, args ...string) result {
 	var stdout, stderr bytes.Buffer
 	code := cli.Run(cli.Process{Args: args, Stdin: strings.NewReader(stdin), Stdout: &stdout, Stderr: &stderr,
-		Environ: hermeticEnv(c.home, r.env...), Dir: r.dir})
+		Environ: clitest.HermeticEnv(c.home, r.env...), Dir: r.dir})
 	return result{stdout: stdout.String(), stderr: stderr.String(), code: code}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/orc-state/orc-state/internal/cli"
+	"github.com/orc-state/orc-state/internal/clitest"
 	"github.com/orc-state/orc-state/internal/environ"
 )
 
@@ -45,7 +46,7 @@ func runInProcess(ts *testscript.TestScript, args []string) int {
 		Args: args, Stdin: takeStdin(ts), Stdout: ts.Stdout(), Stderr: ts.Stderr(),
 		Environ: env, Dir: ts.MkAbs("."), Executable: self,
 	}
-	ts.Check(testClock(&p))
+	ts.Check(clitest.Clock(&p))
 	return cli.Run(p)
 }
 

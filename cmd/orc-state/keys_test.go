@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/orc-state/orc-state/internal/clitest"
 )
 
 // impossibleKeys can never be a session (docs/protocol.md §3): a
@@ -32,7 +34,7 @@ var positionalVerbs = [][]string{{"get"}, {"verify"}, {"resume"}, {"log"}, {"ses
 func TestImpossibleKeys(t *testing.T) {
 	r := newRig(t, "main")
 	r.mustOrc(`{"slices": [{"id": 1, "title": "one"}]}`, "slice", "init", "-")
-	before, err := manifest(r.dir + "/.orc")
+	before, err := clitest.Manifest(r.dir + "/.orc")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +55,7 @@ func TestImpossibleKeys(t *testing.T) {
 			check(append(append([]string{}, verb...), key))
 		}
 	}
-	after, err := manifest(r.dir + "/.orc")
+	after, err := clitest.Manifest(r.dir + "/.orc")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +97,7 @@ var collidingVerbs = []struct {
 // shows the rest end to end (line, the hooks, --session).
 func TestOneBranchOneSession(t *testing.T) {
 	r := newRig(t, "collision")
-	before, err := manifest(r.dir + "/.orc")
+	before, err := clitest.Manifest(r.dir + "/.orc")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +110,7 @@ func TestOneBranchOneSession(t *testing.T) {
 			}
 		}
 	}
-	after, err := manifest(r.dir + "/.orc")
+	after, err := clitest.Manifest(r.dir + "/.orc")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/orc-state/orc-state/internal/cli"
+	"github.com/orc-state/orc-state/internal/clitest"
 	"github.com/orc-state/orc-state/internal/environ"
 )
 
@@ -53,7 +54,7 @@ var rigTemplates = map[string]func(r *rig){
 	},
 }
 
-// built holds each template's folder once made, under testRoot.
+// built holds each template's folder once made, under clitest.Root().
 var built sync.Map // name → func() (string, error)
 
 // newRig returns a rig whose work tree is a fresh copy of template.
@@ -76,7 +77,7 @@ func newRig(t testing.TB, template string) *rig {
 				err = f
 			}
 		}()
-		dir = filepath.Join(testRoot, "rigs", template)
+		dir = filepath.Join(clitest.Root(), "rigs", template)
 		if err := os.MkdirAll(filepath.Join(dir, "repo"), 0o755); err != nil {
 			return "", err
 		}
@@ -109,7 +110,7 @@ func (builder) Fatalf(format string, args ...any) { panic(buildFailure(fmt.Sprin
 
 // rigEnv is the environment of a rig whose home (and temp dir) is dir.
 func rigEnv(dir string) environ.List {
-	return environ.List(hermeticEnv(dir, "TMPDIR="+dir))
+	return environ.List(clitest.HermeticEnv(dir, "TMPDIR="+dir))
 }
 
 // orc runs orc-state in the rig, in this process, and returns its exit

@@ -18,6 +18,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/orc-state/orc-state/internal/clitest"
 )
 
 // slRecordedCwd is the working directory the recorded payloads in
@@ -63,7 +65,7 @@ func slNewRig(t *testing.T, bin string) *slRig {
 	// statusline's cache, whatever the environment running the tests.
 	// A cold render waits for git until it answers (ORC_TEST_PLACE_WAIT),
 	// so the rows do not depend on the machine's load.
-	r.env = hermeticEnv(home, "LANG=C.UTF-8", "LC_ALL=", "LC_CTYPE=", "COLUMNS=", "TMPDIR="+tmp, "ORC_TEST_PLACE_WAIT=20s")
+	r.env = clitest.HermeticEnv(home, "LANG=C.UTF-8", "LC_ALL=", "LC_CTYPE=", "COLUMNS=", "TMPDIR="+tmp, "ORC_TEST_PLACE_WAIT=20s")
 	r.mustRun(t, "", "git", "init", "-q", "-b", "main")
 	r.mustRun(t, "", "git", "commit", "-q", "--allow-empty", "-m", "base commit")
 	r.mustRun(t, "", r.bin, "init", "--command", "flow", "--total-phases", "3")
@@ -241,7 +243,7 @@ func slBeforeMarker(lines []string) []string {
 // fed to its verb, the payload copies in the hook_* scripts, and the
 // plugin's hooks.json.
 func TestStatusline(t *testing.T) {
-	bin := testBinary(t)
+	bin := clitest.Binary(t)
 	t.Run("Terminal", func(t *testing.T) { testStatuslineTerminal(t, bin) })
 	t.Run("HookPayloads", func(t *testing.T) { testStatuslineHookPayloads(t, bin) })
 	t.Run("PayloadCopies", testStatuslinePayloadCopies)

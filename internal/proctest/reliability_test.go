@@ -1,4 +1,4 @@
-package main
+package proctest
 
 // The reliability evidence of docs/protocol.md §19 (and the integrity rules of §4
 // it stands on), measured on real orc-state processes:
@@ -11,8 +11,8 @@ package main
 //   - TestSoakWriters: 50 concurrent writers for a bounded time; every
 //     acknowledged change is there exactly once, and no file is invalid.
 //   - TestAdversarialCorpus: the hostile inputs kept as files under
-//     testdata/adversarial (the argv- and filesystem-shaped cases are the
-//     testdata/script/adv_*.txtar scenarios).
+//     cmd/orc-state/testdata/adversarial (the argv- and filesystem-shaped
+//     cases are the cmd/orc-state/testdata/script/adv_*.txtar scenarios).
 //
 // docs/reliability.md records what these tests measured and why each
 // allowed finding can appear. Everything here is prefixed rel/crash/soak to
@@ -41,6 +41,7 @@ import (
 	"time"
 
 	"github.com/orc-state/orc-state/internal/cli"
+	"github.com/orc-state/orc-state/internal/clitest"
 )
 
 // relProcessTimeout bounds one orc-state process that is not meant to be
@@ -76,10 +77,10 @@ func newRelRig(t *testing.T, lockTimeout string) *relRig {
 		t.Skip("git not found")
 	}
 	root := t.TempDir()
-	r := &relRig{t: t, bin: testBinary(t), dir: filepath.Join(root, "repo")}
+	r := &relRig{t: t, bin: clitest.Binary(t), dir: filepath.Join(root, "repo")}
 	// raceEnv clears the caller's GIT_*/ORC_* settings; the later
 	// ORC_LOCK_TIMEOUT wins (os/exec keeps the last duplicate).
-	r.env = append(hermeticEnv(root), "ORC_LOCK_TIMEOUT="+lockTimeout, "ORC_ACTOR=reliability")
+	r.env = append(clitest.HermeticEnv(root), "ORC_LOCK_TIMEOUT="+lockTimeout, "ORC_ACTOR=reliability")
 	if err := os.MkdirAll(r.dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -1176,16 +1177,20 @@ type relCase struct {
 	stderr *regexp.Regexp
 }
 
+// adversarialDir is the CLI's corpus of hostile files, kept beside its
+// scenarios (schema's tests read it too).
+const adversarialDir = "../../cmd/orc-state/testdata/adversarial"
+
 // TestAdversarialCorpus runs testdata/adversarial/cases.txt: each case
 // feeds a hostile file of the corpus to orc-state (as stdin, as a plan
 // file, or in place of a state file) and expects a refusal with a given
 // exit code and message, with .orc/ byte-identical afterwards. The CLI
 // runs in this process: the input is what is tested.
 func TestAdversarialCorpus(t *testing.T) {
-	cases := relLoadCorpus(t, filepath.Join("testdata", "adversarial", "cases.txt"))
+	cases := relLoadCorpus(t, filepath.Join(adversarialDir, "cases.txt"))
 	r := newRelRig(t, "10s")
 	r.must("", "decision", "set", "seed", "1", "--provenance", "flag")
-	corpus := relAbs(t, filepath.Join("testdata", "adversarial"))
+	corpus := relAbs(t, adversarialDir)
 	r.must("", "slice", "init", filepath.Join(corpus, "plan-valid.json"))
 	pristine := filepath.Join(t.TempDir(), "pristine")
 	relCopyTree(t, r.orc, pristine)
@@ -1346,7 +1351,7 @@ func relCorpusFile(t *testing.T, name string) []byte {
 		}
 		t.Fatalf("corpus %s: unknown generator", name)
 	}
-	data, err := os.ReadFile(filepath.Join("testdata", "adversarial", name))
+	data, err := os.ReadFile(filepath.Join(adversarialDir, name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1369,7 +1374,7 @@ func relCorpusSetup(t *testing.T, r *relRig, step string) {
 // relSnapshot is the manifest of every entry under root (see manifest).
 func relSnapshot(t *testing.T, root string) string {
 	t.Helper()
-	text, err := manifest(root)
+	text, err := clitest.Manifest(root)
 	if err != nil {
 		t.Fatal(err)
 	}

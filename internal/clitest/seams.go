@@ -1,4 +1,4 @@
-package main
+package clitest
 
 import (
 	"fmt"
@@ -13,7 +13,8 @@ import (
 )
 
 // Test seams for the real processes the tests start (this test binary run
-// as orc-state). They exist only in test builds, set from the environment:
+// as orc-state). They exist only in test binaries (only tests import this
+// package), set from the environment:
 //
 //	ORC_TEST_STAMP=RFC3339       every recorded timestamp is this time (clock.Stamp)
 //	ORC_TEST_FAULT=N:ERRNO       the N-th file-system step fails with ERRNO

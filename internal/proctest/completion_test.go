@@ -1,4 +1,4 @@
-package main
+package proctest
 
 import (
 	"fmt"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/orc-state/orc-state/internal/clitest"
 )
 
 // TestCompletionShells loads `orc-state completion <shell>` into each shell
@@ -18,7 +20,7 @@ import (
 // tmux (without tmux, the registration the script made). A shell that is
 // not installed is skipped; core_completion.txtar pins every script's text.
 func TestCompletionShells(t *testing.T) {
-	bin := testBinary(t)
+	bin := clitest.Binary(t)
 	dir := t.TempDir()
 	binDir := filepath.Join(dir, "bin")
 	if err := os.MkdirAll(binDir, 0o755); err != nil {
@@ -29,7 +31,7 @@ func TestCompletionShells(t *testing.T) {
 	}
 	home := filepath.Join(dir, "home")
 	os.MkdirAll(home, 0o755)
-	env := hermeticEnv(home, "PATH="+binDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	env := clitest.HermeticEnv(home, "PATH="+binDir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	// A repository whose state the data predictors read: the session of
 	// feat/checkout-retry, with slices 1 and auth-api, checked out on main.
 	repo := filepath.Join(dir, "repo")

@@ -1,4 +1,4 @@
-package main
+package proctest
 
 import (
 	"bufio"
@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/orc-state/orc-state/internal/clitest"
 	"github.com/orc-state/orc-state/internal/journal"
 )
 
@@ -67,8 +68,8 @@ func newRaceRepoWithin(t *testing.T, deadline time.Duration) *raceRepo {
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	t.Cleanup(cancel)
 	root := t.TempDir()
-	r := &raceRepo{t: t, ctx: ctx, bin: testBinary(t), dir: filepath.Join(root, "repo"), tmp: filepath.Join(root, "tmp")}
-	r.env = hermeticEnv(root, "ORC_LOCK_TIMEOUT=30s")
+	r := &raceRepo{t: t, ctx: ctx, bin: clitest.Binary(t), dir: filepath.Join(root, "repo"), tmp: filepath.Join(root, "tmp")}
+	r.env = clitest.HermeticEnv(root, "ORC_LOCK_TIMEOUT=30s")
 	for _, d := range []string{r.dir, r.tmp} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)

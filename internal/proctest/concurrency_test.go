@@ -1,4 +1,4 @@
-package main
+package proctest
 
 import (
 	"bytes"
@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/orc-state/orc-state/internal/clitest"
 )
 
 // TestConcurrentWriters is docs/protocol.md §19's reliability budget: 50 real
@@ -26,10 +28,10 @@ import (
 // journal must hold exactly the changes made, and verify must pass.
 func TestConcurrentWriters(t *testing.T) {
 	began := time.Now()
-	bin := testBinary(t)
+	bin := clitest.Binary(t)
 	t.Logf("built %s in %v", bin, time.Since(began).Round(time.Millisecond))
 	repo := t.TempDir()
-	env := hermeticEnv(repo)
+	env := clitest.HermeticEnv(repo)
 
 	cwGit(t, repo, env, "init", "-q", "-b", "main")
 	if err := os.WriteFile(filepath.Join(repo, "README"), []byte("fixture\n"), 0o644); err != nil {
