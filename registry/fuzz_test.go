@@ -107,7 +107,7 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("Canonical changed across a round trip for %q", r.Sessions[i].SessionID)
 			}
 		}
-		m, err := Migrate(data)
+		m, err := Migrate(data, "2026-01-01T00:00:00Z")
 		if err != nil || m.Changed {
 			t.Fatalf("Migrate of a valid registry: changed=%v err=%v", m != nil && m.Changed, err)
 		}
@@ -119,7 +119,7 @@ func FuzzMigrate(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := Migrate(data)
+		m, err := Migrate(data, "2026-01-01T00:00:00Z")
 		if err != nil {
 			var ie *InvalidError
 			if !errors.As(err, &ie) || ie.Problem < Damaged || ie.Problem > Collision {

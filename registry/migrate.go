@@ -34,6 +34,7 @@ type Migration struct {
 	// Folders maps a new sessionId to the legacy folder names that held its
 	// files (when the old key differs from the new one).
 	Folders map[string][]string
+	now     string // the time of an entry that records none
 }
 
 // consumed are the legacy keys Migrate maps into schema 1.
@@ -49,8 +50,9 @@ var consumed = map[string]bool{
 // a missing schema, duplicate entries, '/'-only sanitized keys) to schema 1
 // with the one sanitizer. An input that is already valid schema 1 comes back
 // unchanged with Changed false. A newer schema is refused before anything
-// else, however malformed the rest of the file is.
-func Migrate(data []byte) (*Migration, error) {
+// else, however malformed the rest of the file is. now (Stamp) is the time
+// an entry gets when it records none.
+func Migrate(data []byte, now string) (*Migration, error) {
 	if err := refuseNewer(data); err != nil {
 		return nil, err
 	}
@@ -72,6 +74,7 @@ func Migrate(data []byte) (*Migration, error) {
 		Dropped:    map[string]map[string]json.RawMessage{},
 		DroppedTop: map[string]json.RawMessage{},
 		Folders:    map[string][]string{},
+		now:        now,
 	}
 	for _, k := range slices.Sorted(maps.Keys(top)) {
 		v := top[k]
@@ -169,7 +172,7 @@ func (m *Migration) add(group []*draft) error {
 	if len(losers) > 0 {
 		win.dropped["mergedEntries"], _ = json.Marshal(losers) // raw values of a valid document
 	}
-	win.finish(&s)
+	win.finish(&s, m.now)
 
 	id := s.SessionID
 	for _, d := range group {
@@ -491,9 +494,8 @@ func (d *draft) lists() {
 // finish completes the merged entry s of which d is the winner: it stamps
 // the times no entry recorded, and drops a gate that alone keeps s from
 // validating.
-func (d *draft) finish(s *Session) {
+func (d *draft) finish(s *Session, now string) {
 	if s.UpdatedAt == "" {
-		now := Now()
 		s.StartedAt, s.UpdatedAt = now, now
 		d.note("no usable startedAt; set to " + now)
 		d.note("no usable updatedAt; set to " + now)

@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 )
 
 // legacyEntry is a minimal pre-schema-1 entry: a registry holding it has no
@@ -51,7 +50,7 @@ func legacyWith(t testing.TB, mods ...func(map[string]any)) []byte {
 // migration must hold.
 func mustMigrate(t *testing.T, data []byte) *Migration {
 	t.Helper()
-	m, err := Migrate(data)
+	m, err := Migrate(data, "2026-01-01T00:00:00Z")
 	if err != nil {
 		t.Fatalf("Migrate(%s) = %v", data, err)
 	}
@@ -81,7 +80,7 @@ func checkMigration(t testing.TB, m *Migration) {
 	if !bytes.Equal(mustMarshal(t, r), out) {
 		t.Fatalf("migrated registry does not survive Marshal/Parse:\n%s", out)
 	}
-	again, err := Migrate(out)
+	again, err := Migrate(out, "2026-01-01T00:00:00Z")
 	if err != nil || again.Changed {
 		t.Fatalf("migrating the result again: changed=%v, err=%v", again != nil && again.Changed, err)
 	}
@@ -499,9 +498,11 @@ func TestMigrateVocabulary(t *testing.T) {
 }
 
 func TestMigrateDefaults(t *testing.T) {
-	before := time.Now().UTC().Truncate(time.Second)
-	m := mustMigrate(t, legacyDoc(t, map[string]any{"gitBranch": "feat/x"}))
-	after := time.Now().UTC()
+	const now = "2026-07-08T09:10:11Z" // the time Migrate is given
+	m, err := Migrate(legacyDoc(t, map[string]any{"gitBranch": "feat/x"}), now)
+	if err != nil {
+		t.Fatal(err)
+	}
 	s := m.Registry.Sessions[0]
 	if s.Command != "unknown" || s.Status != "completed" || !s.Phase.Done || s.TotalPhases != 1 ||
 		s.Description != "" || s.PhaseLabel != nil || s.JiraTicket != nil || s.PlanFile != nil ||
@@ -509,11 +510,10 @@ func TestMigrateDefaults(t *testing.T) {
 		t.Errorf("defaults: %+v", s)
 	}
 	for name, v := range map[string]string{"startedAt": s.StartedAt, "updatedAt": s.UpdatedAt} {
-		ts, err := time.Parse(TimeLayout, v)
-		if err != nil || ts.Before(before) || ts.After(after) {
-			t.Errorf("%s = %q, want the time of the migration", name, v)
+		if v != now {
+			t.Errorf("%s = %q, want the time of the migration, %s", name, v, now)
 		}
-		if !hasNote(m, "no usable "+name) {
+		if !hasNote(m, "no usable "+name+"; set to "+now) {
 			t.Errorf("no note for the missing %s", name)
 		}
 	}
@@ -872,7 +872,7 @@ func TestMigrateRefuses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m, err := Migrate(tt.in)
+			m, err := Migrate(tt.in, "2026-01-01T00:00:00Z")
 			if err == nil {
 				t.Fatalf("Migrate(%s) succeeded: %s", tt.in, mustMarshal(t, m.Registry))
 			}
@@ -904,7 +904,7 @@ func TestMigrateRefusesNewerSchemaEvenIfMalformed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m, err := Migrate(tt.in)
+			m, err := Migrate(tt.in, "2026-01-01T00:00:00Z")
 			if err == nil {
 				t.Fatalf("Migrate downgraded a schema-2 registry to %s", mustMarshal(t, m.Registry))
 			}
@@ -958,7 +958,7 @@ func TestMigrateRecordsUnusableValues(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%s=%v", tt.key, tt.val), func(t *testing.T) {
 			in := legacyWith(t, set(tt.key, tt.val))
-			m, err := Migrate(in)
+			m, err := Migrate(in, "2026-01-01T00:00:00Z")
 			if err != nil {
 				return // refusing is fine: nothing is lost
 			}
@@ -989,7 +989,7 @@ func TestMigrateKeepsNestedFields(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			in := legacyWith(t, tt.mod)
-			m, err := Migrate(in)
+			m, err := Migrate(in, "2026-01-01T00:00:00Z")
 			if err != nil {
 				return // refusing is fine: nothing is lost
 			}
@@ -1005,7 +1005,7 @@ func TestMigrateKeepsNestedFields(t *testing.T) {
 // keeps the last of two equal keys; the first value disappears silently.
 func TestMigrateDuplicateJSONKeys(t *testing.T) {
 	in := []byte(`{"sessions":[{"gitBranch":"feat/x","command":"flow","status":"paused","status":"completed","description":"first","description":"second","phase":1,"totalPhases":2,"startedAt":"2026-01-02T15:04:05Z","updatedAt":"2026-01-02T15:04:05Z"}]}`)
-	m, err := Migrate(in)
+	m, err := Migrate(in, "2026-01-01T00:00:00Z")
 	if err != nil {
 		wantInvalid(t, err, anyProblem)
 		return // refusing is fine
@@ -1016,7 +1016,7 @@ func TestMigrateDuplicateJSONKeys(t *testing.T) {
 }
 
 func TestMigrateErrorType(t *testing.T) {
-	_, err := Migrate([]byte(`{"schema":2,"sessions":[]}`))
+	_, err := Migrate([]byte(`{"schema":2,"sessions":[]}`), "2026-01-01T00:00:00Z")
 	var ie *InvalidError
 	if !errors.As(err, &ie) {
 		t.Fatalf("Migrate error is %T", err)
@@ -1141,7 +1141,7 @@ func TestMigrateRefusesMalformedLegacy(t *testing.T) {
 		[]byte(`{"sessions":[{"gitBranch":"feat/x","status":"paused","status":"completed"}]}`),
 		[]byte("{\"sessions\":[{\"gitBranch\":\"feat/x\",\"description\":\"caf\xe9\"}]}"),
 	} {
-		m, err := Migrate(in)
+		m, err := Migrate(in, "2026-01-01T00:00:00Z")
 		if err == nil {
 			t.Errorf("Migrate(%q) succeeded: %s", in, mustMarshal(t, m.Registry))
 			continue

@@ -19,7 +19,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/portable"
 	"github.com/orc-state/orc-state/internal/strictjson"
 
@@ -150,8 +149,8 @@ func IsTime(v string) bool {
 	return err == nil && t.UTC().Format(TimeLayout) == v
 }
 
-// Now returns the current time in TimeLayout.
-func Now() string { return clock.Stamp().UTC().Format(TimeLayout) }
+// Stamp formats t as recorded timestamps are written: TimeLayout, in UTC.
+func Stamp(t time.Time) string { return t.UTC().Format(TimeLayout) }
 
 // InvalidError is a registry that cannot be trusted. Its Problem says
 // what kind of fault it is, which decides what can be done about it.

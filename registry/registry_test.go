@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // anyProblem makes wantInvalid accept any Problem.
@@ -619,8 +620,13 @@ func TestStrDeref(t *testing.T) {
 	if Deref(nil) != "" || Deref(Str("y")) != "y" {
 		t.Error("Deref")
 	}
-	if _, err := Parse(withEntry(t, set("updatedAt", Now()))); err != nil {
-		t.Errorf("Now() = %q does not validate: %v", Now(), err)
+	// A time in another zone, with nanoseconds, is stamped in UTC to the second.
+	at := time.Date(2026, 5, 6, 7, 8, 9, 123456789, time.FixedZone("east", 5*3600))
+	if got := Stamp(at); got != "2026-05-06T02:08:09Z" {
+		t.Errorf("Stamp(%v) = %q", at, got)
+	}
+	if _, err := Parse(withEntry(t, set("updatedAt", Stamp(at)))); err != nil {
+		t.Errorf("Stamp(%v) = %q does not validate: %v", at, Stamp(at), err)
 	}
 }
 

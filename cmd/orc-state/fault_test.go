@@ -14,12 +14,10 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/cli"
 	"github.com/orc-state/orc-state/internal/clitest"
-	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -117,15 +115,15 @@ const faultPlan = `{"slices": [{"id": 1, "title": "parser", "status": "pending"}
 // Each case starts from a copy of a repository built once. The
 // uninterrupted run is a real process with the step log of internal/clitest/seams.go
 // (ORC_TEST_FAULT_LOG): the list of steps to fail. The faulted runs are
-// the CLI in this process, several at a time: atomicfile.Fault and
-// clock.Stamp are process-wide, so for this test's duration the stamp is
-// fixed (the repaired state is compared byte for byte with the
-// uninterrupted run's) and the fault hook is a faultRouter that gives each
-// step to the run whose dir holds its path. An in-process uninterrupted
-// run must take exactly the process's steps, so no step escapes the
-// router. No other test runs meanwhile: no top-level test of this package
-// is parallel, and this one's parallel subtests end before its cleanup.
+// the CLI in this process, several at a time, beside other tests: the
+// fault hook (atomicfile.Fault, process-wide) is faultSteps, installed by
+// TestMain, which gives each step to the registered run whose dir holds
+// its path; every other step passes. An in-process uninterrupted run must
+// take exactly the process's steps, so no step escapes the router. Every
+// run records the same fixed time (faultStamp), so a repaired state can be
+// compared byte for byte with the uninterrupted run's.
 func TestFaultInjection(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not found")
 	}
@@ -134,9 +132,7 @@ func TestFaultInjection(t *testing.T) {
 	if testing.Short() {
 		errnos = errnos[1:]
 	}
-	// The repositories the cases start from, built with the real clock
-	// before the stamp is fixed (an archive a set-up makes must not take
-	// the name the faulted run's archive will want).
+	// The repositories the cases start from, built first.
 	templates := make([]string, len(faultCases))
 	for i := range templates {
 		templates[i] = t.TempDir() // outlives the set-up's subtests
@@ -154,16 +150,8 @@ func TestFaultInjection(t *testing.T) {
 	if t.Failed() {
 		return
 	}
-	router := &faultRouter{}
-	stamp, err := time.Parse(time.RFC3339, faultStamp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	oldFault, oldStamp := atomicfile.Fault, clock.Stamp
-	atomicfile.Fault, clock.Stamp = router.step, func() time.Time { return stamp }
 	var points, interrupted atomic.Int64
 	t.Cleanup(func() {
-		atomicfile.Fault, clock.Stamp = oldFault, oldStamp
 		t.Logf("fault injection: %d injection points covered (%d verbs, each step once, with %v); %d failed after the commit point (exit 6, completed by repair)",
 			points.Load(), len(faultCases), errnos, interrupted.Load())
 	})
@@ -195,7 +183,7 @@ func TestFaultInjection(t *testing.T) {
 
 			// The same run in process takes the same steps, each routed to it.
 			inProcess := faultCopy(t, template)
-			if code, _, stderr, taken := faultRun(router, c, inProcess, 0, 0); code != 0 {
+			if code, _, stderr, taken := faultRun(t, c, inProcess, 0, 0); code != 0 {
 				t.Fatalf("uninterrupted in process: exit %d: %s", code, stderr)
 			} else if got := strings.Join(taken, "\n"); got != strings.Join(steps, "\n") {
 				t.Fatalf("in process the verb takes other steps than as a process:\nprocess:\n%s\nin process:\n%s", strings.Join(steps, "\n"), got)
@@ -214,7 +202,7 @@ func TestFaultInjection(t *testing.T) {
 						errno := errnos[k%len(errnos)]
 						what := fmt.Sprintf("step %d/%d (%s) failing with %s", k, len(steps), steps[k-1], faultErrnoName(errno))
 						dir := faultCopy(t, template)
-						code, stdout, stderr, _ := faultRun(router, c, dir, k, errno)
+						code, stdout, stderr, _ := faultRun(t, c, dir, k, errno)
 						points.Add(1)
 						switch code {
 						case 3:
@@ -253,26 +241,33 @@ func TestFaultInjection(t *testing.T) {
 }
 
 // faultStamp is the time every recorded timestamp of the faulted runs
-// carries (clock.Stamp in process, ORC_TEST_STAMP in the process).
+// carries ($ORC_TEST_STAMP, read by clitest.Clock in and out of process).
 const faultStamp = "2026-03-04T05:06:07Z"
 
 // faultRun runs case c's verb in this process in dir (a copy of its
 // template), failing its failAt-th step (0: none) with errno, and returns
 // its exit code, output and the steps it took ("op path", dir written
 // DIR). It may run on a worker goroutine.
-func faultRun(router *faultRouter, c faultCase, dir string, failAt int, errno syscall.Errno) (code int, stdout, stderr string, steps []string) {
-	run := router.add(dir, failAt, errno)
-	defer router.remove(run)
+func faultRun(t *testing.T, c faultCase, dir string, failAt int, errno syscall.Errno) (code int, stdout, stderr string, steps []string) {
+	run := faultSteps.add(dir, failAt, errno)
+	defer faultSteps.remove(run)
 	var out, errb bytes.Buffer
-	code = cli.Run(cli.Process{Args: c.args, Stdin: strings.NewReader(c.stdin), Stdout: &out, Stderr: &errb,
-		Environ: faultEnv(dir).With(c.env...), Dir: filepath.Join(dir, "repo")})
+	p := cli.Process{Args: c.args, Stdin: strings.NewReader(c.stdin), Stdout: &out, Stderr: &errb,
+		Environ: faultEnv(dir).With(c.env...), Dir: filepath.Join(dir, "repo")}
+	if err := clitest.Clock(&p); err != nil {
+		t.Error(err)
+	}
+	code = cli.Run(p)
 	return code, out.String(), errb.String(), run.taken()
 }
 
-// faultRouter is atomicfile.Fault while TestFaultInjection runs: each step
-// belongs to the registered run whose dir holds its path, is logged there,
-// and fails when it is that run's failAt-th. Steps of anything else (the
-// templates being built) pass.
+// faultSteps is atomicfile.Fault in this test binary (TestMain installs
+// it): each step belongs to the registered run whose dir holds its path,
+// is logged there, and fails when it is that run's failAt-th. Steps of
+// anything else (every other test, the templates being built) pass.
+var faultSteps = &faultRouter{}
+
+// faultRouter routes the fault hook's steps to the runs registered.
 type faultRouter struct {
 	mu   sync.Mutex
 	runs []*faultRunSteps

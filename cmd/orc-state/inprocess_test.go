@@ -29,13 +29,13 @@ func orcState(ts *testscript.TestScript, neg bool, args []string) {
 // runInProcess runs cli.Run with the script's arguments, environment,
 // working directory and stdin (the file the last `stdin` command named,
 // used up as exec uses it up), its stdout and stderr captured for the
-// next stdout/stderr assertions, and returns the exit code. The claim
-// clock and the statusline's wait come from $ORC_TEST_NOW and
-// $ORC_TEST_PLACE_WAIT, as in the child process; the seams that are
-// process-wide (a fixed stamp, fault injection) need `exec orc-state`.
+// next stdout/stderr assertions, and returns the exit code. The clocks
+// and the statusline's wait come from the script's environment, as in the
+// child process (clitest.Clock); fault injection by environment needs
+// `exec orc-state`.
 func runInProcess(ts *testscript.TestScript, args []string) int {
 	env := scriptEnviron(ts)
-	for _, name := range []string{"ORC_TEST_STAMP", "ORC_TEST_FAULT", "ORC_TEST_FAULT_LOG"} {
+	for _, name := range []string{"ORC_TEST_FAULT", "ORC_TEST_FAULT_LOG"} {
 		if env.Get(name) != "" {
 			ts.Fatalf("%s needs a real process: use exec orc-state", name)
 		}

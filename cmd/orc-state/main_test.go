@@ -10,17 +10,23 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/clitest"
 )
 
 // TestMain is the shared test binary that doubles as orc-state
-// (clitest.Main).
-func TestMain(m *testing.M) { clitest.Main(m) }
+// (clitest.Main), with fault injection's router as the fault hook
+// (fault_test.go; as orc-state, the seams from the environment replace it).
+func TestMain(m *testing.M) {
+	atomicfile.Fault = faultSteps.step
+	clitest.Main(m)
+}
 
 // TestScripts runs the CLI scenarios in testdata/script against real git
 // repositories and files in a temp dir: `orc-state ...` runs the CLI in
 // this process (inprocess_test.go), `exec orc-state ...` as a real process.
 func TestScripts(t *testing.T) {
+	t.Parallel() // beside fault injection, which waits for the disk more than it computes
 	testscript.Run(t, scriptParams())
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -111,7 +112,7 @@ func plantSecret(dir, id, oldText, newText string) error {
 	if err != nil {
 		return err
 	}
-	line, _, err := journal.TailOf(out).Next(journal.Entry{At: registry.Now(), Actor: "cli", Verb: "digest write", Digests: digests})
+	line, _, err := journal.TailOf(out).Next(journal.Entry{At: registry.Stamp(time.Now()), Actor: "cli", Verb: "digest write", Digests: digests})
 	if err != nil {
 		return err
 	}

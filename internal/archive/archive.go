@@ -107,9 +107,10 @@ type Item struct {
 // Time is the <time> part of the archive's name.
 func (it *Item) Time() string { return path.Base(it.Name) }
 
-// NewItem describes an archive of snap made by verb now.
-func NewItem(id, kind, verb, actor string, snap Snapshot) *Item {
-	m := Meta{Session: id, Kind: kind, Verb: verb, Actor: actor, At: registry.Now(), Files: len(snap)}
+// NewItem describes an archive of snap made by verb at (a recorded
+// timestamp, registry.Stamp).
+func NewItem(id, kind, verb, actor, at string, snap Snapshot) *Item {
+	m := Meta{Session: id, Kind: kind, Verb: verb, Actor: actor, At: at, Files: len(snap)}
 	for _, b := range snap {
 		m.Size += int64(len(b))
 	}

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
-	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/state"
 )
@@ -90,7 +89,7 @@ func (s *Store) Prepare(items []*Item) error {
 	}
 	c, cancel := ctx()
 	defer cancel()
-	now := clock.Stamp()
+	now := s.Dir.Time()
 	commits := make([]gitx.NewCommit, len(items))
 	for i, it := range items {
 		it.Name = RefPrefix + baseName(it.Meta.Session, now, 1)
@@ -198,7 +197,7 @@ func (s *Store) Keep(tx *state.Tx, it *Item, current Snapshot) string {
 	for _, b := range current {
 		m.Size += int64(len(b))
 	}
-	now := clock.Stamp()
+	now := s.Dir.Time()
 	name := ""
 	for n := 1; ; n++ {
 		name = path.Join(Folder, baseName(m.Session, now, n))

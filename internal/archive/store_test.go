@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/registry"
 )
 
 // A real repository: archives made in the same second get -2, -3... (the
@@ -41,13 +41,12 @@ func TestPrepareInRepository(t *testing.T) {
 	if !store.InGit() {
 		t.Fatal("the repository's own state dir keeps its archives in git")
 	}
-	defer func(old func() time.Time) { clock.Stamp = old }(clock.Stamp)
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	clock.Stamp = func() time.Time { return at }
+	store.Dir.Clock = func() time.Time { return at }
 
 	var made []*Item
 	for i, text := range []string{"one", "two", "three"} {
-		it := NewItem("feat-x", KindDigest, "digest write", "cli", Snapshot{EntryFile: []byte("{}"), "files/checkpoint.md": []byte(text)})
+		it := NewItem("feat-x", KindDigest, "digest write", "cli", registry.Stamp(at), Snapshot{EntryFile: []byte("{}"), "files/checkpoint.md": []byte(text)})
 		if err := store.Prepare([]*Item{it}); err != nil {
 			t.Fatalf("archive %d: %v", i+1, err)
 		}
@@ -127,11 +126,10 @@ func TestPrepareNameCollisions(t *testing.T) {
 		t.Fatal(err)
 	}
 	store := Open(&state.Dir{Path: filepath.Join(dir, ".orc"), Git: &l})
-	defer func(old func() time.Time) { clock.Stamp = old }(clock.Stamp)
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	clock.Stamp = func() time.Time { return at }
+	store.Dir.Clock = func() time.Time { return at }
 	item := func(session, text string) *Item {
-		return NewItem(session, KindDigest, "digest write", "cli", Snapshot{EntryFile: []byte("{}"), "files/checkpoint.md": []byte(text)})
+		return NewItem(session, KindDigest, "digest write", "cli", registry.Stamp(at), Snapshot{EntryFile: []byte("{}"), "files/checkpoint.md": []byte(text)})
 	}
 
 	first, again := item("feat-x", "same"), item("feat-x", "same")

@@ -68,7 +68,7 @@ func (e *Env) archived(keys []string, collect func(d *state.Dir) ([]*archive.Ite
 func keepCurrent(tx *state.Tx, store *archive.Store, it *archive.Item, id, kind, verb, actor string, current archive.Snapshot) (string, error) {
 	if it == nil || !current.Equal(it.Snap) { // not checked before the lock
 		if it == nil {
-			it = archive.NewItem(id, kind, verb, actor, current)
+			it = archive.NewItem(id, kind, verb, actor, tx.Dir().Now(), current)
 		}
 		if err := refuseArchivingCredentials([]*archive.Item{{Meta: it.Meta, Snap: current}}); err != nil {
 			return "", err
@@ -120,7 +120,7 @@ func (e *Env) replaceDigest(explicit string, text []byte, args map[string]string
 		if err != nil || cp == nil || replaced(checkpoint.Parse(cp).Body) == "" {
 			return nil, err
 		}
-		return []*archive.Item{archive.NewItem(s.SessionID, archive.KindDigest, e.Verb, e.Actor(),
+		return []*archive.Item{archive.NewItem(s.SessionID, archive.KindDigest, e.Verb, e.Actor(), e.stamp(),
 			archive.FileSnapshot(s, state.CheckpointFile, cp))}, nil
 	}, func(tx *state.Tx, store *archive.Store, items []*archive.Item) error {
 		s, err := ch.find(tx.Reg)
@@ -180,7 +180,7 @@ func (e *Env) replaceLedger(explicit string, data []byte, refuse func(old []byte
 		if err := refuse(old); err != nil {
 			return nil, err
 		}
-		return []*archive.Item{archive.NewItem(s.SessionID, archive.KindLedger, e.Verb, e.Actor(),
+		return []*archive.Item{archive.NewItem(s.SessionID, archive.KindLedger, e.Verb, e.Actor(), e.stamp(),
 			archive.FileSnapshot(s, state.LedgerFile, old))}, nil
 	}, func(tx *state.Tx, store *archive.Store, items []*archive.Item) error {
 		s, err := ch.find(tx.Reg)

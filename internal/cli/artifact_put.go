@@ -67,7 +67,7 @@ func (c *ArtifactPutCmd) Run(e *Env) error {
 		return err
 	}
 	obj["headSha"], _ = json.Marshal(head)
-	obj["generatedAt"], _ = json.Marshal(registry.Now())
+	obj["generatedAt"], _ = json.Marshal(e.stamp())
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -91,7 +91,7 @@ func (c *ArtifactPutCmd) putText(e *Env, text []byte) error {
 	if err != nil {
 		return err
 	}
-	return c.store(e, text, map[string]string{"name": c.Name, "headSha": head, "sha256": journal.Sum(text), "generatedAt": registry.Now()})
+	return c.store(e, text, map[string]string{"name": c.Name, "headSha": head, "sha256": journal.Sum(text), "generatedAt": e.stamp()})
 }
 
 // store writes data as files/NAME of the session under the lock, with

@@ -96,7 +96,7 @@ func gitFacts(g reality) checkpoint.Auto {
 func (e *Env) writeAuto(id string, g reality, trigger string) error {
 	return e.onChoice(choice{id: id}, func(tx *state.Tx, s *registry.Session) error {
 		a := autoFromGit(g)
-		a.At, a.Trigger = registry.Now(), trigger
+		a.At, a.Trigger = e.stamp(), trigger
 		a.Phase, a.TotalPhases, a.PhaseLabel = s.Phase.String(), s.TotalPhases, registry.Deref(s.PhaseLabel)
 		if data, err := tx.Read(s.SessionID, state.LedgerFile); err != nil {
 			return err

@@ -213,7 +213,7 @@ func (c *CleanupCmd) apply(e *Env, plan []planRow) error {
 		var items []*archive.Item
 		for _, id := range ids {
 			if snaps[id] != nil {
-				items = append(items, archive.NewItem(id, archive.KindSession, e.Verb, e.Actor(), snaps[id]))
+				items = append(items, archive.NewItem(id, archive.KindSession, e.Verb, e.Actor(), e.stamp(), snaps[id]))
 			}
 		}
 		return items, nil

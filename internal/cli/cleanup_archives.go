@@ -67,7 +67,7 @@ func (c *CleanupCmd) sweepArchives(e *Env) error {
 				if a.Commit != "" {
 					fields["commit"] = a.Commit // git keeps the objects until it prunes them
 				}
-				tx.Tombstone(tombstone(e.Actor(), e.Verb, fields))
+				tx.Tombstone(e.tombstone(fields))
 			}
 			store.StageDelete(tx, chosen)
 			return nil

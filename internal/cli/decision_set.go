@@ -44,7 +44,7 @@ func (c *DecisionSetCmd) Run(e *Env) error {
 				return fault.Usagef("key %q %s; a new decision key is 1 to 128 characters of %s", c.Key, p, safetext.Alphabet)
 			}
 		}
-		if res, err = f.Set(c.Key, c.Value, c.Provenance, c.Supersede, registry.Now()); err != nil {
+		if res, err = f.Set(c.Key, c.Value, c.Provenance, c.Supersede, e.stamp()); err != nil {
 			return err
 		}
 		if res == decisions.Unchanged {

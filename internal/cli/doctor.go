@@ -433,9 +433,9 @@ func tempFiles(root string) []string {
 	return out
 }
 
-// tombstone is a line of removed.jsonl.
-func tombstone(actor, verb string, fields map[string]any) []byte {
-	fields["at"], fields["actor"], fields["verb"] = registry.Now(), actor, verb
+// tombstone is a line of removed.jsonl, by this run.
+func (e *Env) tombstone(fields map[string]any) []byte {
+	fields["at"], fields["actor"], fields["verb"] = e.stamp(), e.Actor(), e.Verb
 	b, _ := json.Marshal(fields)
 	return append(b, '\n')
 }

@@ -46,6 +46,9 @@ func (e *Env) getenv(key string) string { return e.proc.getenv(key) }
 // now is the time claims are judged by.
 func (e *Env) now() time.Time { return e.proc.Now() }
 
+// stamp is the run's recorded time now, as timestamps are written.
+func (e *Env) stamp() string { return registry.Stamp(e.proc.Stamp()) }
+
 // abs makes a path the user gave absolute against the run's working
 // directory, and clean, as filepath.Abs does against the process's.
 func (e *Env) abs(path string) string {
@@ -65,6 +68,7 @@ func (e *Env) Dir() (*state.Dir, error) {
 		if err != nil {
 			return nil, err
 		}
+		d.Clock = e.proc.Stamp
 		e.dir = d
 	}
 	return e.dir, nil
@@ -172,7 +176,7 @@ func Save(tx *state.Tx, s *registry.Session, args any) error {
 	if err := refuseSecretArgs(args); err != nil {
 		return err // the journal would keep it forever
 	}
-	s.UpdatedAt = registry.Now()
+	s.UpdatedAt = tx.Dir().Now()
 	if err := s.Validate(); err != nil {
 		return fault.Usagef("%v", err)
 	}

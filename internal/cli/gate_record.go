@@ -70,7 +70,7 @@ func (c *GateRecordCmd) Run(e *Env) error {
 			s.Gate.Retries = map[string]int{}
 		}
 		s.Gate.Verdicts = append(s.Gate.Verdicts, registry.Verdict{Phase: c.Phase, Verdict: c.Verdict,
-			Reviewer: c.Reviewer, Note: c.Note, At: registry.Now()})
+			Reviewer: c.Reviewer, Note: c.Note, At: e.stamp()})
 		key := strconv.Itoa(c.Phase)
 		if c.Verdict == "approved" {
 			next := registry.Phase{N: c.Phase + 1}

@@ -75,7 +75,7 @@ func (c *InitCmd) Run(e *Env) error {
 				return fault.Usagef("branch %s has no session yet; registering one needs %s", branch, missing).
 					WithHint("orc-state init --command C --total-phases N")
 			}
-			now := registry.Now()
+			now := e.stamp()
 			fresh := registry.Session{
 				SessionID: id, Branch: id, GitBranch: branch, Status: "in_progress",
 				Phase: registry.Phase{N: 1}, PhaseLabel: registry.Str("init"),

@@ -22,7 +22,7 @@ func (c *MigrateCmd) Run(e *Env) error {
 			return fault.NotFoundf("no registry at %s", tx.Dir().RegistryPath())
 		}
 		var err error
-		if m, err = registry.Migrate(tx.Raw); err != nil {
+		if m, err = registry.Migrate(tx.Raw, tx.Dir().Now()); err != nil {
 			return err
 		}
 		if !m.Changed {

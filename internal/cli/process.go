@@ -25,6 +25,10 @@ type Process struct {
 	Environ environ.List
 	// Dir is the working directory, absolute.
 	Dir string
+	// Stamp is the time recorded timestamps carry (the journal's at,
+	// updatedAt, generatedAt, archives, progress headings); nil is the
+	// real time. A test fixes it to compare states byte for byte.
+	Stamp func() time.Time
 	// Now is the time slice claims are judged by (when a lease ends,
 	// whether a claim is live); nil is the real time.
 	Now func() time.Time
@@ -57,6 +61,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func (p Process) settled() *Process {
 	if p.Now == nil {
 		p.Now = time.Now
+	}
+	if p.Stamp == nil {
+		p.Stamp = time.Now
 	}
 	if p.PlaceWait == 0 {
 		p.PlaceWait = defaultPlaceWait

@@ -45,7 +45,7 @@ func (c *ProgressAppendCmd) Run(e *Env) error {
 	if title == "" {
 		title = "Progress"
 	}
-	section := fmt.Sprintf("\n## %s — %s\n\n%s\n", title, registry.Now(), text)
+	section := fmt.Sprintf("\n## %s — %s\n\n%s\n", title, e.stamp(), text)
 	return e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
 		tx.Append(s.SessionID, state.ProgressFile, []byte(section))
 		tx.Touch(s.SessionID, map[string]string{"title": title, "sha256": journal.Sum(text)})

@@ -124,7 +124,7 @@ func (c *RepairCmd) removeTemp(e *Env) error {
 			if id, _, ok := strings.Cut(filepath.ToSlash(rel), "/"); ok && findExact(tx.Reg, id) != nil {
 				perSession[id] = append(perSession[id], rel)
 			} else {
-				tx.Tombstone(tombstone(e.Actor(), e.Verb, map[string]any{"tempFile": rel}))
+				tx.Tombstone(e.tombstone(map[string]any{"tempFile": rel}))
 			}
 		}
 		for id, files := range perSession {
@@ -225,7 +225,7 @@ func (c *RepairCmd) removeOrphan(e *Env) error {
 		if len(snap) == 0 {
 			return nil, nil // an empty orphan: nothing to keep
 		}
-		return []*archive.Item{archive.NewItem(name, archive.KindOrphan, e.Verb, e.Actor(), snap)}, nil
+		return []*archive.Item{archive.NewItem(name, archive.KindOrphan, e.Verb, e.Actor(), e.stamp(), snap)}, nil
 	}, func(tx *state.Tx, store *archive.Store, items []*archive.Item) error {
 		if err := orphanCheck(tx.Dir(), tx.Reg, name); err != nil {
 			return err
@@ -247,7 +247,7 @@ func (c *RepairCmd) removeOrphan(e *Env) error {
 			fields["archive"] = kept
 		}
 		tx.RemoveFolder(name)
-		tx.Tombstone(tombstone(e.Actor(), e.Verb, fields))
+		tx.Tombstone(e.tombstone(fields))
 		fmt.Fprintf(e.Stdout, "removed orphan folder %s\n", safetext.Escape(name))
 		if kept != "" {
 			fmt.Fprintf(e.Stderr, "archived as %s: orc-state session restore %s brings it back\n",

@@ -92,7 +92,7 @@ func (c *RepairCmd) redactRemoved(e *Env) error {
 			places[i] = map[string]any{"line": h.Line, "kind": h.Kind}
 		}
 		tx.WriteState(state.RemovedFile, redacted)
-		tx.Tombstone(tombstone(e.Actor(), e.Verb, map[string]any{"redacted": places}))
+		tx.Tombstone(e.tombstone(map[string]any{"redacted": places}))
 		return nil
 	})
 	if err != nil {

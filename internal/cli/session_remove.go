@@ -45,7 +45,7 @@ func (c *SessionRemoveCmd) Run(e *Env) error {
 		if err != nil {
 			return nil, fault.Wrap(fault.Invalid, err, "cannot read %s to archive it", s.SessionID).WithHint("run orc-state doctor")
 		}
-		return []*archive.Item{archive.NewItem(s.SessionID, archive.KindSession, e.Verb, e.Actor(), snap)}, nil
+		return []*archive.Item{archive.NewItem(s.SessionID, archive.KindSession, e.Verb, e.Actor(), e.stamp(), snap)}, nil
 	}, func(tx *state.Tx, store *archive.Store, items []*archive.Item) error {
 		s, err := ch.find(tx.Reg)
 		if err != nil {

@@ -101,7 +101,7 @@ func (c *SessionRestoreCmd) Run(e *Env) error {
 		if a.Commit != "" {
 			fields["commit"] = a.Commit
 		}
-		tx.Tombstone(tombstone(e.Actor(), e.Verb, fields))
+		tx.Tombstone(e.tombstone(fields))
 		fmt.Fprintf(e.Stdout, "restored %s from %s\n", safetext.Escape(id), safetext.Escape(a.Name))
 		return nil
 	})

@@ -84,7 +84,7 @@ func (c *SliceVerifyCmd) Run(e *Env) error {
 	if h, err := e.headSHA(); err == nil {
 		head = h
 	}
-	doc, _ := json.MarshalIndent(map[string]any{"schema": 1, "generatedAt": registry.Now(), "headSha": head,
+	doc, _ := json.MarshalIndent(map[string]any{"schema": 1, "generatedAt": e.stamp(), "headSha": head,
 		"verdict": rep.Verdict, "checks": nonNil(rep.Checks)}, "", "  ")
 	doc = append(doc, '\n')
 	err = e.onChoice(choice{id: s.SessionID}, func(tx *state.Tx, s *registry.Session) error {

@@ -53,7 +53,7 @@ func linkedSessions(d *state.Dir) []linked {
 		if json.Unmarshal(data, &link) != nil || link.Scope != "workspace-member" {
 			continue
 		}
-		ws := &state.Dir{Path: filepath.Join(link.WorkspaceRoot, ".orc"), Git: d.Git}
+		ws := &state.Dir{Path: filepath.Join(link.WorkspaceRoot, ".orc"), Git: d.Git, Clock: d.Clock}
 		reg, _, err := ws.ReadRegistry()
 		if err != nil {
 			continue

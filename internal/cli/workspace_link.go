@@ -48,7 +48,7 @@ func (c *WorkspaceLinkCmd) Run(e *Env) error {
 		if err != nil {
 			return fault.Usagef("%s: %v", name, err)
 		}
-		member := &state.Dir{Path: filepath.Join(parent, ".orc"), Git: &l}
+		member := &state.Dir{Path: filepath.Join(parent, ".orc"), Git: &l, Clock: e.proc.Stamp}
 		err = e.update(member, state.Options{}, func(tx *state.Tx) error {
 			tx.WriteState(filepath.Join(s.SessionID, LinkFile), append(link, '\n'))
 			return nil

@@ -180,7 +180,7 @@ func (e *Env) bindWorktree(l gitx.Layout, id, agent string) error {
 		if err != nil {
 			return err
 		}
-		b := binding.Binding{Path: l.WorktreeRoot, GitDir: l.GitDir, Session: s.SessionID, Agent: agent, BoundAt: registry.Now()}
+		b := binding.Binding{Path: l.WorktreeRoot, GitDir: l.GitDir, Session: s.SessionID, Agent: agent, BoundAt: e.stamp()}
 		if old := f.ByGitDir(l.GitDir); old != nil && gitx.SameDir(old.Path, l.WorktreeRoot) {
 			switch {
 			case old.Session != s.SessionID:

@@ -91,8 +91,7 @@ func ExeSuffix() string {
 }
 
 // ChildProcess is the Process of the test binary run as orc-state: the
-// real one, with the claim clock at $ORC_TEST_NOW and the statusline's
-// wait for git at $ORC_TEST_PLACE_WAIT when they are set.
+// real one, with the clocks and the statusline's wait Clock sets.
 func ChildProcess() cli.Process {
 	wd, _ := os.Getwd()
 	p := cli.Process{Args: os.Args[1:], Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Environ: environ.OS(), Dir: wd}
@@ -103,18 +102,25 @@ func ChildProcess() cli.Process {
 	return p
 }
 
-// Clock sets p's claim clock from $ORC_TEST_NOW, an RFC 3339 time, so
-// scenarios can step past a lease without waiting, and the statusline's
-// wait for git from $ORC_TEST_PLACE_WAIT, so a scenario can make a cold
-// render wait longer for git than production's few tens of milliseconds.
-// Only the tests read these variables; the journal's at stays real time.
+// Clock sets, from p's environment, p's claim clock to $ORC_TEST_NOW, an
+// RFC 3339 time, so scenarios can step past a lease without waiting; its
+// recorded time to $ORC_TEST_STAMP, so that fault injection can compare a
+// repaired state with an uninterrupted run's byte for byte; and the
+// statusline's wait for git to $ORC_TEST_PLACE_WAIT, so a scenario can make
+// a cold render wait longer for git than production's few tens of
+// milliseconds. Only the tests read these variables.
 func Clock(p *cli.Process) error {
-	if v := p.Environ.Get("ORC_TEST_NOW"); v != "" {
-		t, err := time.Parse(time.RFC3339, v)
-		if err != nil {
-			return fmt.Errorf("ORC_TEST_NOW=%q is not an RFC 3339 time: %v", v, err)
+	for _, c := range []struct {
+		name string
+		set  *func() time.Time
+	}{{"ORC_TEST_NOW", &p.Now}, {"ORC_TEST_STAMP", &p.Stamp}} {
+		if v := p.Environ.Get(c.name); v != "" {
+			t, err := time.Parse(time.RFC3339, v)
+			if err != nil {
+				return fmt.Errorf("%s=%q is not an RFC 3339 time: %v", c.name, v, err)
+			}
+			*c.set = func() time.Time { return t }
 		}
-		p.Now = func() time.Time { return t }
 	}
 	if v := p.Environ.Get("ORC_TEST_PLACE_WAIT"); v != "" {
 		d, err := time.ParseDuration(v)

@@ -6,30 +6,20 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
-	"github.com/orc-state/orc-state/internal/clock"
 )
 
-// Test seams for the real processes the tests start (this test binary run
-// as orc-state). They exist only in test binaries (only tests import this
-// package), set from the environment:
+// The fault seams of the real processes the tests start (this test binary
+// run as orc-state; the run's clocks are Clock's). They exist only in test
+// binaries (only tests import this package), set from the environment:
 //
-//	ORC_TEST_STAMP=RFC3339       every recorded timestamp is this time (clock.Stamp)
 //	ORC_TEST_FAULT=N:ERRNO       the N-th file-system step fails with ERRNO
 //	                             (EIO, ENOSPC, EACCES, EROFS)
 //	ORC_TEST_FAULT=OP:SUFFIX:ERRNO  the first step OP (rename, append, ...)
 //	                             on a path ending in SUFFIX fails
 //	ORC_TEST_FAULT_LOG=FILE      each step is appended to FILE as "op path"
 func installSeams() {
-	if v := os.Getenv("ORC_TEST_STAMP"); v != "" {
-		now, err := time.Parse(time.RFC3339, v)
-		if err != nil {
-			panic("ORC_TEST_STAMP: " + err.Error())
-		}
-		clock.Stamp = func() time.Time { return now }
-	}
 	spec, logPath := os.Getenv("ORC_TEST_FAULT"), os.Getenv("ORC_TEST_FAULT_LOG")
 	if spec == "" && logPath == "" {
 		return

@@ -162,7 +162,7 @@ type logLine struct {
 
 func (s *Syncer) logLine(id, commit string) logLine {
 	ns := strings.TrimSuffix(strings.TrimPrefix(Namespace(s.Remote), RemotesPrefix), "/")
-	return logLine{At: registry.Now(), Actor: s.Opts.Actor, Verb: s.Opts.Verb, Session: id, Remote: ns, Commit: commit}
+	return logLine{At: s.Dir.Now(), Actor: s.Opts.Actor, Verb: s.Opts.Verb, Session: id, Remote: ns, Commit: commit}
 }
 
 // importJob is one session to replace with a remote commit.

@@ -195,7 +195,7 @@ func (tx *Tx) journalLine(id string) (line, anchor []byte, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	line, e, err := tail.Next(journal.Entry{At: registry.Now(), Actor: tx.opts.Actor, Verb: tx.opts.Verb,
+	line, e, err := tail.Next(journal.Entry{At: tx.dir.Now(), Actor: tx.opts.Actor, Verb: tx.opts.Verb,
 		Args: tx.touched[id], Digests: after, Outside: outside})
 	if err != nil {
 		return nil, nil, err
@@ -320,7 +320,7 @@ func (d *Dir) run(opts Options, p *plan, args map[string]json.RawMessage, physic
 // does is visible except the appends and new empty folders, and undo
 // removes them.
 func (d *Dir) prepare(opts Options, p *plan, args map[string]json.RawMessage, physical func(string) string, pr *prepared) (*Intent, error) {
-	in := &Intent{Verb: opts.Verb, Actor: opts.Actor, At: registry.Now(), PID: os.Getpid(), Sessions: p.sessions, Args: args}
+	in := &Intent{Verb: opts.Verb, Actor: opts.Actor, At: d.Now(), PID: os.Getpid(), Sessions: p.sessions, Args: args}
 	syncBefore := map[string]bool{}
 	syncAfter := map[string]bool{}
 	for _, w := range p.writes {

@@ -67,6 +67,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/fault"
@@ -95,7 +96,22 @@ type Dir struct {
 	// Git is the layout of the repository the command runs in; nil when
 	// there is none (allowed only with --dir or ORC_STATE_DIR).
 	Git *gitx.Layout
+	// Clock is the time recorded timestamps carry (the journal's at,
+	// updatedAt, a record's, an archive's); nil is the real time. The run
+	// sets it (cli.Process.Stamp); a test fixes it.
+	Clock func() time.Time
 }
+
+// Time is the time a write made now records.
+func (d *Dir) Time() time.Time {
+	if d.Clock == nil {
+		return time.Now()
+	}
+	return d.Clock()
+}
+
+// Now is Time as recorded timestamps are written (registry.Stamp).
+func (d *Dir) Now() string { return registry.Stamp(d.Time()) }
 
 // RegistryPath is the path of orc.json.
 func (d *Dir) RegistryPath() string { return filepath.Join(d.Path, RegistryFile) }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/registry"
@@ -18,7 +19,7 @@ var token = "gh" + "p_" + strings.Repeat("Gu4rd", 8)
 func newSession(id string) registry.Session {
 	phase, _ := registry.ParsePhase("1")
 	return registry.Session{SessionID: id, Branch: id, GitBranch: id, Command: "flow", Phase: phase,
-		TotalPhases: 3, Status: "in_progress", LinkedPRs: []registry.PR{}, StartedAt: registry.Now(), UpdatedAt: registry.Now()}
+		TotalPhases: 3, Status: "in_progress", LinkedPRs: []registry.PR{}, StartedAt: registry.Stamp(time.Now()), UpdatedAt: registry.Stamp(time.Now())}
 }
 
 // seed writes a state dir holding one session "s", through a transaction.

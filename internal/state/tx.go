@@ -333,7 +333,7 @@ func (tx *Tx) RemoveSession(s registry.Session) { tx.RemoveSessionArchived(s, ""
 // RemoveSessionArchived is RemoveSession for a session kept in an archive
 // (internal/archive) first: its tombstone names the archive.
 func (tx *Tx) RemoveSessionArchived(s registry.Session, archive string) {
-	fields := map[string]any{"at": registry.Now(), "actor": tx.opts.Actor, "verb": tx.opts.Verb, "entry": s}
+	fields := map[string]any{"at": tx.dir.Now(), "actor": tx.opts.Actor, "verb": tx.opts.Verb, "entry": s}
 	if archive != "" {
 		fields["archive"] = archive
 	}

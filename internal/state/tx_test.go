@@ -16,27 +16,25 @@ import (
 	"time"
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
-	"github.com/orc-state/orc-state/internal/clock"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/registry"
 )
 
-func init() {
-	// Two runs of one transaction write the same bytes.
-	clock.Stamp = func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
-}
+// fixedClock is the recorded time of the tests' state dirs: two runs of
+// one transaction write the same bytes.
+func fixedClock() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
 
 func newDir(t *testing.T) *Dir {
 	t.Helper()
-	return &Dir{Path: filepath.Join(t.TempDir(), ".orc")}
+	return &Dir{Path: filepath.Join(t.TempDir(), ".orc"), Clock: fixedClock}
 }
 
 func opts(verb string) Options { return Options{Verb: verb, Actor: "test", LockTimeout: time.Second} }
 
 // addSession is what init does: a new entry, its mirror, a journal line.
 func addSession(tx *Tx, id string) error {
-	now := registry.Now()
+	now := tx.Dir().Now()
 	tx.Reg.Sessions = append(tx.Reg.Sessions, registry.Session{
 		SessionID: id, Branch: id, GitBranch: id, Command: "flow", Status: "in_progress",
 		Phase: registry.Phase{N: 1}, PhaseLabel: registry.Str("init"), TotalPhases: 9,
@@ -64,7 +62,7 @@ func setPhase(n int) func(tx *Tx) error {
 		s := findID(tx.Reg, "main")
 		tx.NoteOriginal(s)
 		s.Phase = registry.Phase{N: n}
-		s.UpdatedAt = registry.Now()
+		s.UpdatedAt = tx.Dir().Now()
 		if err := tx.Mirror(s); err != nil {
 			return err
 		}
