@@ -318,7 +318,10 @@ func makeRepo(env environ.List, cwd string, args []string) error {
 	if err != nil {
 		return err
 	}
-	dst := filepath.Join(cwd, f.dir)
+	dst := f.dir
+	if !filepath.IsAbs(dst) {
+		dst = filepath.Join(cwd, dst)
+	}
 	if f.kind == formBare || f.kind == formClone {
 		// Like git clone, and unlike git init, refuse to mix with what is there.
 		if names, err := os.ReadDir(dst); err == nil && len(names) > 0 {
