@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -167,7 +168,7 @@ func templateEnv(env environ.List, f repoForm) ([]string, error) {
 	seen := map[string]bool{}
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
-		if seen[name] || !(strings.HasPrefix(name, "GIT_") || contains(gitReads, name)) {
+		if seen[name] || !(strings.HasPrefix(name, "GIT_") || slices.Contains(gitReads, name)) {
 			continue
 		}
 		seen[name] = true
@@ -195,15 +196,6 @@ func templateEnv(env environ.List, f repoForm) ([]string, error) {
 	}
 	sort.Strings(out)
 	return out, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // lookGit finds git on the PATH of env, as exec would.
@@ -242,11 +234,11 @@ func repoTemplate(f repoForm, env environ.List) (string, error) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return "", err
 		}
-		real, err := filepath.EvalSymlinks(dir)
+		dir, err := filepath.EvalSymlinks(dir) // git's getcwd sees no symlinks
 		if err != nil {
 			return "", err
 		}
-		return real, buildTemplate(real, f, git, append(vars, "PATH="+env.Get("PATH"), "HOME="+real), env)
+		return dir, buildTemplate(dir, f, git, append(vars, "PATH="+env.Get("PATH"), "HOME="+dir), env)
 	}))
 	return once.(func() (string, error))()
 }
