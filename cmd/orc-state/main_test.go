@@ -49,6 +49,7 @@ func scriptParams() testscript.Params {
 			"unpriv":     unpriv,
 			"mounttmpfs": mounttmpfs,
 			"plant":      plant,
+			"gitrepo":    gitrepo,
 		},
 	}
 }
@@ -93,6 +94,32 @@ func snapshot(ts *testscript.TestScript, neg bool, args []string) {
 	text, err := clitest.Manifest(ts.MkAbs(args[0]))
 	ts.Check(err)
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(text+"\n"), 0o644))
+}
+
+// gitrepo [-b BRANCH] [-m MESSAGE] [--unborn | --bare | --clone REMOTE] [DIR]
+// makes a scenario's starting repository in DIR (default: the current
+// dir) without starting git: a copy of one that git made once per test
+// binary with the same words and environment (gitrepo_test.go), the same
+// commit id, HEAD, branch and config as the git commands it stands for:
+//
+//	gitrepo -b B -m M DIR       git init -q -b B DIR; cd DIR; git commit -q --allow-empty -m M
+//	gitrepo --unborn -b B DIR   git init -q -b B DIR
+//	gitrepo --bare DIR          git init -q --bare DIR
+//	gitrepo --clone R -b B -m M DIR
+//	                            git clone -q R DIR; cd DIR; git checkout -q -b B; git commit -q --allow-empty -m M
+//
+// -b defaults to main (a clone without -b commits on the branch it
+// cloned, master), -m to base. --clone takes only an empty bare
+// repository that gitrepo --bare made. It refuses an environment it cannot
+// copy for (a GIT_* variable other than setupGit's and GIT_DEFAULT_HASH,
+// a config file); a scenario about git's own behaviour runs exec git.
+func gitrepo(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("usage: gitrepo [-b BRANCH] [-m MESSAGE] [--unborn | --bare | --clone REMOTE] [DIR]")
+	}
+	if err := makeRepo(scriptEnviron(ts), ts.MkAbs("."), args); err != nil {
+		ts.Fatalf("gitrepo: %v", err)
+	}
 }
 
 // rc N command args... runs the command like exec (its stdout and stderr
