@@ -17,6 +17,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/orc-state/orc-state/internal/clitest"
 	"github.com/orc-state/orc-state/internal/environ"
 )
 
@@ -204,7 +205,7 @@ func lookGit(env environ.List) (string, error) {
 		if dir == "" {
 			dir = "."
 		}
-		p := filepath.Join(dir, "git"+exeSuffix())
+		p := filepath.Join(dir, "git"+clitest.ExeSuffix())
 		if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() && info.Mode()&0o111 != 0 {
 			return p, nil
 		}
@@ -212,7 +213,7 @@ func lookGit(env environ.List) (string, error) {
 	return "", errors.New("git is not on $PATH")
 }
 
-// repoTemplates holds each built template's dir once made, under testRoot.
+// repoTemplates holds each built template's dir once made, under clitest.Root().
 var repoTemplates sync.Map // key → func() (string, error)
 
 // repoTemplate returns the dir of the template of f under env (built on
@@ -230,7 +231,7 @@ func repoTemplate(f repoForm, env environ.List) (string, error) {
 	// (dir is only where the copy goes), the environment and the program.
 	key := fmt.Sprintf("%q\n%q\n%q\n%q\n%q\n%q", f.kind, f.branch, f.message, f.remote, git, vars)
 	once, _ := repoTemplates.LoadOrStore(key, sync.OnceValues(func() (string, error) {
-		dir := filepath.Join(testRoot, "gitrepo", fmt.Sprintf("%x", sha256.Sum256([]byte(key)))[:16])
+		dir := filepath.Join(clitest.Root(), "gitrepo", fmt.Sprintf("%x", sha256.Sum256([]byte(key)))[:16])
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return "", err
 		}
@@ -334,11 +335,11 @@ func makeRepo(env environ.List, cwd string, args []string) error {
 		if err != nil {
 			return err
 		}
-		want, err := manifest(filepath.Join(bare, "repo"))
+		want, err := clitest.Manifest(filepath.Join(bare, "repo"))
 		if err != nil {
 			return err
 		}
-		if got, err := manifest(filepath.Join(cwd, f.remote)); err != nil || got != want {
+		if got, err := clitest.Manifest(filepath.Join(cwd, f.remote)); err != nil || got != want {
 			return fmt.Errorf("--clone %s: not the empty bare repository gitrepo --bare makes (a clone of anything else is git's own: exec git clone)", f.remote)
 		}
 		here, err := filepath.EvalSymlinks(cwd)
@@ -506,7 +507,7 @@ func TestGitRepoMatchesGit(t *testing.T) {
 						}
 					}
 				}
-				tree, err := manifest(work)
+				tree, err := clitest.Manifest(work)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -633,7 +634,7 @@ func TestGitRepoRefuses(t *testing.T) {
 					t.Fatalf("%q: %v", line, err)
 				}
 			}
-			before, err := manifest(root)
+			before, err := clitest.Manifest(root)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -641,7 +642,7 @@ func TestGitRepoRefuses(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("gitrepo %q: error %v, want one containing %q", tc.args, err, tc.want)
 			}
-			if after, _ := manifest(root); after != before {
+			if after, _ := clitest.Manifest(root); after != before {
 				t.Errorf("gitrepo %q wrote something before refusing:\n%s\n---\n%s", tc.args, before, after)
 			}
 		})
