@@ -43,9 +43,9 @@ import (
 //     known to exist without git (an id of the other object format is
 //     never found, loose objects being named by their full id).
 //
-// Only the loose refs are read before packed-refs, as git does, so that a
-// concurrent git pack-refs, which writes packed-refs before it deletes the
-// loose files, is never missed.
+// The loose refs are read before packed-refs, as git reads them, so that
+// a concurrent git pack-refs, which writes packed-refs before it deletes
+// the loose files, is never missed.
 
 // refFilePrefixes hold the refs orc-state lists that live in the common
 // dir: the branches and orc-state's own refs.
