@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-git/go-git/v5/plumbing"
+
 	"github.com/orc-state/orc-state/internal/environ"
 )
 
@@ -396,4 +398,32 @@ func TestRefsFromFilesReftable(t *testing.T) {
 	}
 	checkRefsUnder(t, l, "refs/orc/", false, false)
 	checkRef(t, l, "refs/heads/main", false, false)
+}
+
+// FuzzPackedRefs: whatever packed-refs holds, packedRefs never panics, and
+// an answer it gives has only valid names under the prefix with lower-case
+// ids, each from a "<id> <name>" line of the file.
+func FuzzPackedRefs(f *testing.F) {
+	id := strings.Repeat("ab", 20)
+	f.Add("# pack-refs with: peeled fully-peeled sorted \n" + id + " refs/orc/a\n^" + id + "\n" + id + " refs/heads/main\n")
+	f.Add(id + " refs/orc/a\n" + id + " refs/orc/a\n")
+	f.Add(id + " refs/orc/a")
+	f.Add("^" + id + "\n")
+	f.Add(id + " refs/orc/a b\n")
+	dir := f.TempDir()
+	l := Layout{CommonDir: dir}
+	f.Fuzz(func(t *testing.T, content string) {
+		if err := os.WriteFile(filepath.Join(dir, "packed-refs"), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		refs, ok := l.packedRefs(func(name string) bool { return strings.HasPrefix(name, "refs/orc/") })
+		if !ok {
+			return
+		}
+		for name, id := range refs {
+			if plumbing.ReferenceName(name).Validate() != nil || !strings.HasPrefix(name, "refs/orc/") || !isLowerObjectID(id) || !strings.Contains(content, id+" "+name+"\n") {
+				t.Errorf("packedRefs(%q) gave %s = %s", content, name, id)
+			}
+		}
+	})
 }
