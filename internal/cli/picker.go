@@ -22,7 +22,7 @@ type pickerRow struct {
 }
 
 // pickerRows returns the sessions newest first with their git facts: the
-// branch exists (git show-ref), where it is checked out (git worktree list;
+// branch exists (Repo.Branches), where it is checked out (git worktree list;
 // a work tree deleted but not pruned counts as none), and whether the
 // branch head moved since the last Auto-checkpoint. The head is HEAD of
 // the work tree that has the branch checked out (detached mid-rebase

@@ -171,9 +171,10 @@ func (e *Env) chooseNamed(explicit string) (choice, error) {
 }
 
 // gitBranchExists asks the repository whether name is one of its
-// branches. Outside a repository nothing is a branch. err says why git
-// could not answer (no git program on PATH, a repository git refuses to
-// read): the name may or may not be a branch.
+// branches (gitx.Repo.BranchHead: the ref files where they give git's
+// exact answer, git otherwise). Outside a repository nothing is a branch.
+// err says why git could not answer (no git program on PATH, a repository
+// git refuses to read): the name may or may not be a branch.
 func (e *Env) gitBranchExists(name string) (bool, error) {
 	d, err := e.Dir()
 	if err != nil || d.Git == nil {

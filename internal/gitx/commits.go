@@ -90,8 +90,12 @@ type RefMessage struct {
 }
 
 // ListRefMessages returns the refs under prefix with their ids and commit
-// messages, in ref-name order, with one `git for-each-ref`.
+// messages, in ref-name order, with one `git for-each-ref`; none, without
+// git, when the ref files say there is none (refsFromFiles).
 func (l Layout) ListRefMessages(ctx context.Context, prefix string) ([]RefMessage, error) {
+	if refs, ok := l.refsFromFiles(prefix); ok && len(refs) == 0 {
+		return nil, nil
+	}
 	out, err := l.Run(ctx, "for-each-ref", "--format=%(objectname) %(refname)%00%(contents)%00", prefix)
 	if err != nil {
 		return nil, err

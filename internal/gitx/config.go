@@ -18,6 +18,9 @@ type repoConfig struct {
 	bare       *bool  // core.bare; nil when unset
 	worktree   string // core.worktree as written; "" when unset
 	refStorage string // extensions.refStorage as written; "" when unset
+	// plainFormat: a format every git orc-state supports reads (see
+	// plainFormat).
+	plainFormat bool
 }
 
 // readRepoConfig reads path; a missing file is an empty config. A file git
@@ -36,8 +39,18 @@ func readRepoConfig(path string) (repoConfig, error) {
 	if err != nil {
 		return c, fmt.Errorf("parse %s: %w", path, err)
 	}
+	version := ""
+	extensions := map[string]configEntry{}
 	for _, e := range entries { // the last one wins, as in git
+		if strings.HasPrefix(e.name, "extensions.") {
+			extensions[e.name] = e
+		}
 		switch e.name {
+		case "core.repositoryformatversion":
+			version = e.value
+			if !e.hasValue {
+				version = "none"
+			}
 		case "core.bare":
 			b, err := configBool(e)
 			if err != nil {
@@ -50,7 +63,41 @@ func readRepoConfig(path string) (repoConfig, error) {
 			c.refStorage = e.value
 		}
 	}
+	c.plainFormat = plainFormat(version, extensions)
 	return c, nil
+}
+
+// plainFormat reports whether every git orc-state supports (2.39 and
+// later) reads a repository of this format: core.repositoryformatversion
+// unset, 0 or 1, and only extensions all of them know, with values they
+// accept (objectFormat only in version 1, as git requires). Anything else
+// (an extension a newer git added, such as refStorage, or a version git
+// does not know) is for the installed git to judge, and it may refuse the
+// repository: the reads that stand in for git (reffiles.go) then ask it.
+func plainFormat(version string, extensions map[string]configEntry) bool {
+	if version != "" && version != "0" && version != "1" {
+		return false
+	}
+	for name, e := range extensions {
+		switch name {
+		case "extensions.noop":
+		case "extensions.preciousobjects", "extensions.worktreeconfig":
+			if _, err := configBool(e); err != nil {
+				return false
+			}
+		case "extensions.partialclone":
+			if e.value == "" {
+				return false
+			}
+		case "extensions.objectformat":
+			if version != "1" || (e.value != "sha1" && e.value != "sha256") {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // configEntry is one "name = value" of a config file, named as `git config

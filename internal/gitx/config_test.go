@@ -246,3 +246,44 @@ func TestReadRepoConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainFormat: the formats in which the ref files may be read in git's
+// place are ones git reads (this git, for each row plainFormat accepts);
+// everything else is left to git, including what this git happens to know.
+func TestPlainFormat(t *testing.T) {
+	t.Parallel()
+	repo := initRepo(t)
+	commit(t, repo, "one")
+	cfg := filepath.Join(repo, ".git", "config")
+	for _, tc := range []struct {
+		config string
+		want   bool
+	}{
+		{"", true},
+		{"[core]\n\trepositoryformatversion = 0\n", true},
+		{"[core]\n\trepositoryformatversion = 1\n", true},
+		{"[core]\n\trepositoryformatversion = 0\n[extensions]\n\tworktreeConfig = true\n\tpreciousObjects\n\tpartialClone = origin\n\tnoop = x\n", true},
+		{"[core]\n\trepositoryformatversion = 1\n[extensions]\n\tobjectFormat = sha1\n\tworktreeConfig = false\n", true},
+		{"[core]\n\trepositoryformatversion = 2\n", false},
+		{"[core]\n\trepositoryformatversion = 01\n", false},
+		{"[core]\n\trepositoryformatversion\n", false},
+		{"[core]\n\trepositoryformatversion = 0\n[extensions]\n\tobjectFormat = sha1\n", false},
+		{"[core]\n\trepositoryformatversion = 1\n[extensions]\n\tobjectFormat = sha512\n", false},
+		{"[core]\n\trepositoryformatversion = 1\n[extensions]\n\tworktreeConfig = maybe\n", false},
+		{"[core]\n\trepositoryformatversion = 1\n[extensions]\n\tpartialClone\n", false},
+		{"[core]\n\trepositoryformatversion = 1\n[extensions]\n\trefStorage = files\n", false},
+		{"[core]\n\trepositoryformatversion = 1\n[extensions]\n\tsomethingNew = true\n", false},
+		{"[core]\n\trepositoryformatversion = 0\n[extensions]\n\tsomethingNew = true\n", false},
+	} {
+		if err := os.WriteFile(cfg, []byte(tc.config), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c, err := readRepoConfig(cfg)
+		if err != nil || c.plainFormat != tc.want {
+			t.Errorf("plainFormat(%q) = %v, %v; want %v", tc.config, c.plainFormat, err, tc.want)
+		}
+		if _, gitErr := runGit(t, repo, nil, "for-each-ref", "refs/heads/"); c.plainFormat && gitErr != nil {
+			t.Errorf("plainFormat(%q) is true, but git refuses the repository: %v", tc.config, gitErr)
+		}
+	}
+}

@@ -4,7 +4,7 @@
 // exist", ancestry) is what git says in the same place and environment, or
 // an explicit unknown with git's reason.
 //
-// It owns three things:
+// It owns four things:
 //
 //   - Discovery (Discover, Layout), without running git: git's own set-up
 //     rules (GIT_DIR, GIT_WORK_TREE, GIT_COMMON_DIR, a .git dir or gitfile,
@@ -12,13 +12,18 @@
 //     file-system boundaries), the main work tree (Layout.StateParent, where
 //     the shared state dir goes), and cheap hand reads for hot paths
 //     (Layout.CurrentBranch, Layout.BranchSHA, Layout.Worktrees).
+//   - Ref questions read from the ref files where they give git's exact
+//     answer, and asked of git otherwise (reffiles.go): the refs under
+//     refs/orc/ or refs/heads/ (Layout.ListRefs, Repo.Branches, "none"
+//     for Layout.ListRefMessages) and one branch (Repo.BranchHead).
 //   - Questions answered by git itself (Open, Repo): HEAD and the dirty
 //     list from one `git status --porcelain=v2 --branch -z` (Repo.Status,
 //     Repo.ObserveBranch), objects through one `git cat-file --batch`
 //     process (Repo.Head, Repo.CheckClaim, Repo.Log, Repo.CommitsBetween),
-//     refs through `git for-each-ref` (Repo.Branches, Repo.Merged). Every
-//     such command runs with every transport forbidden, so a partial clone
-//     never fetches from a read; only sync's Layout.Run may reach a remote.
+//     refs through `git for-each-ref` (Repo.Merged; Repo.Branches when
+//     the files cannot answer). Every such command runs with every
+//     transport forbidden, so a partial clone never fetches from a read;
+//     only sync's Layout.Run may reach a remote.
 //     Object ids are read in the repository's own format (SHA-1 or
 //     SHA-256); claims are 7 to 64 hex digits.
 //   - Sync's plumbing (plumbing.go): its commits and refs are read and

@@ -55,6 +55,10 @@ type Layout struct {
 	// (no extensions.refStorage other than "files"), so they may be read
 	// by hand.
 	RefFiles bool
+	// plainFormat: the repository's format is one every supported git
+	// reads (see plainFormat), a condition for answering ref questions
+	// from the files in git's place (reffiles.go).
+	plainFormat bool
 }
 
 // StateParent is the directory whose .orc is the repository's default
@@ -117,6 +121,7 @@ func Discover(dir string, env environ.List) (Layout, error) {
 		return Layout{}, err
 	}
 	l.RefFiles = cfg.refStorage == "" || strings.EqualFold(cfg.refStorage, "files")
+	l.plainFormat = cfg.plainFormat
 
 	// The work tree, as git's setup decides it. core.bare and
 	// core.worktree count only outside a linked worktree.

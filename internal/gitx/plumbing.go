@@ -306,8 +306,12 @@ func sortedPaths[V any](m map[string]V) []string {
 }
 
 // ListRefs returns the refs under prefix (e.g. "refs/orc/sessions/") with
-// the ids they point at.
+// the ids they point at: read from the ref files when they can give git's
+// exact answer (refsFromFiles), else from `git for-each-ref`.
 func (l Layout) ListRefs(ctx context.Context, prefix string) (map[string]string, error) {
+	if refs, ok := l.refsFromFiles(prefix); ok {
+		return refs, nil
+	}
 	out, err := l.RunWith(ctx, nil, nil, "for-each-ref", "--format=%(objectname) %(refname)", prefix)
 	if err != nil {
 		return nil, err

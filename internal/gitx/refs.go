@@ -51,10 +51,14 @@ func validBranch(name string) bool {
 
 // BranchHead returns the full id refs/heads/<name> points at; ok is false
 // when the branch does not exist (or is unborn), or git cannot answer
-// (err says why).
+// (err says why). The ref files answer when they can give git's exact
+// answer (refFromFiles); git otherwise.
 func (r *Repo) BranchHead(name string) (sha string, ok bool, err error) {
 	if !validBranch(name) {
 		return "", false, nil
+	}
+	if id, exists, ok := r.layout.refFromFiles("refs/heads/" + name); ok {
+		return id, exists, nil
 	}
 	objs, err := r.objects()
 	if err != nil {
@@ -111,6 +115,8 @@ func (r *Repo) Merged(target string) (map[string]bool, error) {
 
 // refsUnder lists the refs under prefix (names with the prefix removed for
 // refs/heads/, full otherwise), optionally only those merged into merged.
+// Without merged the ref files answer when they can give git's exact
+// answer (refsFromFiles); git otherwise.
 func (r *Repo) refsUnder(prefix, merged string) (map[string]string, error) {
 	out := map[string]string{}
 	trim := func(name string) string {
@@ -118,6 +124,14 @@ func (r *Repo) refsUnder(prefix, merged string) (map[string]string, error) {
 			return strings.TrimPrefix(name, prefix)
 		}
 		return name
+	}
+	if merged == "" {
+		if refs, ok := r.layout.refsFromFiles(prefix); ok {
+			for name, id := range refs {
+				out[trim(name)] = id
+			}
+			return out, nil
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
 	defer cancel()

@@ -11,7 +11,8 @@ import (
 //
 // Every answer comes from git itself, run in the same place and
 // environment (git is the oracle: SHA-256, reftable, partial and shallow
-// clones and any extension git knows are read as git reads them). Without
+// clones and any extension git knows are read as git reads them), or
+// from the ref files where they give git's exact answer (reffiles.go). Without
 // a git program on PATH every question fails with "no git program on
 // PATH", which callers show as unknown; nothing is computed in its place.
 //

@@ -219,4 +219,11 @@ func TestDubiousOwnership(t *testing.T) {
 	if !strings.Contains(o.HeadErr, "dubious ownership") || o.Dirty.Known || !strings.Contains(o.Dirty.Reason, "dubious ownership") {
 		t.Errorf("ObserveBranch = %+v", o)
 	}
+	// The ref files, readable here, are not read in git's place.
+	if sha, ok, err := r.BranchHead("main"); err == nil || !strings.Contains(err.Error(), "dubious ownership") {
+		t.Errorf("BranchHead = %q, %v, %v; want git's refusal", sha, ok, err)
+	}
+	if refs, err := r.Layout().ListRefs(context.Background(), "refs/heads/"); err == nil || !strings.Contains(err.Error(), "dubious ownership") {
+		t.Errorf("ListRefs = %v, %v; want git's refusal", refs, err)
+	}
 }

@@ -2,7 +2,10 @@
 
 package gitx
 
-import "os/exec"
+import (
+	"io/fs"
+	"os/exec"
+)
 
 // killProcessGroupOnCancel keeps exec's default (kill the process only).
 func killProcessGroupOnCancel(*exec.Cmd) {}
@@ -25,3 +28,7 @@ func lookPath(_, name string) string {
 	}
 	return p
 }
+
+// ownedByMe is unknown here (git for Windows compares owners by SID): git
+// is asked instead.
+func ownedByMe(fs.FileInfo) bool { return false }
