@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -50,6 +52,7 @@ func scriptParams() testscript.Params {
 			"mounttmpfs": mounttmpfs,
 			"plant":      plant,
 			"gitrepo":    gitrepo,
+			"json":       validJSON,
 		},
 	}
 }
@@ -94,6 +97,28 @@ func snapshot(ts *testscript.TestScript, neg bool, args []string) {
 	text, err := clitest.Manifest(ts.MkAbs(args[0]))
 	ts.Check(err)
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(text+"\n"), 0o644))
+}
+
+// json [-lines] FILE fails unless FILE is one JSON value (with -lines:
+// unless each of its lines is), as encoding/json reads JSON: a parser
+// beside orc-state's strict reader, and in process, where an outside
+// interpreter would start a process per line.
+func validJSON(ts *testscript.TestScript, neg bool, args []string) {
+	lines := len(args) == 2 && args[0] == "-lines"
+	if neg || len(args) != 1 && !lines {
+		ts.Fatalf("usage: json [-lines] FILE")
+	}
+	data, err := os.ReadFile(ts.MkAbs(args[len(args)-1]))
+	ts.Check(err)
+	values := [][]byte{data}
+	if lines {
+		values = bytes.SplitAfter(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
+	}
+	for i, v := range values {
+		if !json.Valid(v) {
+			ts.Fatalf("%s: value %d is not JSON: %q", args[len(args)-1], i+1, v)
+		}
+	}
 }
 
 // gitrepo [-b BRANCH] [-m MESSAGE] [--unborn | --bare | --clone REMOTE] [DIR]
