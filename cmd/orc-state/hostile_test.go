@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/orc-state/orc-state/internal/clitest"
 )
 
 // hostileValues are one-line values that are hostile to YAML (": ",
@@ -37,32 +39,45 @@ var hostileValues = []string{
 // the session the value went to.
 var hostileFlags = []struct {
 	flag string
-	set  func(r *rig, n int, v string) (session string)
-	get  func(r *rig, n int, session string) string
+	set  func(r *clitest.Rig, n int, v string) (session string)
+	get  func(r *clitest.Rig, n int, session string) string
 }{
 	{"phase set --label",
-		func(r *rig, n int, v string) string { r.mustOrc("", "phase", "set", "2", "--label="+v); return "main" },
-		func(r *rig, n int, s string) string { return line(r.mustOrc("", "get", "--field", "phaseLabel")) }},
-	{"init --command",
-		func(r *rig, n int, v string) string { return r.newSession(n, "c", "--command="+v) },
-		func(r *rig, n int, s string) string { return line(r.mustOrc("", "get", s, "--field", "command")) }},
-	{"init --description",
-		func(r *rig, n int, v string) string {
-			return r.newSession(n, "d", "--command=flow", "--description="+v)
-		},
-		func(r *rig, n int, s string) string { return line(r.mustOrc("", "get", s, "--field", "description")) }},
-	{"init --plan-file",
-		func(r *rig, n int, v string) string { return r.newSession(n, "p", "--command=flow", "--plan-file="+v) },
-		func(r *rig, n int, s string) string { return line(r.mustOrc("", "get", s, "--field", "planFile")) }},
-	{"link-pr --repo",
-		func(r *rig, n int, v string) string {
-			r.mustOrc("", "link-pr", "--repo="+v, "--url", prURL(n))
+		func(r *clitest.Rig, n int, v string) string {
+			r.MustOrc("", "phase", "set", "2", "--label="+v)
 			return "main"
 		},
-		func(r *rig, n int, s string) string {
+		func(r *clitest.Rig, n int, s string) string {
+			return line(r.MustOrc("", "get", "--field", "phaseLabel"))
+		}},
+	{"init --command",
+		func(r *clitest.Rig, n int, v string) string { return newSession(r, n, "c", "--command="+v) },
+		func(r *clitest.Rig, n int, s string) string {
+			return line(r.MustOrc("", "get", s, "--field", "command"))
+		}},
+	{"init --description",
+		func(r *clitest.Rig, n int, v string) string {
+			return newSession(r, n, "d", "--command=flow", "--description="+v)
+		},
+		func(r *clitest.Rig, n int, s string) string {
+			return line(r.MustOrc("", "get", s, "--field", "description"))
+		}},
+	{"init --plan-file",
+		func(r *clitest.Rig, n int, v string) string {
+			return newSession(r, n, "p", "--command=flow", "--plan-file="+v)
+		},
+		func(r *clitest.Rig, n int, s string) string {
+			return line(r.MustOrc("", "get", s, "--field", "planFile"))
+		}},
+	{"link-pr --repo",
+		func(r *clitest.Rig, n int, v string) string {
+			r.MustOrc("", "link-pr", "--repo="+v, "--url", prURL(n))
+			return "main"
+		},
+		func(r *clitest.Rig, n int, s string) string {
 			var prs []struct{ Repo, URL string }
-			if err := json.Unmarshal([]byte(r.mustOrc("", "get", "--field", "linkedPRs")), &prs); err != nil {
-				r.t.Fatal(err)
+			if err := json.Unmarshal([]byte(r.MustOrc("", "get", "--field", "linkedPRs")), &prs); err != nil {
+				r.T.Fatal(err)
 			}
 			for _, pr := range prs {
 				if pr.URL == prURL(n) {
@@ -72,14 +87,14 @@ var hostileFlags = []struct {
 			return "(no PR " + prURL(n) + ")"
 		}},
 	{"gate record --reviewer",
-		func(r *rig, n int, v string) string {
-			phase := line(r.mustOrc("", "get", "--field", "phase"))
-			r.mustOrc("", "gate", "record", phase, "--verdict", "changes_requested", "--reviewer="+v)
+		func(r *clitest.Rig, n int, v string) string {
+			phase := line(r.MustOrc("", "get", "--field", "phase"))
+			r.MustOrc("", "gate", "record", phase, "--verdict", "changes_requested", "--reviewer="+v)
 			return "main"
 		},
-		func(r *rig, n int, s string) string {
+		func(r *clitest.Rig, n int, s string) string {
 			verdict := "(no verdict in gate show)" // the last verdict row: phase, verdict, reviewer, ...
-			for _, row := range strings.Split(r.mustOrc("", "gate", "show"), "\n") {
+			for _, row := range strings.Split(r.MustOrc("", "gate", "show"), "\n") {
 				if cols := strings.Split(row, "\t"); len(cols) >= 3 && row[0] >= '0' && row[0] <= '9' {
 					verdict = cols[2]
 				}
@@ -87,14 +102,14 @@ var hostileFlags = []struct {
 			return verdict
 		}},
 	{"checkpoint --trigger",
-		func(r *rig, n int, v string) string {
-			r.mustOrc("", "checkpoint", "--auto", "--trigger="+v)
+		func(r *clitest.Rig, n int, v string) string {
+			r.MustOrc("", "checkpoint", "--auto", "--trigger="+v)
 			return "main"
 		},
-		func(r *rig, n int, s string) string {
-			data, err := os.ReadFile(filepath.Join(r.dir, ".orc", "main", "files", "checkpoint.md"))
+		func(r *clitest.Rig, n int, s string) string {
+			data, err := os.ReadFile(filepath.Join(r.Dir, ".orc", "main", "files", "checkpoint.md"))
 			if err != nil {
-				r.t.Fatal(err)
+				r.T.Fatal(err)
 			}
 			m := regexp.MustCompile(`(?m)^- At: \S+ \(trigger: (.*)\)$`).FindSubmatch(data)
 			if m == nil {
@@ -112,23 +127,23 @@ func TestHostileValuesRoundTrip(t *testing.T) {
 	for _, f := range hostileFlags {
 		t.Run(f.flag, func(t *testing.T) {
 			t.Parallel()
-			r := newRig(t, "main")
-			r.mustOrc("", "decision", "set", "maxRetriesPerPhase", "1000", "--provenance", "policy")
+			r := clitest.NewRig(t, "main")
+			r.MustOrc("", "decision", "set", "maxRetriesPerPhase", "1000", "--provenance", "policy")
 			for n, v := range hostileValues {
 				s := f.set(r, n, v)
 				if got := f.get(r, n, s); got != v {
 					t.Errorf("%q: read back %q", v, got)
 				}
-				if code, stdout, stderr := r.orc("", "verify", s); code != 0 {
+				if code, stdout, stderr := r.Orc("", "verify", s); code != 0 {
 					t.Errorf("%q: verify %s: exit %d\n%s%s", v, s, code, stdout, stderr)
 				}
 			}
 		})
 	}
 	// The frontmatter holds the value YAML-quoted, not as a mapping.
-	r := newRig(t, "main")
-	r.mustOrc("", "phase", "set", "2", "--label=a: b")
-	data, err := os.ReadFile(filepath.Join(r.dir, ".orc", "main", "files", "checkpoint.md"))
+	r := clitest.NewRig(t, "main")
+	r.MustOrc("", "phase", "set", "2", "--label=a: b")
+	data, err := os.ReadFile(filepath.Join(r.Dir, ".orc", "main", "files", "checkpoint.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,10 +153,10 @@ func TestHostileValuesRoundTrip(t *testing.T) {
 }
 
 // newSession registers a session for a new branch prefix<n> with flags.
-func (r *rig) newSession(n int, prefix string, flags ...string) string {
+func newSession(r *clitest.Rig, n int, prefix string, flags ...string) string {
 	branch := fmt.Sprintf("%s%d", prefix, n)
-	r.git("branch", branch)
-	r.mustOrc("", append([]string{"init", "--branch", branch, "--total-phases", "3"}, flags...)...)
+	r.Git("branch", branch)
+	r.MustOrc("", append([]string{"init", "--branch", branch, "--total-phases", "3"}, flags...)...)
 	return branch
 }
 

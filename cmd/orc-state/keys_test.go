@@ -32,16 +32,16 @@ var positionalVerbs = [][]string{{"get"}, {"verify"}, {"resume"}, {"log"}, {"ses
 // exit 2 (a bad argument, not "no session"), prints nothing on stdout, and
 // nothing under .orc changes.
 func TestImpossibleKeys(t *testing.T) {
-	r := newRig(t, "main")
-	r.mustOrc(`{"slices": [{"id": 1, "title": "one"}]}`, "slice", "init", "-")
-	before, err := clitest.Manifest(r.dir + "/.orc")
+	r := clitest.NewRig(t, "main")
+	r.MustOrc(`{"slices": [{"id": 1, "title": "one"}]}`, "slice", "init", "-")
+	before, err := clitest.Manifest(r.Dir + "/.orc")
 	if err != nil {
 		t.Fatal(err)
 	}
 	const digest = "- Done: a\n- Next: b\n- Open decisions: none\n- Artifacts: none\n- Suite: unknown\n"
 	check := func(args []string) {
 		t.Helper()
-		code, stdout, stderr := r.orc(digest, args...)
+		code, stdout, stderr := r.Orc(digest, args...)
 		if code != 2 || stdout != "" {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and no output", args, code, stdout, firstLine(stderr))
 		}
@@ -55,12 +55,12 @@ func TestImpossibleKeys(t *testing.T) {
 			check(append(append([]string{}, verb...), key))
 		}
 	}
-	after, err := clitest.Manifest(r.dir + "/.orc")
+	after, err := clitest.Manifest(r.Dir + "/.orc")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if after != before {
-		t.Errorf("the refusals changed .orc:\n%s", faultDiff(before, after))
+		t.Errorf("the refusals changed .orc:\n%s", clitest.ManifestDiff(before, after))
 	}
 }
 
@@ -96,25 +96,25 @@ var collidingVerbs = []struct {
 // --branch; nothing under .orc changes. adv_one_branch_one_session.txtar
 // shows the rest end to end (line, the hooks, --session).
 func TestOneBranchOneSession(t *testing.T) {
-	r := newRig(t, "collision")
-	before, err := clitest.Manifest(r.dir + "/.orc")
+	r := clitest.NewRig(t, "collision")
+	before, err := clitest.Manifest(r.Dir + "/.orc")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, sel := range [][]string{nil, {"--branch", "feat-x"}} {
 		for _, v := range collidingVerbs {
 			args := append(append([]string{}, v.args...), sel...)
-			code, stdout, stderr := r.orc(v.stdin, args...)
+			code, stdout, stderr := r.Orc(v.stdin, args...)
 			if code != 2 || stdout != "" || !strings.Contains(stderr, `session feat-x is branch "feat/x"`) {
 				t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 naming both branches", args, code, stdout, stderr)
 			}
 		}
 	}
-	after, err := clitest.Manifest(r.dir + "/.orc")
+	after, err := clitest.Manifest(r.Dir + "/.orc")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if after != before {
-		t.Errorf("the refusals changed .orc:\n%s", faultDiff(before, after))
+		t.Errorf("the refusals changed .orc:\n%s", clitest.ManifestDiff(before, after))
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/orc-state/orc-state/internal/clitest"
 )
 
 // TestWindowsLikeFileSystem runs the portable-names and CRLF scenarios
@@ -85,7 +87,7 @@ func TestWindowsLikeFileSystem(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	p := scriptParams()
+	p := clitest.Scripts("testdata/script")
 	for _, name := range []string{"platform_names", "platform_crlf"} {
 		p.Files = append(p.Files, filepath.Join("testdata", "script", name+".txtar"))
 	}

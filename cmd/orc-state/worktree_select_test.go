@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/orc-state/orc-state/internal/clitest"
 	"github.com/orc-state/orc-state/internal/environ"
 )
 
@@ -18,21 +19,21 @@ import (
 // code and message when none or two are, the agent a claim is made as,
 // and the hooks and line in a bound worktree.
 func TestWorktreeSelection(t *testing.T) {
-	r := newRig(t, "git")
-	r.git("checkout", "-q", "-b", "feat/par")
-	r.mustOrc("", "init", "--command", "flow", "--total-phases", "3")
-	r.mustOrc(`{"slices": [{"id": "1", "title": "a"}, {"id": "2", "title": "b"}, {"id": "3", "title": "c"}, {"id": "4", "title": "d"}]}`, "slice", "init", "-")
-	r.git("branch", "other")
-	r.git("branch", "done")
-	r.mustOrc("", "init", "--branch", "other", "--command", "plan", "--total-phases", "2")
-	r.mustOrc("", "init", "--branch", "done", "--command", "plan", "--total-phases", "2")
-	r.mustOrc("", "status", "set", "completed", "--session", "done")
+	r := clitest.NewRig(t, "git")
+	r.Git("checkout", "-q", "-b", "feat/par")
+	r.MustOrc("", "init", "--command", "flow", "--total-phases", "3")
+	r.MustOrc(`{"slices": [{"id": "1", "title": "a"}, {"id": "2", "title": "b"}, {"id": "3", "title": "c"}, {"id": "4", "title": "d"}]}`, "slice", "init", "-")
+	r.Git("branch", "other")
+	r.Git("branch", "done")
+	r.MustOrc("", "init", "--branch", "other", "--command", "plan", "--total-phases", "2")
+	r.MustOrc("", "init", "--branch", "done", "--command", "plan", "--total-phases", "2")
+	r.MustOrc("", "status", "set", "completed", "--session", "done")
 
-	up := filepath.Dir(r.dir)
+	up := filepath.Dir(r.Dir)
 	wB, wU, wC := filepath.Join(up, "wB"), filepath.Join(up, "wU"), filepath.Join(up, "wC")
-	r.mustOrc("", "worktree", "add", wB, "--detach", "--agent", "bound-agent")
-	r.git("worktree", "add", "-q", wU, "-b", "feat/unbound")
-	r.git("worktree", "add", "-q", wC, "done")
+	r.MustOrc("", "worktree", "add", wB, "--detach", "--agent", "bound-agent")
+	r.Git("worktree", "add", "-q", wU, "-b", "feat/unbound")
+	r.Git("worktree", "add", "-q", wC, "done")
 
 	type row struct {
 		name      string
@@ -48,8 +49,8 @@ func TestWorktreeSelection(t *testing.T) {
 	}
 	run := func(t *testing.T, tt row) {
 		t.Helper()
-		w := &rig{t: t, dir: tt.dir, env: environ.List(append(append([]string{}, r.env...), tt.env...))}
-		code, stdout, stderr := w.orc(tt.stdin, tt.args...)
+		w := &clitest.Rig{T: t, Dir: tt.dir, Env: environ.List(append(append([]string{}, r.Env...), tt.env...))}
+		code, stdout, stderr := w.Orc(tt.stdin, tt.args...)
 		if code != tt.code {
 			t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, stdout, stderr)
 		}
@@ -64,17 +65,17 @@ func TestWorktreeSelection(t *testing.T) {
 	joinHint := "hint: this worktree is bound to no session; the live sessions are feat-par, other: orc-state worktree join --session S binds this worktree to one (run here)"
 	for _, tt := range []row{
 		// Who is selected.
-		{name: "main worktree: its branch", dir: r.dir, args: id, stdout: "feat-par\n"},
+		{name: "main worktree: its branch", dir: r.Dir, args: id, stdout: "feat-par\n"},
 		{name: "bound: the binding", dir: wB, args: id, stdout: "feat-par\n"},
 		{name: "bound: --session wins", dir: wB, args: append(id, "--session", "other"), stdout: "other\n"},
 		{name: "bound: a positional key wins", dir: wB, args: []string{"get", "other", "--field", "sessionId"}, stdout: "other\n"},
 		{name: "bound: $ORC_SESSION wins", dir: wB, env: []string{"ORC_SESSION=other"}, args: id, stdout: "other\n"},
 		{name: "unbound: $ORC_SESSION selects", dir: wU, env: []string{"ORC_SESSION=feat-par"}, args: id, stdout: "feat-par\n"},
 		{name: "$ORC_SESSION over a completed own session", dir: wC, env: []string{"ORC_SESSION=other"}, args: id, stdout: "other\n"},
-		{name: "$ORC_SESSION against a live own session", dir: r.dir, env: []string{"ORC_SESSION=other"}, args: id, code: 2,
+		{name: "$ORC_SESSION against a live own session", dir: r.Dir, env: []string{"ORC_SESSION=other"}, args: id, code: 2,
 			stderr: `$ORC_SESSION selects session other, but branch "feat/par" checked out here has its own live session feat-par`},
 		{name: "$ORC_SESSION that is no key", dir: wU, env: []string{"ORC_SESSION=../x"}, args: id, code: 2, stderr: "$ORC_SESSION: session key"},
-		{name: "--session beats a conflicting $ORC_SESSION", dir: r.dir, env: []string{"ORC_SESSION=other"}, args: append(id, "--session", "other"), stdout: "other\n"},
+		{name: "--session beats a conflicting $ORC_SESSION", dir: r.Dir, env: []string{"ORC_SESSION=other"}, args: append(id, "--session", "other"), stdout: "other\n"},
 		// No session: the hint says join, for every session verb.
 		{name: "unbound: get", dir: wU, args: id, code: 1, stderr: joinHint},
 		{name: "unbound: progress append", dir: wU, stdin: "x\n", args: []string{"progress", "append", "-"}, code: 1, stderr: joinHint},
@@ -83,7 +84,7 @@ func TestWorktreeSelection(t *testing.T) {
 		// line.
 		{name: "line: bound, as its own", dir: wB, args: []string{"line"}, stdout: `"gitBranch":"feat/par"`, notStdout: `"current":false`},
 		{name: "line: $ORC_SESSION", dir: wU, env: []string{"ORC_SESSION=other"}, args: []string{"line"}, stdout: `"gitBranch":"other"`, notStdout: `"current":false`},
-		{name: "line: $ORC_SESSION against a live own session", dir: r.dir, env: []string{"ORC_SESSION=other"}, args: []string{"line"}, silent: true},
+		{name: "line: $ORC_SESSION against a live own session", dir: r.Dir, env: []string{"ORC_SESSION=other"}, args: []string{"line"}, silent: true},
 		// The agent of a claim: --agent > the binding's > $ORC_ACTOR > the path.
 		{name: "claim: the binding's agent before $ORC_ACTOR", dir: wB, env: []string{"ORC_ACTOR=actor-x"}, args: []string{"slice", "claim", "--json"}, stdout: `"claimedBy": "bound-agent"`},
 		{name: "claim: --agent first", dir: wB, args: []string{"slice", "claim", "--json", "--agent", "flag-agent"}, stdout: `"claimedBy": "flag-agent"`},
@@ -95,8 +96,8 @@ func TestWorktreeSelection(t *testing.T) {
 		{name: "join: bound to another session already", dir: wB, args: []string{"worktree", "join", "--session", "other"}, code: 2,
 			stderr: "this worktree is already bound to session feat-par\nhint: orc-state worktree leave, then orc-state worktree join --session other"},
 		{name: "join: the same session again changes nothing", dir: wB, args: []string{"worktree", "join", "--session", "feat-par"}, stdout: "\tfeat-par\tbound-agent\t"},
-		{name: "add: no such session, before git", dir: r.dir, args: []string{"worktree", "add", filepath.Join(up, "wX"), "--session", "nope"}, code: 1, stderr: `no session "nope"`},
-		{name: "add: a credential as the agent", dir: r.dir, args: []string{"worktree", "add", filepath.Join(up, "wX"), "--agent", "ghp_0123456789abcdefghijABCDEFGHIJ012345"}, code: 2, stderr: "looks like a credential"},
+		{name: "add: no such session, before git", dir: r.Dir, args: []string{"worktree", "add", filepath.Join(up, "wX"), "--session", "nope"}, code: 1, stderr: `no session "nope"`},
+		{name: "add: a credential as the agent", dir: r.Dir, args: []string{"worktree", "add", filepath.Join(up, "wX"), "--agent", "ghp_0123456789abcdefghijABCDEFGHIJ012345"}, code: 2, stderr: "looks like a credential"},
 		{name: "join: an agent on two lines", dir: wU, args: []string{"worktree", "join", "--session", "feat-par", "--agent", "a\nb"}, code: 2, stderr: "line break"},
 	} {
 		t.Run(tt.name, func(t *testing.T) { run(t, tt) })
@@ -107,30 +108,30 @@ func TestWorktreeSelection(t *testing.T) {
 
 	// A bound worktree whose branch has a session of its own, completed or
 	// not: exit 2 naming both; line shows nothing; verify names it.
-	c := &rig{t: t, dir: wC, env: r.env}
-	c.git("switch", "-q", "-c", "feat/c")
-	c.mustOrc("", "worktree", "join", "--session", "feat-par")
-	c.git("switch", "-q", "done")
+	c := &clitest.Rig{T: t, Dir: wC, Env: r.Env}
+	c.Git("switch", "-q", "-c", "feat/c")
+	c.MustOrc("", "worktree", "join", "--session", "feat-par")
+	c.Git("switch", "-q", "done")
 	for _, tt := range []row{
 		{name: "bound on a branch with its own session", dir: wC, args: id, code: 2,
 			stderr: `this worktree is bound to session feat-par, but its branch "done" has its own session done`},
 		{name: "line there", dir: wC, args: []string{"line"}, silent: true},
-		{name: "verify names it", dir: r.dir, args: []string{"verify"}, code: 1, stdout: "worktree.conflict: the worktree " + wC + " is bound to session feat-par, but its branch done has its own session done"},
+		{name: "verify names it", dir: r.Dir, args: []string{"verify"}, code: 1, stdout: "worktree.conflict: the worktree " + wC + " is bound to session feat-par, but its branch done has its own session done"},
 	} {
 		t.Run(tt.name, func(t *testing.T) { run(t, tt) })
 	}
-	c.git("switch", "-q", "feat/c")
+	c.Git("switch", "-q", "feat/c")
 
 	// The hooks act on the bound session: PreCompact writes its checkpoint.
 	payload, _ := json.Marshal(map[string]string{"session_id": "s", "cwd": wB, "hook_event_name": "PreCompact", "trigger": "auto"})
-	r.mustOrc(string(payload), "hook", "pre-compact")
-	if data, err := os.ReadFile(filepath.Join(r.dir, ".orc", "feat-par", "files", "checkpoint.md")); err != nil || !strings.Contains(string(data), "## Auto-checkpoint") {
+	r.MustOrc(string(payload), "hook", "pre-compact")
+	if data, err := os.ReadFile(filepath.Join(r.Dir, ".orc", "feat-par", "files", "checkpoint.md")); err != nil || !strings.Contains(string(data), "## Auto-checkpoint") {
 		t.Errorf("hook pre-compact in the bound worktree did not write feat-par's Auto-checkpoint: %v\n%s", err, data)
 	}
 
 	// A binding to a session that is gone (a hand edit): exit 3 naming it;
 	// doctor names it with worktree leave.
-	file := filepath.Join(r.dir, ".orc", "worktrees.json")
+	file := filepath.Join(r.Dir, ".orc", "worktrees.json")
 	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -140,8 +141,8 @@ func TestWorktreeSelection(t *testing.T) {
 	}
 	for _, tt := range []row{
 		{name: "bound to a session that is gone", dir: wB, args: id, code: 3, stderr: `this worktree is bound to session "ghost", which does not exist`},
-		{name: "doctor names it", dir: r.dir, args: []string{"doctor"}, code: 1, stdout: "worktree.no-session: the worktree " + wB + " is bound to session ghost, which does not exist\n  next: orc-state worktree leave " + wB},
-		{name: "leave clears it", dir: r.dir, args: []string{"worktree", "leave", wB}, stdout: wB + "\tghost\n"},
+		{name: "doctor names it", dir: r.Dir, args: []string{"doctor"}, code: 1, stdout: "worktree.no-session: the worktree " + wB + " is bound to session ghost, which does not exist\n  next: orc-state worktree leave " + wB},
+		{name: "leave clears it", dir: r.Dir, args: []string{"worktree", "leave", wB}, stdout: wB + "\tghost\n"},
 		{name: "then unbound", dir: wB, args: id, code: 1, stderr: "no branch given and HEAD is detached"},
 	} {
 		t.Run(tt.name, func(t *testing.T) { run(t, tt) })
@@ -149,10 +150,10 @@ func TestWorktreeSelection(t *testing.T) {
 
 	// cleanup removes the bindings of the sessions it removes, never the
 	// worktrees.
-	u := &rig{t: t, dir: wU, env: r.env}
-	u.mustOrc("", "worktree", "join", "--session", "other")
-	r.mustOrc("", "status", "set", "completed", "--session", "other")
-	r.mustOrc("", "cleanup", "--all-completed")
+	u := &clitest.Rig{T: t, Dir: wU, Env: r.Env}
+	u.MustOrc("", "worktree", "join", "--session", "other")
+	r.MustOrc("", "status", "set", "completed", "--session", "other")
+	r.MustOrc("", "cleanup", "--all-completed")
 	if data, err := os.ReadFile(file); err != nil || strings.Contains(string(data), `"session": "other"`) || !strings.Contains(string(data), `"session": "feat-par"`) {
 		t.Errorf("after cleanup, worktrees.json is: %v\n%s", err, data)
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/orc-state/orc-state/internal/clitest"
 )
 
 // TestWorktreesWorkOneLedger is issue 28's story end to end, in process:
@@ -18,9 +20,9 @@ import (
 // claimed exactly once, and once the session's branch has merged the
 // worktrees' commits verify is clean.
 func TestWorktreesWorkOneLedger(t *testing.T) {
-	r := newRig(t, "git")
-	r.git("checkout", "-q", "-b", "feat/par")
-	r.mustOrc("", "init", "--command", "flow", "--total-phases", "3")
+	r := clitest.NewRig(t, "git")
+	r.Git("checkout", "-q", "-b", "feat/par")
+	r.MustOrc("", "init", "--command", "flow", "--total-phases", "3")
 	var plan strings.Builder
 	plan.WriteString(`{"slices": [`)
 	for k := 1; k <= 10; k++ {
@@ -30,29 +32,29 @@ func TestWorktreesWorkOneLedger(t *testing.T) {
 		fmt.Fprintf(&plan, `{"id": %d, "title": "slice %d"}`, k, k)
 	}
 	plan.WriteString("]}")
-	r.mustOrc(plan.String(), "slice", "init", "-")
+	r.MustOrc(plan.String(), "slice", "init", "-")
 
-	up := filepath.Dir(r.dir)
-	at := func(name string) *rig { return &rig{t: t, dir: filepath.Join(up, name), env: r.env} }
-	r.mustOrc("", "worktree", "add", "../w1", "-b", "feat/par-1", "--agent", "a1")
-	r.mustOrc("", "worktree", "add", "../w2", "-b", "feat/par-2", "--agent", "a2")
-	if out := r.mustOrc("", "worktree", "add", "../w3", "--detach", "--agent", "a3"); out != filepath.Join(up, "w3")+"\t(detached)\tfeat-par\ta3\t-\n" {
+	up := filepath.Dir(r.Dir)
+	at := func(name string) *clitest.Rig { return &clitest.Rig{T: t, Dir: filepath.Join(up, name), Env: r.Env} }
+	r.MustOrc("", "worktree", "add", "../w1", "-b", "feat/par-1", "--agent", "a1")
+	r.MustOrc("", "worktree", "add", "../w2", "-b", "feat/par-2", "--agent", "a2")
+	if out := r.MustOrc("", "worktree", "add", "../w3", "--detach", "--agent", "a3"); out != filepath.Join(up, "w3")+"\t(detached)\tfeat-par\ta3\t-\n" {
 		t.Errorf("worktree add --detach printed %q", out)
 	}
-	r.git("worktree", "add", "-q", "../w4", "-b", "feat/par-4")
+	r.Git("worktree", "add", "-q", "../w4", "-b", "feat/par-4")
 	w4 := at("w4")
-	if code, _, stderr := w4.orc("", "slice", "claim"); code != 1 || !strings.Contains(stderr, "orc-state worktree join --session feat-par") {
+	if code, _, stderr := w4.Orc("", "slice", "claim"); code != 1 || !strings.Contains(stderr, "orc-state worktree join --session feat-par") {
 		t.Errorf("an unbound worktree's claim: exit %d, %s", code, stderr)
 	}
-	w4.mustOrc("", "worktree", "join", "--session", "feat-par")
-	trees := []*rig{at("w1"), at("w2"), at("w3"), w4}
-	agents := []string{"a1", "a2", "a3", w4.dir}
+	w4.MustOrc("", "worktree", "join", "--session", "feat-par")
+	trees := []*clitest.Rig{at("w1"), at("w2"), at("w3"), w4}
+	agents := []string{"a1", "a2", "a3", w4.Dir}
 
 	done := 0
 	for round := 1; done < 10; round++ {
-		held := map[*rig]string{}
+		held := map[*clitest.Rig]string{}
 		for i, w := range trees {
-			code, stdout, stderr := w.orc("", "slice", "claim", "--lease", "10m")
+			code, stdout, stderr := w.Orc("", "slice", "claim", "--lease", "10m")
 			if code == 1 && done+len(held) == 10 {
 				continue // nothing left to claim
 			}
@@ -62,16 +64,16 @@ func TestWorktreesWorkOneLedger(t *testing.T) {
 			held[w] = strings.TrimSpace(stdout)
 		}
 		if round == 1 {
-			list := r.mustOrc("", "slice", "list")
+			list := r.MustOrc("", "slice", "list")
 			for i, a := range agents {
 				want := fmt.Sprintf("%d\tpending\tslice %d\t-\t%s until ", i+1, i+1, a)
 				if !strings.Contains(list, want) {
 					t.Errorf("slice list in the main worktree lacks %q:\n%s", want, list)
 				}
 			}
-			rows := r.mustOrc("", "worktree", "list")
+			rows := r.MustOrc("", "worktree", "list")
 			if !strings.Contains(rows, filepath.Join(up, "w2")+"\tfeat/par-2\tfeat-par\ta2\t2\n") ||
-				!strings.Contains(rows, w4.dir+"\tfeat/par-4\tfeat-par\t-\t4\n") {
+				!strings.Contains(rows, w4.Dir+"\tfeat/par-4\tfeat-par\t-\t4\n") {
 				t.Errorf("worktree list:\n%s", rows)
 			}
 		}
@@ -80,24 +82,24 @@ func TestWorktreesWorkOneLedger(t *testing.T) {
 			if !ok {
 				continue
 			}
-			w.git("commit", "-q", "--allow-empty", "-m", "slice "+id+" by "+agents[i])
-			sha := strings.TrimSpace(w.git("rev-parse", "HEAD"))
+			w.Git("commit", "-q", "--allow-empty", "-m", "slice "+id+" by "+agents[i])
+			sha := strings.TrimSpace(w.Git("rev-parse", "HEAD"))
 			for _, step := range [][]string{{"--status", "red"}, {"--status", "green"}, {"--status", "committed", "--commit", sha}} {
-				w.mustOrc("", append([]string{"slice", "set", id}, step...)...)
+				w.MustOrc("", append([]string{"slice", "set", id}, step...)...)
 			}
 			done++
 		}
 	}
 	// Nothing left: each worktree hears so, and no claim is left behind.
 	for _, w := range trees {
-		if code, _, stderr := w.orc("", "slice", "claim"); code != 1 || !strings.Contains(stderr, "nothing to claim: all 10 slices are done") {
+		if code, _, stderr := w.Orc("", "slice", "claim"); code != 1 || !strings.Contains(stderr, "nothing to claim: all 10 slices are done") {
 			t.Errorf("a claim on a finished ledger: exit %d: %s", code, stderr)
 		}
 	}
 	var rows []struct {
 		ID, Status, Commit, ClaimedBy string
 	}
-	if err := json.Unmarshal([]byte(r.mustOrc("", "slice", "list", "--json")), &rows); err != nil {
+	if err := json.Unmarshal([]byte(r.MustOrc("", "slice", "list", "--json")), &rows); err != nil {
 		t.Fatal(err)
 	}
 	for _, row := range rows {
@@ -107,7 +109,7 @@ func TestWorktreesWorkOneLedger(t *testing.T) {
 	}
 	// Every slice claimed exactly once, journaled in the one session.
 	claims := map[string]int{}
-	for _, line := range strings.Split(strings.TrimSpace(r.mustOrc("", "log", "--json")), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(r.MustOrc("", "log", "--json")), "\n") {
 		var e struct {
 			Verb string
 			Args struct{ ID, Agent string }
@@ -127,11 +129,11 @@ func TestWorktreesWorkOneLedger(t *testing.T) {
 	// The session's branch takes the worktrees' work (the detached one's by
 	// its commit); then every committed slice is reachable and verify is
 	// clean.
-	if code, stdout, stderr := r.orc("", "verify"); code != 1 || !strings.Contains(stdout, "slice.unreachable-commit: slice 1 ") {
+	if code, stdout, stderr := r.Orc("", "verify"); code != 1 || !strings.Contains(stdout, "slice.unreachable-commit: slice 1 ") {
 		t.Errorf("verify before the merge: exit %d\n%s%s", code, stdout, stderr)
 	}
-	r.git("merge", "-q", "--no-edit", "feat/par-1", "feat/par-2", strings.TrimSpace(at("w3").git("rev-parse", "HEAD")), "feat/par-4")
-	if code, stdout, stderr := r.orc("", "verify"); code != 0 {
+	r.Git("merge", "-q", "--no-edit", "feat/par-1", "feat/par-2", strings.TrimSpace(at("w3").Git("rev-parse", "HEAD")), "feat/par-4")
+	if code, stdout, stderr := r.Orc("", "verify"); code != 0 {
 		t.Errorf("verify: exit %d\n%s%s", code, stdout, stderr)
 	}
 }

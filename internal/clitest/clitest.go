@@ -1,9 +1,12 @@
 // Package clitest is what the test packages of the orc-state command share
-// (cmd/orc-state, whose tests run the CLI mostly in process, and
+// (cmd/orc-state, whose tests run the CLI mostly in process; the scenarios
+// beside internal/refsync and internal/gitx; internal/faulttest; and
 // internal/proctest, whose tests need real processes): a test binary that
 // doubles as orc-state, with its test seams; the hermetic environment its
-// processes and git run in; and a manifest of a folder, to compare states
-// byte for byte. Only tests import it.
+// processes and git run in; a manifest of a folder, to compare states byte
+// for byte; the scenario commands (Scripts, script.go); and rigs, scratch
+// repositories for table tests that run the CLI in process (rig.go). Only
+// tests import it.
 package clitest
 
 import (
@@ -27,11 +30,15 @@ import (
 // "orc-state" (through the copy of the test binary it puts first on $PATH)
 // it is orc-state, with the test seams of seams.go: what `exec orc-state`
 // in a scenario, a shell line of one, and the Go tests that need a real
-// process run. Otherwise it runs the tests.
-func Main(m *testing.M) {
+// process run. Otherwise it runs setup, if any (the package's own
+// preparation, which orc-state never runs), then the tests.
+func Main(m *testing.M, setup ...func()) {
 	if strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe") == "orc-state" {
 		installSeams()
 		os.Exit(cli.Run(ChildProcess()))
+	}
+	for _, f := range setup {
+		f()
 	}
 	dir, err := installOrcState()
 	if err != nil {
@@ -199,4 +206,29 @@ func Manifest(root string) (string, error) {
 	})
 	sort.Strings(lines)
 	return strings.Join(lines, "\n"), err
+}
+
+// ManifestDiff shows the lines of two manifests (Manifest) that differ:
+// "- " before a line only want has, "+ " before one only got has.
+func ManifestDiff(want, got string) string {
+	in := func(s string) map[string]bool {
+		m := map[string]bool{}
+		for _, l := range strings.Split(s, "\n") {
+			m[l] = true
+		}
+		return m
+	}
+	w, g := in(want), in(got)
+	var b strings.Builder
+	for _, l := range strings.Split(want, "\n") {
+		if !g[l] {
+			fmt.Fprintf(&b, "- %s\n", l)
+		}
+	}
+	for _, l := range strings.Split(got, "\n") {
+		if !w[l] {
+			fmt.Fprintf(&b, "+ %s\n", l)
+		}
+	}
+	return b.String()
 }

@@ -19,9 +19,10 @@ var gitBin string
 // committer-time order is deterministic across the whole test binary.
 var clock atomic.Int64
 
-func TestMain(m *testing.M) {
-	// Hermetic git for the helpers and for Repo.Status, which uses the
-	// process environment.
+// SetUpTests prepares the package's tests (TestMain, scripts_test.go):
+// hermetic git for the helpers and for Repo.Status, which uses the process
+// environment.
+func SetUpTests() {
 	os.Setenv("GIT_CONFIG_GLOBAL", "/dev/null")
 	os.Setenv("GIT_CONFIG_SYSTEM", "/dev/null")
 	os.Setenv("GIT_CONFIG_NOSYSTEM", "1")
@@ -32,7 +33,6 @@ func TestMain(m *testing.M) {
 	if gitBin != "" {
 		gitBin, _ = filepath.Abs(gitBin)
 	}
-	os.Exit(m.Run())
 }
 
 func needGit(t testing.TB) {

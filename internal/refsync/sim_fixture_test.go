@@ -10,20 +10,19 @@ import (
 	"testing"
 
 	"github.com/orc-state/orc-state/internal/cli"
+	"github.com/orc-state/orc-state/internal/clitest"
 )
 
-// TestMain doubles as orc-state: with ORC_SIM_MAIN=1 the test binary runs
-// the CLI on its arguments, so the simulation can start real processes (to
-// kill them, or to run two at once) without building anything.
+// TestMain doubles as orc-state twice over: with ORC_SIM_MAIN=1 the test
+// binary runs the CLI on its arguments, so the simulation can start real
+// processes (to kill them, or to run two at once) without building
+// anything; started as orc-state it is what the sync scenarios' `exec
+// orc-state` runs (clitest.Main).
 func TestMain(m *testing.M) {
 	if os.Getenv("ORC_SIM_MAIN") == "1" {
 		os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	code := m.Run()
-	if templates.root != "" {
-		os.RemoveAll(templates.root)
-	}
-	os.Exit(code)
+	clitest.Main(m)
 }
 
 // templates are the git fixtures of the package, built once per object
@@ -44,8 +43,9 @@ func template(format string) (string, error) {
 		return dir, nil
 	}
 	if templates.root == "" {
-		root, err := os.MkdirTemp("", "orc-sim-templates-")
-		if err != nil {
+		// Under the test run's temp dir, removed after the last test.
+		root := filepath.Join(clitest.Root(), "sim-templates")
+		if err := os.MkdirAll(root, 0o755); err != nil {
 			return "", err
 		}
 		templates.root, templates.dirs = root, map[string]string{}

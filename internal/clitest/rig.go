@@ -1,4 +1,4 @@
-package main
+package clitest
 
 import (
 	"bytes"
@@ -12,53 +12,52 @@ import (
 	"testing"
 
 	"github.com/orc-state/orc-state/internal/cli"
-	"github.com/orc-state/orc-state/internal/clitest"
 	"github.com/orc-state/orc-state/internal/environ"
 )
 
-// A rig is a scratch git repository for the Go tests that drive the CLI
+// A Rig is a scratch git repository for the Go tests that drive the CLI
 // inside the test process (cli.Run with a Process of the rig's own): the
 // tables over many inputs, where a process per call would be most of the
 // cost. A rig starts as a copy of a template that is built once per test
 // binary, so a table of a hundred rows builds one repository, not a
 // hundred.
-type rig struct {
-	t   testing.TB
-	dir string // the work tree
-	env environ.List
+type Rig struct {
+	T   testing.TB
+	Dir string // the work tree
+	Env environ.List
 }
 
 // rigTemplates build the repositories rigs start from, in the work tree
 // they are given.
-var rigTemplates = map[string]func(r *rig){
+var rigTemplates = map[string]func(r *Rig){
 	// git: one commit on main.
-	"git": func(r *rig) {
-		r.git("init", "-q", "-b", "main")
-		r.git("commit", "-q", "--allow-empty", "-m", "base")
+	"git": func(r *Rig) {
+		r.Git("init", "-q", "-b", "main")
+		r.Git("commit", "-q", "--allow-empty", "-m", "base")
 	},
 	// main: one commit on main and a session for it.
-	"main": func(r *rig) {
-		r.git("init", "-q", "-b", "main")
-		r.git("commit", "-q", "--allow-empty", "-m", "base")
-		r.mustOrc("", "init", "--command", "flow", "--total-phases", "9")
+	"main": func(r *Rig) {
+		r.Git("init", "-q", "-b", "main")
+		r.Git("commit", "-q", "--allow-empty", "-m", "base")
+		r.MustOrc("", "init", "--command", "flow", "--total-phases", "9")
 	},
 	// collision: the session of feat/x (sessionId feat-x, a one-slice
 	// ledger), checked out on a branch named feat-x.
-	"collision": func(r *rig) {
-		r.git("init", "-q", "-b", "main")
-		r.git("commit", "-q", "--allow-empty", "-m", "base")
-		r.git("checkout", "-q", "-b", "feat/x")
-		r.mustOrc("", "init", "--command", "flow", "--total-phases", "3")
-		r.mustOrc(`{"slices": [{"id": 1, "title": "one"}]}`, "slice", "init", "-")
-		r.git("checkout", "-q", "-b", "feat-x")
+	"collision": func(r *Rig) {
+		r.Git("init", "-q", "-b", "main")
+		r.Git("commit", "-q", "--allow-empty", "-m", "base")
+		r.Git("checkout", "-q", "-b", "feat/x")
+		r.MustOrc("", "init", "--command", "flow", "--total-phases", "3")
+		r.MustOrc(`{"slices": [{"id": 1, "title": "one"}]}`, "slice", "init", "-")
+		r.Git("checkout", "-q", "-b", "feat-x")
 	},
 }
 
-// built holds each template's folder once made, under clitest.Root().
+// built holds each template's folder once made, under Root().
 var built sync.Map // name → func() (string, error)
 
-// newRig returns a rig whose work tree is a fresh copy of template.
-func newRig(t testing.TB, template string) *rig {
+// NewRig returns a rig whose work tree is a fresh copy of template.
+func NewRig(t testing.TB, template string) *Rig {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not found")
@@ -77,11 +76,11 @@ func newRig(t testing.TB, template string) *rig {
 				err = f
 			}
 		}()
-		dir = filepath.Join(clitest.Root(), "rigs", template)
+		dir = filepath.Join(Root(), "rigs", template)
 		if err := os.MkdirAll(filepath.Join(dir, "repo"), 0o755); err != nil {
 			return "", err
 		}
-		build(&rig{t: builder{t}, dir: filepath.Join(dir, "repo"), env: rigEnv(dir)})
+		build(&Rig{T: builder{t}, Dir: filepath.Join(dir, "repo"), Env: RigEnv(dir)})
 		return dir, nil
 	}))
 	from, err := once.(func() (string, error))()
@@ -89,10 +88,10 @@ func newRig(t testing.TB, template string) *rig {
 		t.Fatalf("rig template %s: %v", template, err)
 	}
 	to := t.TempDir()
-	if err := copyTree(from, to); err != nil {
+	if err := CopyTree(from, to); err != nil {
 		t.Fatal(err)
 	}
-	return &rig{t: t, dir: filepath.Join(to, "repo"), env: rigEnv(to)}
+	return &Rig{T: t, Dir: filepath.Join(to, "repo"), Env: RigEnv(to)}
 }
 
 // builder is the testing.TB a template is built with: a failure there is
@@ -108,46 +107,46 @@ func (builder) Helper() {}
 
 func (builder) Fatalf(format string, args ...any) { panic(buildFailure(fmt.Sprintf(format, args...))) }
 
-// rigEnv is the environment of a rig whose home (and temp dir) is dir.
-func rigEnv(dir string) environ.List {
-	return environ.List(clitest.HermeticEnv(dir, "TMPDIR="+dir))
+// RigEnv is the environment of a rig whose home (and temp dir) is dir.
+func RigEnv(dir string) environ.List {
+	return environ.List(HermeticEnv(dir, "TMPDIR="+dir))
 }
 
-// orc runs orc-state in the rig, in this process, and returns its exit
+// Orc runs orc-state in the rig, in this process, and returns its exit
 // code and output.
-func (r *rig) orc(stdin string, args ...string) (code int, stdout, stderr string) {
+func (r *Rig) Orc(stdin string, args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
-	code = cli.Run(cli.Process{Args: args, Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Environ: r.env, Dir: r.dir})
+	code = cli.Run(cli.Process{Args: args, Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Environ: r.Env, Dir: r.Dir})
 	return code, out.String(), errb.String()
 }
 
-// mustOrc is orc that fails the test unless orc-state exits 0; it returns
+// MustOrc is Orc that fails the test unless orc-state exits 0; it returns
 // stdout.
-func (r *rig) mustOrc(stdin string, args ...string) string {
-	r.t.Helper()
-	code, stdout, stderr := r.orc(stdin, args...)
+func (r *Rig) MustOrc(stdin string, args ...string) string {
+	r.T.Helper()
+	code, stdout, stderr := r.Orc(stdin, args...)
 	if code != 0 {
-		r.t.Fatalf("orc-state %s: exit %d: %s", strings.Join(args, " "), code, stderr)
+		r.T.Fatalf("orc-state %s: exit %d: %s", strings.Join(args, " "), code, stderr)
 	}
 	return stdout
 }
 
-// git runs git in the rig and returns its stdout.
-func (r *rig) git(args ...string) string {
-	r.t.Helper()
+// Git runs git in the rig and returns its stdout.
+func (r *Rig) Git(args ...string) string {
+	r.T.Helper()
 	cmd := exec.Command("git", args...)
-	cmd.Dir, cmd.Env = r.dir, r.env
+	cmd.Dir, cmd.Env = r.Dir, r.Env
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
-		r.t.Fatalf("git %s: %v: %s", strings.Join(args, " "), err, errb.String())
+		r.T.Fatalf("git %s: %v: %s", strings.Join(args, " "), err, errb.String())
 	}
 	return out.String()
 }
 
-// copyTree copies the folder from into to (which exists): folders, regular
+// CopyTree copies the folder from into to (which exists): folders, regular
 // files with their modes, and symlinks as links.
-func copyTree(from, to string) error {
+func CopyTree(from, to string) error {
 	return filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err

@@ -1,4 +1,4 @@
-package main
+package clitest
 
 import (
 	"os/exec"
@@ -9,7 +9,6 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/orc-state/orc-state/internal/cli"
-	"github.com/orc-state/orc-state/internal/clitest"
 	"github.com/orc-state/orc-state/internal/environ"
 )
 
@@ -31,7 +30,7 @@ func orcState(ts *testscript.TestScript, neg bool, args []string) {
 // used up as exec uses it up), its stdout and stderr captured for the
 // next stdout/stderr assertions, and returns the exit code. The clocks
 // and the statusline's wait come from the script's environment, as in the
-// child process (clitest.Clock); fault injection by environment needs
+// child process (Clock); fault injection by environment needs
 // `exec orc-state`.
 func runInProcess(ts *testscript.TestScript, args []string) int {
 	env := scriptEnviron(ts)
@@ -46,7 +45,7 @@ func runInProcess(ts *testscript.TestScript, args []string) int {
 		Args: args, Stdin: takeStdin(ts), Stdout: ts.Stdout(), Stderr: ts.Stderr(),
 		Environ: env, Dir: ts.MkAbs("."), Executable: self,
 	}
-	ts.Check(clitest.Clock(&p))
+	ts.Check(Clock(&p))
 	return cli.Run(p)
 }
 

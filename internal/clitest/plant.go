@@ -1,4 +1,4 @@
-package main
+package clitest
 
 import (
 	"bytes"
@@ -28,11 +28,11 @@ func plant(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 4 {
 		ts.Fatalf("usage: plant DIR SESSION OLD NEW")
 	}
-	ts.Check(plantSecret(ts.MkAbs(args[0]), args[1], args[2], args[3]))
+	ts.Check(PlantSecret(ts.MkAbs(args[0]), args[1], args[2], args[3]))
 }
 
-// plantSecret is plant's work on the state dir dir.
-func plantSecret(dir, id, oldText, newText string) error {
+// PlantSecret is plant's work on the state dir dir.
+func PlantSecret(dir, id, oldText, newText string) error {
 	d := &state.Dir{Path: dir}
 	old, repl := []byte(oldText), []byte(newText)
 

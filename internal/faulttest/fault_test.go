@@ -1,4 +1,4 @@
-package main
+package faulttest
 
 import (
 	"bytes"
@@ -141,7 +141,7 @@ func TestFaultInjection(t *testing.T) {
 		for i, c := range faultCases {
 			t.Run(c.name, func(t *testing.T) {
 				t.Parallel()
-				if err := copyTree(faultTemplate(t, c), templates[i]); err != nil {
+				if err := clitest.CopyTree(faultTemplate(t, c), templates[i]); err != nil {
 					t.Fatal(err)
 				}
 			})
@@ -189,7 +189,7 @@ func TestFaultInjection(t *testing.T) {
 				t.Fatalf("in process the verb takes other steps than as a process:\nprocess:\n%s\nin process:\n%s", strings.Join(steps, "\n"), got)
 			}
 			if got := faultManifest(t, inProcess); got != want {
-				t.Fatalf("in process the verb writes another state than as a process:\n%s", faultDiff(want, got))
+				t.Fatalf("in process the verb writes another state than as a process:\n%s", clitest.ManifestDiff(want, got))
 			}
 
 			work := make(chan int)
@@ -207,7 +207,7 @@ func TestFaultInjection(t *testing.T) {
 						switch code {
 						case 3:
 							if got := faultManifest(t, dir); got != old {
-								t.Errorf("%s: exit 3, but the state changed:\n%s", what, faultDiff(old, got))
+								t.Errorf("%s: exit 3, but the state changed:\n%s", what, clitest.ManifestDiff(old, got))
 							}
 							if !strings.Contains(stderr, "nothing was written") {
 								t.Errorf("%s: exit 3 without saying nothing was written: %s", what, stderr)
@@ -217,13 +217,13 @@ func TestFaultInjection(t *testing.T) {
 							if stdout != "" {
 								t.Errorf("%s: exit 6 printed %q (output is printed only after a commit)", what, stdout)
 							}
-							r := &rig{t: t, dir: filepath.Join(dir, "repo"), env: faultEnv(dir)}
+							r := &clitest.Rig{T: t, Dir: filepath.Join(dir, "repo"), Env: faultEnv(dir)}
 							faultCheckNamed(t, what, r)
-							if code, _, stderr := r.orc("", "repair"); code != 0 {
+							if code, _, stderr := r.Orc("", "repair"); code != 0 {
 								t.Errorf("%s: repair: exit %d: %s", what, code, stderr)
 							}
 							if got := faultManifest(t, dir); got != want {
-								t.Errorf("%s: after repair the state is not what the verb writes:\n%s", what, faultDiff(want, got))
+								t.Errorf("%s: after repair the state is not what the verb writes:\n%s", what, clitest.ManifestDiff(want, got))
 							}
 						default:
 							t.Errorf("%s: exit %d (want 3, or 6 and a recorded transaction)\nstderr: %s", what, code, stderr)
@@ -330,15 +330,15 @@ const faultWorkers = 6
 // the checks after it: the stamp fixed, so that a state repaired after an
 // interruption can be compared byte for byte with an uninterrupted run.
 func faultEnv(dir string) environ.List {
-	return rigEnv(dir).With("ORC_TEST_STAMP="+faultStamp, "ORC_ACTOR=fault")
+	return clitest.RigEnv(dir).With("ORC_TEST_STAMP="+faultStamp, "ORC_ACTOR=fault")
 }
 
 // faultCheckNamed asserts that doctor names the interrupted transaction
 // and reports nothing it is in the middle of as damage, and that verify
 // names it for each session it touches.
-func faultCheckNamed(t *testing.T, what string, r *rig) {
+func faultCheckNamed(t *testing.T, what string, r *clitest.Rig) {
 	var in struct{ Sessions []string }
-	data, err := os.ReadFile(filepath.Join(r.dir, ".orc", ".transaction.json"))
+	data, err := os.ReadFile(filepath.Join(r.Dir, ".orc", ".transaction.json"))
 	if err != nil || json.Unmarshal(data, &in) != nil {
 		t.Errorf("%s: exit 6 without a readable record: %v", what, err)
 		return
@@ -350,7 +350,7 @@ func faultCheckNamed(t *testing.T, what string, r *rig) {
 		checks = append(checks, []string{"verify", "--json", "--session", registry.Sanitize(id)})
 	}
 	for _, verb := range checks {
-		code, stdout, stderr := r.orc("", verb...)
+		code, stdout, stderr := r.Orc("", verb...)
 		var out struct {
 			Findings []struct{ Code, Message string }
 		}
@@ -385,8 +385,8 @@ func faultCheckNamed(t *testing.T, what string, r *rig) {
 // "repo" subfolder is the work tree: a copy of the git template, the
 // session (but for init's case) and the case's set-up.
 func faultTemplate(t *testing.T, c faultCase) string {
-	r := newRig(t, "git")
-	dir := filepath.Dir(r.dir)
+	r := clitest.NewRig(t, "git")
+	dir := filepath.Dir(r.Dir)
 	legacy := filepath.Join(dir, "legacy")
 	plan := filepath.Join(dir, "plan.json")
 	must := func(err error) {
@@ -398,20 +398,20 @@ func faultTemplate(t *testing.T, c faultCase) string {
 	must(os.MkdirAll(filepath.Join(legacy, "feat-sso login", "files"), 0o755))
 	must(os.WriteFile(filepath.Join(legacy, "orc.json"), []byte(faultLegacy), 0o644))
 	must(os.WriteFile(filepath.Join(legacy, "feat-sso login", "files", "checkpoint.md"), []byte(faultLegacyCheckpoint), 0o644))
-	r.env = r.env.With("LEGACY=" + legacy)
+	r.Env = r.Env.With("LEGACY=" + legacy)
 	if !strings.HasPrefix(c.name, "init") {
-		r.mustOrc("", "init", "--command", "flow", "--total-phases", "9")
+		r.MustOrc("", "init", "--command", "flow", "--total-phases", "9")
 	}
 	for _, s := range c.setup {
 		switch s[0] {
 		case "sh":
 			cmd := exec.Command("sh", "-c", s[1])
-			cmd.Dir, cmd.Env = r.dir, r.env
+			cmd.Dir, cmd.Env = r.Dir, r.Env
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Fatalf("sh -c %s: %v\n%s", s[1], err, out)
 			}
 		case "plant": // an older release stored a credential (plant_test.go)
-			must(plantSecret(filepath.Join(r.dir, ".orc"), s[1], s[2], s[3]))
+			must(clitest.PlantSecret(filepath.Join(r.Dir, ".orc"), s[1], s[2], s[3]))
 		default:
 			args := append([]string{}, s...)
 			for i := range args {
@@ -419,7 +419,7 @@ func faultTemplate(t *testing.T, c faultCase) string {
 					args[i] = plan
 				}
 			}
-			r.mustOrc("", args...)
+			r.MustOrc("", args...)
 		}
 	}
 	return dir
@@ -433,7 +433,7 @@ func faultCopy(t *testing.T, from string) string {
 	if err != nil {
 		t.Error(err)
 	}
-	if err := copyTree(from, to); err != nil {
+	if err := clitest.CopyTree(from, to); err != nil {
 		t.Error(err)
 	}
 	return to
@@ -463,30 +463,6 @@ func faultManifest(t *testing.T, dir string) string {
 	for _, name := range []string{"info/exclude", "packed-refs"} {
 		data, _ := os.ReadFile(filepath.Join(gitDir, filepath.FromSlash(name)))
 		fmt.Fprintf(&b, "%s:\n%s\n", name, data)
-	}
-	return b.String()
-}
-
-// faultDiff shows the lines of two manifests that differ.
-func faultDiff(want, got string) string {
-	in := func(s string) map[string]bool {
-		m := map[string]bool{}
-		for _, l := range strings.Split(s, "\n") {
-			m[l] = true
-		}
-		return m
-	}
-	w, g := in(want), in(got)
-	var b strings.Builder
-	for _, l := range strings.Split(want, "\n") {
-		if !g[l] {
-			fmt.Fprintf(&b, "- %s\n", l)
-		}
-	}
-	for _, l := range strings.Split(got, "\n") {
-		if !w[l] {
-			fmt.Fprintf(&b, "+ %s\n", l)
-		}
 	}
 	return b.String()
 }

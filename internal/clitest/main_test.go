@@ -1,0 +1,7 @@
+package clitest
+
+import "testing"
+
+// TestMain runs this package's own tests (the gitrepo command's) in a
+// binary that doubles as orc-state, as every scenario package's does.
+func TestMain(m *testing.M) { Main(m) }
