@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/orc-state/orc-state/internal/clitest"
 	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/refsync"
@@ -27,8 +28,8 @@ func TestSilentRemote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := filepath.Join(t.TempDir(), "w")
-	if err := copyTree(tmpl, root); err != nil {
+	root := t.TempDir()
+	if err := clitest.CopyTree(tmpl, root); err != nil {
 		t.Fatal(err)
 	}
 	w := &world{root: root, bare: filepath.Join(root, "remote.git")}

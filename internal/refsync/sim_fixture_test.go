@@ -2,8 +2,6 @@ package refsync_test
 
 import (
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -77,37 +75,4 @@ func template(format string) (string, error) {
 	}
 	templates.dirs[format] = dir
 	return dir, nil
-}
-
-// copyTree copies the files and folders under src to dst (which must not
-// exist), keeping their modes.
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, de fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		info, err := de.Info()
-		if err != nil {
-			return err
-		}
-		if de.IsDir() {
-			return os.MkdirAll(target, info.Mode().Perm())
-		}
-		in, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer in.Close()
-		out, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, info.Mode().Perm())
-		if err != nil {
-			return err
-		}
-		if _, err := io.Copy(out, in); err != nil {
-			out.Close()
-			return err
-		}
-		return out.Close()
-	})
 }

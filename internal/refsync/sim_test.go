@@ -66,6 +66,7 @@ import (
 	"time"
 
 	"github.com/orc-state/orc-state/internal/cli"
+	"github.com/orc-state/orc-state/internal/clitest"
 	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/refsync"
@@ -341,10 +342,7 @@ func newWorld(t *testing.T, format string) (*world, error) {
 	w := &world{t: t, root: root, format: format, bare: filepath.Join(root, "remote.git"),
 		version: map[string]int{}, commit: map[string]map[int]string{}, publish: map[string]bool{}, journal: map[string][]byte{},
 		archiveKind: map[string]bool{}, readers: map[string]*objectReader{}}
-	if err := os.Remove(root); err != nil {
-		return nil, err
-	}
-	if err := copyTree(tmpl, root); err != nil {
+	if err := clitest.CopyTree(tmpl, root); err != nil {
 		return nil, err
 	}
 	w.plan = filepath.Join(root, "plan.json")
