@@ -48,6 +48,9 @@ func Main(m *testing.M, setup ...func()) {
 	root = dir
 	code := m.Run()
 	os.RemoveAll(dir)
+	if unprivBin.path != "" {
+		os.RemoveAll(filepath.Dir(unprivBin.path)) // outside root: root is not the other user's to enter
+	}
 	os.Exit(code)
 }
 
