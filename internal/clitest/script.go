@@ -111,8 +111,9 @@ func validJSON(ts *testscript.TestScript, neg bool, args []string) {
 // gitrepo [-b BRANCH] [-m MESSAGE] [--unborn | --bare | --clone REMOTE] [DIR]
 // makes a scenario's starting repository in DIR (default: the current
 // dir) without starting git: a copy of one that git made once per test
-// binary with the same words and environment (gitrepo_test.go), the same
-// commit id, HEAD, branch and config as the git commands it stands for:
+// binary with the same words and environment (gitrepo.go; gitrepo_test.go
+// proves the copies equal), the same commit id, HEAD, branch and config
+// as the git commands it stands for:
 //
 //	gitrepo -b B -m M DIR       git init -q -b B DIR; cd DIR; git commit -q --allow-empty -m M
 //	gitrepo --unborn -b B DIR   git init -q -b B DIR

@@ -410,7 +410,7 @@ func faultTemplate(t *testing.T, c faultCase) string {
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Fatalf("sh -c %s: %v\n%s", s[1], err, out)
 			}
-		case "plant": // an older release stored a credential (plant_test.go)
+		case "plant": // an older release stored a credential (clitest.PlantSecret)
 			must(clitest.PlantSecret(filepath.Join(r.Dir, ".orc"), s[1], s[2], s[3]))
 		default:
 			args := append([]string{}, s...)
