@@ -16,7 +16,8 @@ func TestMain(m *testing.M) { clitest.Main(m) }
 // repositories and files in a temp dir: `orc-state ...` runs the CLI in
 // this process, `exec orc-state ...` as a real process (clitest.Scripts).
 // The scenarios of sync are beside internal/refsync, those of git's facts
-// beside internal/gitx.
+// beside internal/gitx, those of removal and its sweeps beside
+// internal/archive.
 func TestScripts(t *testing.T) {
 	t.Parallel()
 	testscript.Run(t, clitest.Scripts("testdata/script"))

@@ -1,7 +1,8 @@
 // Package clitest is what the test packages of the orc-state command share
 // (cmd/orc-state, whose tests run the CLI mostly in process; the scenarios
-// beside internal/refsync and internal/gitx; internal/faulttest; and
-// internal/proctest, whose tests need real processes): a test binary that
+// beside internal/refsync, internal/gitx and internal/archive;
+// internal/faulttest; and internal/proctest, whose tests need real
+// processes): a test binary that
 // doubles as orc-state, with its test seams; the hermetic environment its
 // processes and git run in; a manifest of a folder, to compare states byte
 // for byte; the scenario commands (Scripts, script.go); and rigs, scratch
@@ -27,13 +28,17 @@ import (
 )
 
 // Main is a test package's TestMain, and two programs. Started as
-// "orc-state" (through the copy of the test binary it puts first on $PATH)
-// it is orc-state, with the test seams of seams.go: what `exec orc-state`
-// in a scenario, a shell line of one, and the Go tests that need a real
-// process run. Otherwise it runs setup, if any (the package's own
-// preparation, which orc-state never runs), then the tests.
+// "orc-state" (through the copy of the test binary it puts first on $PATH),
+// or under its own name with orc-state's arguments rather than go test's
+// (a run in process starts the program running, os.Executable, for the
+// statusline's refresher), it is orc-state, with the test seams of
+// seams.go: what `exec orc-state` in a scenario, a shell line of one, and
+// the Go tests that need a real process run. Otherwise it runs setup, if
+// any (the package's own preparation, which orc-state never runs), then
+// the tests.
 func Main(m *testing.M, setup ...func()) {
-	if strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe") == "orc-state" {
+	asCLI := len(os.Args) > 1 && !strings.HasPrefix(os.Args[1], "-test.")
+	if strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe") == "orc-state" || asCLI {
 		installSeams()
 		os.Exit(cli.Run(ChildProcess()))
 	}
