@@ -30,7 +30,11 @@ func TestConcurrentRunsInProcess(t *testing.T) {
 	}
 	const writers, rounds = 4, 5
 	home := t.TempDir()
-	env := environ.List(append(os.Environ(), "HOME="+home, "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null",
+	// The machine's environment without what steers git or orc-state.
+	base := environ.OS().Without(func(k string) bool {
+		return strings.HasPrefix(k, "GIT_") || strings.HasPrefix(k, "ORC_") || strings.HasPrefix(k, "CLAUDE_")
+	})
+	env := environ.List(append(base, "HOME="+home, "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null",
 		"GIT_AUTHOR_NAME=Orc Test", "GIT_AUTHOR_EMAIL=orc@example.com", "GIT_COMMITTER_NAME=Orc Test", "GIT_COMMITTER_EMAIL=orc@example.com",
 		"ORC_STATE_DIR=", "ORC_SESSION=", "ORC_TEST_NOW=", "ORC_LOCK_TIMEOUT=60s", "CLAUDE_PROJECT_DIR="))
 	repo := func(name string) string {
