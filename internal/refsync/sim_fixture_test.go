@@ -7,21 +7,14 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/orc-state/orc-state/internal/cli"
 	"github.com/orc-state/orc-state/internal/clitest"
 )
 
-// TestMain doubles as orc-state twice over: with ORC_SIM_MAIN=1 the test
-// binary runs the CLI on its arguments, so the simulation can start real
-// processes (to kill them, or to run two at once) without building
-// anything; started as orc-state it is what the sync scenarios' `exec
-// orc-state` runs (clitest.Main).
-func TestMain(m *testing.M) {
-	if os.Getenv("ORC_SIM_MAIN") == "1" {
-		os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
-	}
-	clitest.Main(m)
-}
+// TestMain is a binary that doubles as orc-state (clitest.Main): what the
+// sync scenarios' `exec orc-state` runs, and the simulation's real
+// processes (started with orc-state's arguments, to kill them or run two
+// at once) without building anything.
+func TestMain(m *testing.M) { clitest.Main(m) }
 
 // templates are the git fixtures of the package, built once per object
 // format and copied for each world: a bare remote and three clones, each

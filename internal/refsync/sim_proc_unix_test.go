@@ -23,8 +23,9 @@ type proc struct {
 	out, err bytes.Buffer
 }
 
-// start runs the test binary as orc-state in dir, as actor, with args. Its
-// pid is written to pidFile (when set) for the hooks that kill it.
+// start runs the test binary as orc-state in dir, as actor, with args
+// (orc-state's arguments make it the CLI: clitest.Main). Its pid is
+// written to pidFile (when set) for the hooks that kill it.
 func start(dir, actor, pidFile string, args ...string) (*proc, error) {
 	self, err := os.Executable()
 	if err != nil {
@@ -32,7 +33,7 @@ func start(dir, actor, pidFile string, args ...string) (*proc, error) {
 	}
 	p := &proc{cmd: exec.Command(self, args...)}
 	p.cmd.Dir = dir
-	p.cmd.Env = append(os.Environ(), "ORC_SIM_MAIN=1", "ORC_ACTOR="+actor)
+	p.cmd.Env = append(os.Environ(), "ORC_ACTOR="+actor)
 	p.cmd.Stdout, p.cmd.Stderr = &p.out, &p.err
 	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := p.cmd.Start(); err != nil {
