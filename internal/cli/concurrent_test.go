@@ -1,4 +1,4 @@
-package cli
+package cli_test
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/orc-state/orc-state/internal/cli"
+	"github.com/orc-state/orc-state/internal/clitest"
 	"github.com/orc-state/orc-state/internal/environ"
 )
 
@@ -30,13 +32,7 @@ func TestConcurrentRunsInProcess(t *testing.T) {
 	}
 	const writers, rounds = 4, 5
 	home := t.TempDir()
-	// The machine's environment without what steers git or orc-state.
-	base := environ.OS().Without(func(k string) bool {
-		return strings.HasPrefix(k, "GIT_") || strings.HasPrefix(k, "ORC_") || strings.HasPrefix(k, "CLAUDE_")
-	})
-	env := environ.List(append(base, "HOME="+home, "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null",
-		"GIT_AUTHOR_NAME=Orc Test", "GIT_AUTHOR_EMAIL=orc@example.com", "GIT_COMMITTER_NAME=Orc Test", "GIT_COMMITTER_EMAIL=orc@example.com",
-		"ORC_STATE_DIR=", "ORC_SESSION=", "ORC_TEST_NOW=", "ORC_LOCK_TIMEOUT=60s", "CLAUDE_PROJECT_DIR="))
+	env := environ.List(clitest.HermeticEnv(home, "ORC_LOCK_TIMEOUT=60s"))
 	repo := func(name string) string {
 		dir := filepath.Join(t.TempDir(), name)
 		for _, args := range [][]string{{"init", "-q", "-b", "main", dir}, {"-C", dir, "commit", "-q", "--allow-empty", "-m", "base"}} {
@@ -50,7 +46,7 @@ func TestConcurrentRunsInProcess(t *testing.T) {
 	}
 	run := func(dir, actor, stdin string, args ...string) (int, string, string) {
 		var out, errb bytes.Buffer
-		code := Run(Process{Args: args, Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,
+		code := cli.Run(cli.Process{Args: args, Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,
 			Environ: env.With("ORC_ACTOR=" + actor), Dir: dir})
 		return code, out.String(), errb.String()
 	}
