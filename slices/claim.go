@@ -133,7 +133,7 @@ func (l *Ledger) Renew(id, agent string, now time.Time, lease time.Duration) (Cl
 	e := l.find(id)
 	switch {
 	case e == nil:
-		return ClaimResult{}, &NotFoundError{ID: id}
+		return ClaimResult{}, l.notFound(id)
 	case e.view.ClaimedBy == "":
 		return ClaimResult{}, &NotClaimedError{ID: id, Status: e.view.Status}
 	case e.view.ClaimedBy != agent:
@@ -156,7 +156,7 @@ func (l *Ledger) Release(id, agent string, now time.Time, force bool) (ClaimResu
 	e := l.find(id)
 	switch {
 	case e == nil:
-		return ClaimResult{}, &NotFoundError{ID: id}
+		return ClaimResult{}, l.notFound(id)
 	case e.view.ClaimedBy == "":
 		return ClaimResult{ID: id}, nil
 	case e.view.ClaimedBy != agent && !force:

@@ -20,8 +20,12 @@ func (e *InvalidError) Error() string {
 	return "slices.json is invalid: " + e.Fault
 }
 
-// NotFoundError is an id no slice has.
-type NotFoundError struct{ ID string }
+// NotFoundError is an id no slice has; Near are the ledger's ids closest
+// to it (suggest.Near), for a "did you mean".
+type NotFoundError struct {
+	ID   string
+	Near []string
+}
 
 func (e *NotFoundError) Error() string { return fmt.Sprintf("no slice with id %q", e.ID) }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/strictjson"
+	"github.com/orc-state/orc-state/internal/suggest"
 )
 
 // Schema is the ledger format version this build reads and writes.
@@ -175,6 +176,11 @@ func (l *Ledger) SliceJSON(id string) ([]byte, bool) {
 	var buf bytes.Buffer
 	e.obj.write(&buf, "", nil)
 	return buf.Bytes(), true
+}
+
+// notFound is the error for id, which no slice has.
+func (l *Ledger) notFound(id string) *NotFoundError {
+	return &NotFoundError{ID: id, Near: suggest.Near(id, l.IDs())}
 }
 
 func (l *Ledger) find(id string) *entry {

@@ -62,7 +62,7 @@ func (l *Ledger) Set(id string, u Update) (Result, error) {
 	}
 	e := l.find(id)
 	if e == nil {
-		return Result{}, &NotFoundError{ID: id}
+		return Result{}, l.notFound(id)
 	}
 	from, to := e.view.Status, u.Status
 	r := Result{From: from}

@@ -146,7 +146,7 @@ func (e *Env) Session(explicit string) (*state.Dir, *registry.Registry, *registr
 	}
 	s, err := c.find(reg)
 	if err != nil {
-		return nil, nil, nil, e.missing(c, err)
+		return nil, nil, nil, e.missingSuggested(c, err)
 	}
 	return d, reg, s, nil
 }
@@ -283,7 +283,7 @@ func (e *Env) onChoice(c choice, fn func(tx *state.Tx, s *registry.Session) erro
 	return e.update(d, state.Options{Keys: c.keys()}, func(tx *state.Tx) error {
 		s, err := c.find(tx.Reg)
 		if err != nil {
-			return e.missing(c, err)
+			return e.missingSuggested(c, err)
 		}
 		return fn(tx, s)
 	})

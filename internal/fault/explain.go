@@ -1,6 +1,8 @@
 package fault
 
 import (
+	"strings"
+
 	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/internal/lock"
 	"github.com/orc-state/orc-state/internal/safetext"
@@ -75,6 +77,13 @@ func explainKnown(err error) (code int, hint, suffix string, ok bool) {
 	case *slices.InvalidError:
 		return sliceInvalid(e)
 	case *slices.NotFoundError:
+		if len(e.Near) > 0 {
+			quoted := make([]string, len(e.Near))
+			for i, id := range e.Near {
+				quoted[i] = safetext.Quote(id)
+			}
+			return NotFound, "did you mean " + strings.Join(quoted, " or ") + "? run orc-state slice list", "", true
+		}
 		return NotFound, "run orc-state slice list", "", true
 	case *slices.EdgeError:
 		if slices.Terminal[e.From] {

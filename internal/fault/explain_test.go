@@ -50,6 +50,7 @@ func TestExplain(t *testing.T) {
 		{"plan given", &slices.InvalidError{Fault: "f", Input: true}, Usage, "slice plan is invalid: f", "fix the plan file and run orc-state slice init again"},
 		{"plan given, newer", &slices.InvalidError{Fault: "f", Input: true, Newer: true}, Usage, "slice plan is invalid: f", "upgrade orc-state"},
 		{"no such slice", &slices.NotFoundError{ID: "9"}, NotFound, `no slice with id "9"`, "run orc-state slice list"},
+		{"no such slice, near ones", &slices.NotFoundError{ID: "s9", Near: []string{"s1", "it's"}}, NotFound, `no slice with id "s9"`, `did you mean s1 or 'it'\''s'? run orc-state slice list`},
 		{"illegal edge", &slices.EdgeError{From: "pending", To: "green", Allowed: []string{"red"}}, Usage, "illegal transition pending → green; from pending: red", ""},
 		{"terminal edge", &slices.EdgeError{From: "committed", To: "red"}, Usage, "illegal transition committed → red; committed is terminal",
 			"pass --force to leave a terminal status (the move is journaled)"},
