@@ -11,6 +11,7 @@ import (
 
 // ArchiveListCmd is `archive list`.
 type ArchiveListCmd struct {
+	HeaderFlag
 	Session string `help:"Only the archives of this sessionId (or orphan folder name)." placeholder:"S"`
 	JSON    bool   `name:"json" help:"The archives as a JSON array."`
 }
@@ -34,6 +35,7 @@ func (c *ArchiveListCmd) Run(e *Env) error {
 		return printJSON(e, all, "  ")
 	}
 	var b strings.Builder
+	printHeader(&b, c.Header, "session", "time", "kind", "verb", "at", "files", "size", "where")
 	for _, a := range all {
 		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%s\t%d files\t%d bytes\t%s\n", safetext.Escape(a.Session), a.Time, a.Kind,
 			safetext.Escape(a.Verb), safetext.Escape(a.At), a.Files, a.Size, safetext.Escape(a.Name))

@@ -33,8 +33,8 @@ func (c *BoardCmd) Run(e *Env) error {
 		return fault.Usagef("--watch draws on a terminal; --json prints once").WithHint("drop one of them")
 	}
 	if c.Session != "" {
-		if err := registry.CheckKey(c.Session); err != nil {
-			return fault.Usagef("--session: %v", err).WithHint("orc-state sessions lists the sessionIds")
+		if _, err := registry.KeyFor(c.Session); err != nil && registry.CheckKey(c.Session) != nil {
+			return fault.Usagef("--session: %v", err).WithHint("orc-state sessions lists the sessions and their branches")
 		}
 	}
 	d, err := e.Dir()

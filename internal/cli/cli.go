@@ -41,6 +41,9 @@ func Run(proc Process) (code int) {
 	if len(args) == 1 && args[0] == "help" {
 		args = []string{"--help"} // the original's spelling
 	}
+	if len(args) == 1 && (args[0] == "--version" || args[0] == "-V") {
+		args = []string{"version"}
+	}
 	if completionRequest(p) {
 		return complete(p, stdout, stderr) // the shell asks for candidates (completion.go)
 	}
@@ -183,6 +186,7 @@ func newParser(p *Process, model any, stdout, stderr io.Writer) (*kong.Kong, err
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(c int) { panic(exitPanic{c}) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: false}),
+		kong.Help(printHelp), // the top level's verbs by task (help.go)
 		enumsFor(model),
 		decimalIntegers(),
 	)

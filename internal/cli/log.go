@@ -11,6 +11,7 @@ import (
 // LogCmd is `log`.
 type LogCmd struct {
 	BranchFlag
+	HeaderFlag
 	Key  string `arg:"" optional:"" help:"Branch or sessionId." predictor:"session"`
 	JSON bool   `name:"json" help:"Print the journal lines as JSON."`
 }
@@ -29,6 +30,7 @@ func (c *LogCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
+	printHeader(e.Stdout, c.Header && !c.JSON, "seq", "at", "actor", "verb", "args")
 	for _, en := range entries {
 		if c.JSON {
 			line, _ := json.Marshal(en)

@@ -10,6 +10,7 @@ import (
 
 // SessionsCmd is `sessions`.
 type SessionsCmd struct {
+	HeaderFlag
 	Status string `enum:"${session_statuses}," default:"" help:"Only sessions with this status."`
 	JSON   bool   `name:"json" help:"JSON for pickers: newest first, with branchExists and worktree."`
 }
@@ -35,6 +36,7 @@ func (c *SessionsCmd) Run(e *Env) error {
 		return printJSON(e, pickerRows(d, list), "  ")
 	}
 	var b strings.Builder
+	printHeader(&b, c.Header, "sessionId", "command", "phase/total", "status", "gitBranch")
 	for _, s := range list {
 		fmt.Fprintf(&b, "%s\t%s\t%s/%d\t%s\t%s\n", safetext.Escape(s.SessionID), safetext.Escape(s.Command), s.Phase, s.TotalPhases, safetext.Escape(s.Status), safetext.Escape(s.GitBranch))
 	}

@@ -12,6 +12,7 @@ import (
 // SliceListCmd is `slice list`.
 type SliceListCmd struct {
 	BranchFlag
+	HeaderFlag
 	Status []string `sep:"," enum:"${slice_statuses}" help:"Only these statuses (comma-separated)."`
 	JSON   bool     `name:"json" help:"JSON rows."`
 }
@@ -59,6 +60,14 @@ func (c *SliceListCmd) Run(e *Env) error {
 		}
 	} else {
 		var b strings.Builder
+		cols := []string{"id", "status", "title"}
+		if len(want) == 0 {
+			cols = append(cols, "commit")
+		}
+		if claims {
+			cols = append(cols, "claim")
+		}
+		printHeader(&b, c.Header, cols...)
 		for _, r := range rows {
 			cols := []string{safetext.Escape(r.ID), safetext.Escape(r.Status), safetext.Escape(r.Title)}
 			if len(want) == 0 {

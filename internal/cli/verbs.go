@@ -22,7 +22,7 @@ var verbs = []verb{
 	{"init", "Register the branch's session (or update the flags passed); prints the sessionId.", InitCmd{}},
 	{"current", "Print the current branch's session entry.", CurrentCmd{}},
 	{"get", "Print a session entry, or one raw field of it.", GetCmd{}},
-	{"sessions", "List sessions as TSV (sessionId command phase/total status gitBranch).", SessionsCmd{}},
+	{"sessions", "List sessions as TSV (sessionId command phase/total status gitBranch; --header names the columns).", SessionsCmd{}},
 	{"board", "One screen for the person in charge: every live session's phase, slices, claims and leases, worktrees, decisions, events and findings (--watch: live).", BoardCmd{}},
 	{"line", "One line of compact JSON for statuslines; silent and exit 0 on any problem.", LineCmd{}},
 	{"phase", "Set the session's phase.", nil},

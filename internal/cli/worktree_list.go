@@ -16,6 +16,7 @@ import (
 
 // WorktreeListCmd is `worktree list`.
 type WorktreeListCmd struct {
+	HeaderFlag
 	JSON bool `name:"json" help:"JSON rows."`
 }
 
@@ -64,6 +65,7 @@ func (c *WorktreeListCmd) Run(e *Env) error {
 		return printJSON(e, rows, "  ")
 	}
 	var b strings.Builder
+	printHeader(&b, c.Header, "path", "branch", "session", "agent", "claims")
 	for _, r := range rows {
 		b.WriteString(r.text() + "\n")
 	}
