@@ -245,30 +245,33 @@ func span2(d time.Duration) string {
 	return strconv.Itoa(int(d/(24*time.Hour))) + "d"
 }
 
-// fit renders l in at most cols columns (0: any), cutting the last span
-// that does not fit and ending it with "…".
+// fit renders l in at most cols columns (0: any): a line that is wider
+// is cut one column short and ends with "…".
 func fit(l line, cols int, color bool) string {
+	total := 0
+	for _, s := range l {
+		total += textWidth(s.text)
+	}
+	budget := -1 // no cut
+	if cols > 0 && total > cols {
+		budget = cols - 1
+	}
 	var b strings.Builder
 	used := 0
 	for _, s := range l {
 		text := s.text
-		w := textWidth(text)
 		cut := false
-		if cols > 0 && used+w > cols {
-			if cols-used < 1 {
-				break
-			}
-			text, w = clip(text, cols-used-1)
+		if w := textWidth(text); budget >= 0 && used+w > budget {
+			text, w = clip(text, budget-used)
 			text += "…"
-			w++
 			cut = true
 		}
+		used += textWidth(text)
 		if color && s.style != "" && text != "" {
 			b.WriteString(s.style + text + reset)
 		} else {
 			b.WriteString(text)
 		}
-		used += w
 		if cut {
 			break
 		}
