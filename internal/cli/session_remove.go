@@ -1,6 +1,11 @@
 package cli
 
 import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+
 	"github.com/orc-state/orc-state/internal/archive"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
@@ -29,7 +34,8 @@ func (c *SessionRemoveCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	return e.archived(nil, func(d *state.Dir) ([]*archive.Item, error) {
+	var kept, removed string // the archive's name and the session, as the transaction that committed left them
+	err = e.archived(nil, func(d *state.Dir) ([]*archive.Item, error) {
 		reg, _, err := d.ReadRegistry()
 		if err != nil {
 			return nil, err
@@ -67,9 +73,17 @@ func (c *SessionRemoveCmd) Run(e *Env) error {
 			return err
 		}
 		id := s.SessionID // s points into tx.Reg.Sessions, which the removal shifts
+		kept, removed = name, id
 		tx.RemoveSessionArchived(*s, name)
 		return unbindSessions(tx, id) // the worktrees stay
 	})
+	if err != nil || kept == "" {
+		return err
+	}
+	at := path.Base(strings.TrimSuffix(filepath.ToSlash(kept), "/"))
+	fmt.Fprintf(e.Stderr, "removed session %s, archived first as %s; to bring it back: orc-state session restore %s\n",
+		safetext.Escape(removed), safetext.Escape(kept), safetext.Quote(removed+"@"+at))
+	return nil
 }
 
 // refuseLive refuses to remove an in_progress or paused session without
