@@ -11,20 +11,22 @@ import (
 )
 
 // suggestSession adds "did you mean ..." to err, a session that was not
-// found by the name key, when reg (read whole) holds sessionIds or
-// branches close to it: as kong does for an unknown flag. Any other
-// error, or no close name, is err as it was.
-func suggestSession(reg *registry.Registry, err error, key string) error {
+// found by the name key, when reg (read whole) holds sessions whose
+// sessionId (or, unless idsOnly, branch: whichever of the two is closer)
+// is close to it: as kong does for an unknown flag. Any other error, or
+// no close name, is err as it was.
+func suggestSession(reg *registry.Registry, err error, key string, idsOnly bool) error {
 	var fe *fault.Error
 	if key == "" || reg == nil || !errors.As(err, &fe) || fe.Code != fault.NotFound {
 		return err
 	}
 	var names []string
 	for _, s := range reg.Sessions {
-		names = append(names, s.SessionID)
-		if s.GitBranch != s.SessionID {
-			names = append(names, s.GitBranch)
+		name := s.SessionID
+		if !idsOnly && suggest.Distance(key, s.GitBranch) <= suggest.Distance(key, name) {
+			name = s.GitBranch
 		}
+		names = append(names, name)
 	}
 	near := suggest.Near(key, names)
 	if len(near) == 0 {
@@ -54,5 +56,5 @@ func (e *Env) missingSuggested(c choice, err error) error {
 	if rerr != nil {
 		return err
 	}
-	return suggestSession(reg, err, c.String())
+	return suggestSession(reg, err, c.String(), c.id != "")
 }
