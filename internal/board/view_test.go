@@ -180,7 +180,7 @@ func TestFrameFitsTheScreen(t *testing.T) {
 	if !strings.Contains(f, "… 7 more lines") {
 		t.Errorf("no count of the lines left out: %q", f)
 	}
-	if !strings.HasSuffix(f, "q quits · 12:00:00 UTC") {
+	if !strings.HasSuffix(f, "board · 12:00:00 UTC · q or Ctrl-C quits") {
 		t.Errorf("footer: %q", f)
 	}
 	if strings.Contains(strings.ReplaceAll(f, "\r\n", ""), "\n") {

@@ -164,7 +164,7 @@ func Frame(b Board, v View, rows int) string {
 		out.WriteString(l + "\x1b[K\r\n")
 	}
 	out.WriteString("\x1b[J")
-	footer := fit(line{sp(dim, "orc-state board --watch · q quits · "+v.Now.UTC().Format("15:04:05")+" UTC")}, v.Width, v.Color)
+	footer := fit(line{sp(dim, "board · "+v.Now.UTC().Format("15:04:05")+" UTC · q or Ctrl-C quits")}, v.Width, v.Color)
 	out.WriteString(footer)
 	return out.String()
 }
