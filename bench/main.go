@@ -153,6 +153,14 @@ func run(c config) error {
 	if bound != nil {
 		groups = append(groups, *bound)
 	}
+	if h.supports(one, "board") {
+		many, err := h.boardRepo("board")
+		if err != nil {
+			return err
+		}
+		groups = append(groups, boardGroup(one, many, h))
+		lap("fixture: the board's 100 sessions")
+	}
 	var results []result
 	for i := range groups {
 		g := &groups[i]

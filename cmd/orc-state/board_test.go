@@ -3,16 +3,21 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/orc-state/orc-state/internal/board"
 	"github.com/orc-state/orc-state/internal/cli"
 	"github.com/orc-state/orc-state/internal/clitest"
+	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/verify"
 )
 
 // TestBoardJSONMatchesItsSchema: board --json, over sessions with a ledger
@@ -74,5 +79,70 @@ func TestBoardJSONMatchesItsSchema(t *testing.T) {
 				t.Error("the schema accepts a session status outside the enum")
 			}
 		}
+	}
+}
+
+// TestBoardFindingsAreVerifys: the board's findings for a session are
+// verify's that need no git (verify.Session), whether the session is as
+// orc-state last journaled it (the board's short way: only what time
+// changes) or not (an outside edit, a torn journal, an expired claim):
+// the same codes, messages and next commands.
+func TestBoardFindingsAreVerifys(t *testing.T) {
+	later := time.Now().Add(45 * time.Minute)
+	for _, c := range []struct {
+		name string
+		edit func(r *clitest.Rig)
+		want string // a code the findings must hold; "" for none
+	}{
+		{"as journaled", func(*clitest.Rig) {}, ""},
+		{"a claim expired", func(r *clitest.Rig) { r.MustOrc("", "slice", "claim", "--agent", "a", "--lease", "5m") }, "claim.expired"},
+		{"the ledger edited by hand", func(r *clitest.Rig) {
+			p := filepath.Join(r.Dir, ".orc", "main", "files", "slices.json")
+			data, _ := os.ReadFile(p)
+			os.WriteFile(p, []byte(strings.Replace(string(data), `"one"`, `"uno"`, 1)), 0o644)
+		}, "edited.ledger"},
+		{"a budget that is no count", func(r *clitest.Rig) {
+			os.WriteFile(filepath.Join(r.Dir, ".orc", "main", "files", "decisions.json"),
+				[]byte(`{"schema": 1, "decisions": {"maxRetriesPerSlice": {"value": "many", "provenance": "flag", "settledAt": "2026-01-01T00:00:00Z"}}}`), 0o644)
+		}, "decision.value"},
+		{"the journal's last line cut", func(r *clitest.Rig) {
+			p := filepath.Join(r.Dir, ".orc", "main", "files", "journal.jsonl")
+			data, _ := os.ReadFile(p)
+			os.WriteFile(p, data[:len(data)-10], 0o644)
+		}, "journal."},
+		{"the checkpoint gone", func(r *clitest.Rig) { os.Remove(filepath.Join(r.Dir, ".orc", "main", "files", "checkpoint.md")) }, "checkpoint.missing"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := clitest.NewRig(t, "main")
+			r.MustOrc(`{"slices": [{"id": "a", "title": "one"}, {"id": "b", "dependsOn": ["a"]}]}`, "slice", "init", "-")
+			c.edit(r)
+			d, err := state.Resolve("", r.Dir, r.Env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			reg, _, err := d.ReadRegistry()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := verify.Session(d, reg, &reg.Sessions[0], later)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want == nil {
+				want = []verify.Finding{}
+			}
+			b := board.Gather(d, reg, board.Options{Session: "main", Now: later, Env: r.Env})
+			if len(b.Sessions) != 1 {
+				t.Fatalf("%d sessions on the board", len(b.Sessions))
+			}
+			got := b.Sessions[0].Findings
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("board findings:\n%v\nverify.Session:\n%v", got, want)
+			}
+			all := fmt.Sprint(got)
+			if c.want == "" && len(got) != 0 || c.want != "" && !strings.Contains(all, c.want) {
+				t.Errorf("findings %v, want %q", got, c.want)
+			}
+		})
 	}
 }

@@ -13,6 +13,12 @@ package board
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -135,6 +141,7 @@ func Gather(d *state.Dir, reg *registry.Registry, o Options) Board {
 	} else {
 		binds = f.Worktrees
 	}
+	var chosen []*registry.Session
 	for i := range reg.Sessions {
 		s := &reg.Sessions[i]
 		switch {
@@ -145,38 +152,167 @@ func Gather(d *state.Dir, reg *registry.Registry, o Options) Board {
 		case !o.All && !Live(s.Status):
 			continue
 		}
-		b.Sessions = append(b.Sessions, gatherSession(d, reg, s, o.Now))
+		chosen = append(chosen, s)
 	}
+	in, err := d.Pending()
+	pending := err != nil || in != nil
+	b.Sessions = make([]Session, len(chosen))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(chosen)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				b.Sessions[i] = gatherSession(d, reg, chosen[i], o.Now, pending)
+			}
+		}()
+	}
+	for i := range chosen {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
 	trees(b.Sessions, binds, o)
 	return b
 }
 
-// gatherSession reads one session's files.
-func gatherSession(d *state.Dir, reg *registry.Registry, s *registry.Session, now time.Time) Session {
+// gatherSession reads one session's files, each once. Its findings are
+// verify's that need no git: when the session is as orc-state last
+// journaled it (no transaction record, a journal without problems whose
+// end matches its anchor, no outside edit noticed since the last repair,
+// and the last line's digests those of the entry and the files read), the
+// content passed orc-state's checks when it was written and only
+// verify.Timely can say more; otherwise verify.Session runs in full.
+// Reading once, and verify only where something changed behind
+// orc-state's back, is what keeps a board of 100 sessions within the read
+// budget (docs/performance.md).
+func gatherSession(d *state.Dir, reg *registry.Registry, s *registry.Session, now time.Time, pending bool) Session {
 	out := Session{SessionID: s.SessionID, Command: s.Command, GitBranch: s.GitBranch, Status: s.Status,
 		Phase: s.Phase, TotalPhases: s.TotalPhases, UpdatedAt: s.UpdatedAt,
 		OpenDecisions: []string{}, Worktrees: []Worktree{}, Events: []Event{}, Findings: []verify.Finding{}}
 	if s.PhaseLabel != nil {
 		out.PhaseLabel = *s.PhaseLabel
 	}
-	if data, _ := d.ReadFile(s.SessionID, state.CheckpointFile); data != nil {
-		out.Next, out.OpenDecisions = digestLines(checkpoint.Parse(data).Body)
+	id := s.SessionID
+	files, err := openFiles(d, id)
+	if files != nil {
+		defer files.Close()
 	}
-	if data, _ := d.ReadFile(s.SessionID, state.LedgerFile); data != nil {
-		if l, err := slices.Parse(data); err == nil {
-			out.Slices = ledger(l, budget(d, s.SessionID), now)
+	read := func(name string) ([]byte, bool) {
+		if err != nil {
+			return nil, false
+		}
+		return readRegular(files, name)
+	}
+	cp, cpOK := read(state.CheckpointFile)
+	ledgerData, ledgerOK := read(state.LedgerFile)
+	decData, decOK := read(state.DecisionsFile)
+	journalData, journalOK := read(journal.FileName)
+	anchor, anchorOK := read(journal.AnchorName)
+	if cp != nil {
+		out.Next, out.OpenDecisions = digestLines(checkpoint.QuickBody(cp))
+	}
+	var dec *decisions.File
+	if f, err := decisions.Parse(decData); err == nil {
+		dec = f
+	}
+	var l *slices.Ledger
+	ledgerValid := ledgerData == nil
+	if ledgerData != nil {
+		if parsed, err := slices.Parse(ledgerData); err == nil {
+			l, ledgerValid = parsed, true
+			out.Slices = ledger(l, budget(dec), now)
 		}
 	}
-	if entries, _, err := journal.Read(d.File(s.SessionID, journal.FileName)); err == nil {
-		for i := len(entries) - 1; i >= 0 && len(out.Events) < Events; i-- {
-			e := entries[i]
-			out.Events = append(out.Events, Event{Seq: e.Seq, At: e.At, Actor: e.Actor, Verb: e.Verb})
-		}
+	entries, problems, err := journal.Parse(journalData)
+	journalOK = journalOK && err == nil
+	for i := len(entries) - 1; i >= 0 && len(out.Events) < Events; i-- {
+		e := entries[i]
+		out.Events = append(out.Events, Event{Seq: e.Seq, At: e.At, Actor: e.Actor, Verb: e.Verb})
 	}
-	if f, err := verify.Session(d, reg, s, now); err == nil && f != nil {
+	clean := !pending && cpOK && ledgerOK && decOK && journalOK && anchorOK && cp != nil &&
+		ledgerValid && (decData == nil || dec != nil) && len(problems) == 0 && len(entries) > 0 &&
+		journal.CheckAnchor(anchor, journal.TailOf(journalData)) == nil && !noticed(entries)
+	if clean {
+		last := entries[len(entries)-1].Digests
+		now := journal.Digests{Entry: journal.Sum(s.Canonical())}
+		for _, f := range state.SessionFiles {
+			if f.Digest == "" {
+				continue
+			}
+			var data []byte
+			switch f.Name {
+			case state.CheckpointFile:
+				data = cp
+			case state.LedgerFile:
+				data = ledgerData
+			case state.DecisionsFile:
+				data = decData
+			default:
+				clean = false // a digested file this board does not read: verify judges it
+			}
+			*now.Field(f.Digest) = journal.Sum(data)
+		}
+		clean = clean && last == now
+	}
+	if clean {
+		if f := verify.Timely(id, l, dec, now); f != nil {
+			out.Findings = f
+		}
+	} else if f, err := verify.Session(d, reg, s, now); err == nil && f != nil {
 		out.Findings = f
 	}
 	return out
+}
+
+// openFiles opens session id's files folder as a root, after checking
+// that neither it nor its session folder is a symlink (or anything but a
+// folder): as the state dir's readers do, the board reads through no
+// symlink. A session without a folder is (nil, nil).
+func openFiles(d *state.Dir, id string) (*os.Root, error) {
+	for _, p := range []string{filepath.Join(d.Path, id), d.FilesDir(id)} {
+		st, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			return nil, fmt.Errorf("%s is not a folder", p)
+		}
+	}
+	return os.OpenRoot(d.FilesDir(id))
+}
+
+// readRegular reads the regular file name of root: nil and true when
+// there is none (or no root: a session without a folder), false when it
+// cannot be read or is not a regular file (a symlink included).
+func readRegular(root *os.Root, name string) ([]byte, bool) {
+	if root == nil {
+		return nil, true
+	}
+	st, err := root.Lstat(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, true
+	}
+	if err != nil || !st.Mode().IsRegular() {
+		return nil, false
+	}
+	data, err := root.ReadFile(name)
+	return data, err == nil
+}
+
+// noticed reports whether a journal line since the last repair recorded
+// an outside edit (verify reports it until repair acknowledges it).
+func noticed(entries []journal.Entry) bool {
+	for i := len(entries) - 1; i >= 0 && entries[i].Verb != "repair"; i-- {
+		if len(entries[i].Outside) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // digestLines is the Resume digest's Next line and the open decisions:
@@ -206,11 +342,10 @@ func digestLines(body []byte) (next string, open []string) {
 }
 
 // budget is the retry budget as attempts (maxRetriesPerSlice + 1, the
-// default when not settled); 0 when the decision holds no count.
-func budget(d *state.Dir, id string) int {
-	data, _ := d.ReadFile(id, state.DecisionsFile)
-	f, err := decisions.Parse(data)
-	if err != nil {
+// default when not settled); 0 when the decision holds no count or the
+// file cannot be read.
+func budget(f *decisions.File) int {
+	if f == nil {
 		return 0
 	}
 	n, err := f.Count(decisions.MaxRetriesPerSlice, slices.DefaultMaxRetries)

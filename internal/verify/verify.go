@@ -279,6 +279,33 @@ func fileOf(what string) string {
 	return state.CheckpointFile
 }
 
+// Timely are the findings of Session that can appear while a session's
+// files stay byte for byte as orc-state last journaled them: its ledger's
+// claims judged at now, and retry budgets stored by an older release that
+// are no count. ledger and dec may be nil (absent or unreadable).
+func Timely(id string, ledger *slices.Ledger, dec *decisions.File, now time.Time) []Finding {
+	var out []Finding
+	if dec != nil {
+		// A retry budget that is no count: the verbs that need it refuse
+		// (exit 3) rather than use the default in its place.
+		for _, p := range dec.SettingProblems() {
+			out = append(out, Finding{Code: "decision.value", Message: p.Error(),
+				Next: "orc-state decision set " + safetext.Quote(p.Key) + " N --provenance policy --supersede --session " + safetext.Quote(id)})
+		}
+	}
+	if ledger == nil {
+		return out
+	}
+	for _, p := range ledger.ClaimProblems(now) {
+		next := "orc-state slice release " + safetext.Quote(p.ID) + " --force --session " + safetext.Quote(id)
+		if p.Code == "claim.expired" {
+			next += " (or let the next orc-state slice claim take it)"
+		}
+		out = append(out, Finding{Code: p.Code, Message: p.Message, Next: next})
+	}
+	return out
+}
+
 // dataFindings checks the session files verify judges by their verbs'
 // rules (those with an Invalid code in state.SessionFiles: the ledger and
 // the decisions file), and the ledger's claims at the claim clock's now.
@@ -308,23 +335,5 @@ func dataFindings(d *state.Dir, id string, now time.Time) []Finding {
 				Next: "restore " + f.Name + " (orc-state log --session " + safetext.Quote(id) + " shows its last recorded change), or fix it by hand"})
 		}
 	}
-	if dec != nil {
-		// A retry budget that is no count: the verbs that need it refuse
-		// (exit 3) rather than use the default in its place.
-		for _, p := range dec.SettingProblems() {
-			out = append(out, Finding{Code: "decision.value", Message: p.Error(),
-				Next: "orc-state decision set " + safetext.Quote(p.Key) + " N --provenance policy --supersede --session " + safetext.Quote(id)})
-		}
-	}
-	if ledger == nil {
-		return out
-	}
-	for _, p := range ledger.ClaimProblems(now) {
-		next := "orc-state slice release " + safetext.Quote(p.ID) + " --force --session " + safetext.Quote(id)
-		if p.Code == "claim.expired" {
-			next += " (or let the next orc-state slice claim take it)"
-		}
-		out = append(out, Finding{Code: p.Code, Message: p.Message, Next: next})
-	}
-	return out
+	return append(out, Timely(id, ledger, dec, now)...)
 }
