@@ -11,10 +11,11 @@ const Max = 3
 
 // Near returns up to Max of names close to word, nearest first (ties in
 // the order given): those within an edit distance of a third of word's
-// length (at least 1, at most 3), and those word is a prefix of. word
-// itself is never among them.
+// length (at most 3; none for a word under 3 characters, where one edit
+// reaches every other short name), and those word, of 2 characters or
+// more, is a prefix of. word itself is never among them.
 func Near(word string, names []string) []string {
-	limit := min(max(len([]rune(word))/3, 1), 3)
+	limit := min(len([]rune(word))/3, 3)
 	type cand struct {
 		name string
 		dist int

@@ -30,8 +30,10 @@ func TestNearSuggestsCloseNamesNearestFirst(t *testing.T) {
 		{"ties as given", "s10", []string{"s20", "s1", "x", "s100"}, []string{"s20", "s1", "s100"}},
 		{"a prefix", "auth", []string{"auth-api", "billing"}, []string{"auth-api"}},
 		{"nothing close", "zzz", []string{"alpha", "beta"}, nil},
-		{"never the word itself", "s1", []string{"s1", "s2"}, []string{"s2"}},
-		{"at most three", "s", []string{"s1", "s2", "s3", "s4"}, []string{"s1", "s2", "s3"}},
+		{"never the word itself", "sl1", []string{"sl1", "sl2"}, []string{"sl2"}},
+		{"at most three", "sl", []string{"sl1", "sl2", "sl3", "sl4"}, []string{"sl1", "sl2", "sl3"}},
+		{"a short word is no typo of another", "9", []string{"1", "2", "19"}, nil},
+		{"two characters: prefixes only", "s1", []string{"s2", "s10"}, []string{"s10"}},
 		{"duplicates once", "fix", []string{"fox", "fox"}, []string{"fox"}},
 	} {
 		if got := Near(c.word, c.names); !slices.Equal(got, c.want) {
