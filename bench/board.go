@@ -63,6 +63,7 @@ func (h *harness) boardRepo(name string) (string, error) {
 func boardGroup(one, many string, h *harness) group {
 	cases := []benchCase{
 		{key: floorKey, label: "floor, 1 session (read orc.json, write it to /dev/null)", exe: h.floor, args: static(), class: classFloor, dir: one},
+		{key: "get", label: "`get`, 1 session (for comparison)", args: static("get"), class: classRead, dir: one},
 		{key: "board one", label: "`board`, 1 session", args: static("board"), class: classRead, dir: one, want: "main  flow"},
 		{key: "board", label: fmt.Sprintf("`board`, %d live sessions, %d slices", boardSessions, boardSlices), args: static("board"), class: classRead, dir: many, want: "held by bench-b00000"},
 		{key: "board json", label: fmt.Sprintf("`board --json`, %d live sessions, %d slices", boardSessions, boardSlices), args: static("board", "--json"), class: classRead, dir: many, want: `"leaseLeftSeconds"`},
