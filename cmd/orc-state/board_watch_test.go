@@ -92,7 +92,9 @@ func TestBoardWatchInATerminal(t *testing.T) {
 	r.MustOrc("", "phase", "set", "3")
 	p.await("the new phase", func(s string) bool { return strings.Contains(s, "phase 3/9") })
 	r.MustOrc("", "slice", "claim", "--agent", "agent-z")
-	p.await("the claim", func(s string) bool { return strings.Contains(s, "held by agent-z  lease 29m left") || strings.Contains(s, "held by agent-z  lease 30m left") })
+	p.await("the claim", func(s string) bool {
+		return strings.Contains(s, "held by agent-z  lease 29m left") || strings.Contains(s, "held by agent-z  lease 30m left")
+	})
 
 	p.tmux("resize-window", "-t", "board", "-x", "40", "-y", "12")
 	s := p.await("the board fitted to 40 columns", func(s string) bool { return strings.Contains(s, "…") })
