@@ -47,6 +47,8 @@ func Render(b Board, v View) string {
 	var lines []line
 	if len(b.Sessions) == 0 {
 		lines = append(lines, line{sp(dim, "no live session (orc-state board --all shows every session)")})
+	} else {
+		lines = append(lines, summary(b), line{})
 	}
 	for i, s := range b.Sessions {
 		if i > 0 {
@@ -66,6 +68,52 @@ func Render(b Board, v View) string {
 }
 
 func esc(s string) string { return safetext.Escape(s) }
+
+// summary is the board's first line: the sessions by status, the claims
+// (how many expired), the findings.
+func summary(b Board) line {
+	by := map[string]int{}
+	var order []string
+	claims, expired, findings := 0, 0, 0
+	for _, s := range b.Sessions {
+		if by[s.Status] == 0 {
+			order = append(order, s.Status)
+		}
+		by[s.Status]++
+		findings += len(s.Findings)
+		if s.Slices != nil {
+			for _, o := range s.Slices.Open {
+				if o.ClaimedBy != "" {
+					claims++
+					if o.Expired {
+						expired++
+					}
+				}
+			}
+		}
+	}
+	var parts []string
+	for _, st := range order {
+		parts = append(parts, fmt.Sprintf("%d %s", by[st], esc(st)))
+	}
+	l := line{sp(bold, plural(len(b.Sessions), "session")), sp("", " ("+strings.Join(parts, ", ")+")"),
+		sp(dim, " · "), sp("", plural(claims, "claim"))}
+	if expired > 0 {
+		l = append(l, sp(bold+red, fmt.Sprintf(" (%d expired)", expired)))
+	}
+	style := ""
+	if findings > 0 {
+		style = red
+	}
+	return append(l, sp(dim, " · "), sp(style, plural(findings, "finding")))
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
 
 // statusStyle makes paused and escalated stand out.
 func statusStyle(status string) string {

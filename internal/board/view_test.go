@@ -32,7 +32,9 @@ func sample() Board {
 // dependencies, attempts against the budget, ages against View.Now.
 func TestRenderPlain(t *testing.T) {
 	got := Render(sample(), View{Now: now})
-	want := `feat-x  flow  on feat/x  [paused]  updated 3m ago
+	want := `1 session (1 paused) · 2 claims (1 expired) · 1 finding
+
+feat-x  flow  on feat/x  [paused]  updated 3m ago
   phase 2/4 [##########----------] 50%  build
   next: files/plan.md
   slices 1/4 [#####---------------] 25%  pending 2, red 1, committed 1  budget 3 attempts
@@ -152,7 +154,7 @@ func TestRenderCases(t *testing.T) {
 			}},
 		{"sessions are separated by a blank line", func(b *Board) { b.Sessions = append(b.Sessions, b.Sessions[0]) }, View{Now: now},
 			func(t *testing.T, out string) {
-				if strings.Count(out, "\n\nfeat-x  flow") != 1 {
+				if strings.Count(out, "\n\nfeat-x  flow") != 2 || !strings.HasPrefix(out, "2 sessions (2 paused) · 4 claims (2 expired) · 2 findings\n") {
 					t.Errorf("%q", out)
 				}
 			}},
@@ -177,7 +179,7 @@ func TestFrameFitsTheScreen(t *testing.T) {
 	if n := strings.Count(f, "\r\n"); n != 5 {
 		t.Errorf("%d lines before the footer, want 5: %q", n, f)
 	}
-	if !strings.Contains(f, "… 7 more lines") {
+	if !strings.Contains(f, "… 9 more lines") {
 		t.Errorf("no count of the lines left out: %q", f)
 	}
 	if !strings.HasSuffix(f, "board · 12:00:00 UTC · q or Ctrl-C quits") {
