@@ -88,6 +88,9 @@ func TestBoardWatchInATerminal(t *testing.T) {
 	if got := p.tmux("display-message", "-p", "-t", "board", "#{alternate_on} #{cursor_flag}"); got != "1 0\n" {
 		t.Errorf("while watching: alternate screen and cursor flag %q, want 1 0", got)
 	}
+	if styled := p.tmux("capture-pane", "-p", "-e", "-t", "board"); !strings.Contains(styled, "\x1b[") {
+		t.Errorf("no colour on a terminal without NO_COLOR:\n%q", styled)
+	}
 
 	r.MustOrc("", "phase", "set", "3")
 	p.await("the new phase", func(s string) bool { return strings.Contains(s, "phase 3/9") })
@@ -121,11 +124,15 @@ func TestBoardWatchInATerminal(t *testing.T) {
 }
 
 // TestBoardWatchCtrlC: Ctrl-C ends board --watch as q does, the terminal
-// restored.
+// restored; under NO_COLOR it draws no colour.
 func TestBoardWatchCtrlC(t *testing.T) {
 	r := clitest.NewRig(t, "main")
+	r.Env = append(r.Env, "NO_COLOR=1")
 	p := startWatch(t, r)
 	p.await("the board", func(s string) bool { return strings.Contains(s, "main  flow") })
+	if styled := p.tmux("capture-pane", "-p", "-e", "-t", "board"); strings.Contains(styled, "\x1b[") {
+		t.Errorf("colour under NO_COLOR:\n%q", styled)
+	}
 	p.tmux("send-keys", "-t", "board", "C-c")
 	p.await("the end of board", func(string) bool { _, err := os.Stat(p.done); return err == nil })
 	if got := p.tmux("display-message", "-p", "-t", "board", "#{alternate_on} #{cursor_flag}"); got != "0 1\n" {
