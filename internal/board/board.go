@@ -128,9 +128,11 @@ type Options struct {
 // Live reports whether a session status is shown without --all.
 func Live(status string) bool { return status == "in_progress" || status == "paused" }
 
-// Gather reads the board of d: no lock, nothing written. An unreadable
-// registry is an error; an unreadable session file is a finding or a
-// problem of the board, never the end of it.
+// Gather reads the board of d for the registry reg (read by the caller):
+// no lock, nothing written. A session file that cannot be read is a
+// finding, an unusable worktrees.json a problem of the board, never the
+// end of it. o.Session names the session by its sessionId or, when no
+// session has that id, by its branch.
 func Gather(d *state.Dir, reg *registry.Registry, o Options) Board {
 	b := Board{Schema: Schema, At: o.Now.UTC().Format(TimeLayout), Sessions: []Session{}, Problems: []string{}}
 	var binds []binding.Binding
@@ -142,11 +144,19 @@ func Gather(d *state.Dir, reg *registry.Registry, o Options) Board {
 		binds = f.Worktrees
 	}
 	var chosen []*registry.Session
+	byID := false
+	for i := range reg.Sessions {
+		byID = byID || o.Session != "" && reg.Sessions[i].SessionID == o.Session
+	}
 	for i := range reg.Sessions {
 		s := &reg.Sessions[i]
 		switch {
+		case byID:
+			if s.SessionID != o.Session {
+				continue
+			}
 		case o.Session != "":
-			if s.SessionID != o.Session && s.GitBranch != o.Session {
+			if s.GitBranch != o.Session {
 				continue
 			}
 		case !o.All && !Live(s.Status):
