@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -35,7 +36,7 @@ func orcState(ts *testscript.TestScript, neg bool, args []string) {
 // child process (Clock); fault injection by environment needs
 // `exec orc-state`.
 func runInProcess(ts *testscript.TestScript, args []string) int {
-	env := scriptEnviron(ts)
+	env, stdin := scriptState(ts, true)
 	for _, name := range []string{"ORC_TEST_FAULT", "ORC_TEST_FAULT_LOG"} {
 		if env.Get(name) != "" {
 			ts.Fatalf("%s needs a real process: use exec orc-state", name)
@@ -44,25 +45,11 @@ func runInProcess(ts *testscript.TestScript, args []string) int {
 	self, err := exec.LookPath("orc-state") // the refresher's program: this binary as orc-state
 	ts.Check(err)
 	p := cli.Process{
-		Args: args, Stdin: takeStdin(ts), Stdout: ts.Stdout(), Stderr: ts.Stderr(),
+		Args: args, Stdin: strings.NewReader(stdin), Stdout: ts.Stdout(), Stderr: ts.Stderr(),
 		Environ: env, Dir: ts.MkAbs("."), Executable: self,
 	}
 	ts.Check(Clock(&p))
 	return cli.Run(p)
-}
-
-// scriptEnviron is the script's environment: what its setup and `env`
-// commands made it (scriptState).
-func scriptEnviron(ts *testscript.TestScript) environ.List {
-	env, _ := scriptState(ts, false)
-	return env
-}
-
-// takeStdin returns the script's pending stdin and clears it, as exec
-// does: a `stdin FILE` command applies to the next command only.
-func takeStdin(ts *testscript.TestScript) *strings.Reader {
-	_, stdin := scriptState(ts, true)
-	return strings.NewReader(stdin)
 }
 
 // testscriptVersion is the release of github.com/rogpeppe/go-internal
@@ -101,9 +88,9 @@ func scriptState(ts *testscript.TestScript, take bool) (environ.List, string) {
 // linkedTestscript is the version of the testscript module built into
 // this binary, read from the path of its source (the module cache's
 // github.com/rogpeppe/go-internal@VERSION/testscript, which -trimpath
-// keeps), "" when the path names none. Test binaries carry no module list
-// for runtime/debug to read.
-func linkedTestscript() string {
+// keeps), "" when the path names none (a vendored or replaced copy).
+// Test binaries carry no module list for runtime/debug to read.
+var linkedTestscript = sync.OnceValue(func() string {
 	file, _ := runtime.FuncForPC(reflect.ValueOf(testscript.Run).Pointer()).FileLine(0)
 	_, rest, ok := strings.Cut(filepath.ToSlash(file), "github.com/rogpeppe/go-internal@")
 	if !ok {
@@ -111,4 +98,4 @@ func linkedTestscript() string {
 	}
 	version, _, _ := strings.Cut(rest, "/")
 	return version
-}
+})

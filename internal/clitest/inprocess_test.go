@@ -1,7 +1,6 @@
 package clitest
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,7 +69,7 @@ second line
 			// last entry for KEY, and ORC_SETUP from the setup, and the
 			// pending stdin is STDIN (with \n for newlines).
 			"probe": func(ts *testscript.TestScript, neg bool, args []string) {
-				env := scriptEnviron(ts)
+				env, stdin := scriptState(ts, true)
 				key, want, _ := strings.Cut(args[0], "=")
 				if got, ok := env.Lookup(key); !ok || got != want {
 					ts.Fatalf("%s = %q (set: %v), want %q", key, got, ok, want)
@@ -78,10 +77,8 @@ second line
 				if got := env.Get("ORC_SETUP"); got != "set" {
 					ts.Fatalf("ORC_SETUP = %q, want the setup's value", got)
 				}
-				data, err := io.ReadAll(takeStdin(ts))
-				ts.Check(err)
-				if want := strings.ReplaceAll(args[1], `\n`, "\n"); string(data) != want {
-					ts.Fatalf("stdin %q, want %q", data, want)
+				if want := strings.ReplaceAll(args[1], `\n`, "\n"); stdin != want {
+					ts.Fatalf("stdin %q, want %q", stdin, want)
 				}
 			},
 		},
