@@ -62,7 +62,7 @@ type benchCase struct {
 	ref   string // classRef: the key of the case (same group) it may take twice the time of
 }
 
-// Targets (issue 19), as ratios measured in the same run.
+// Targets (docs/performance.md), as ratios measured in the same run.
 const (
 	readOverFloor  = 1.8
 	writeOverFloor = 3.0

@@ -1,5 +1,5 @@
 // Command bench times whole orc-state processes against the targets of
-// issue 19 and prints a Markdown table of medians, ratios and PASS/OVER.
+// docs/performance.md and prints a Markdown table of medians, ratios and PASS/OVER.
 //
 // Run it from the module root:
 //

@@ -6,7 +6,7 @@ import (
 )
 
 // applyTargets fills in every row's ratios, target and verdict once every
-// group has been measured (issue 19's targets):
+// group has been measured (the targets of docs/performance.md):
 //
 //   - 1 session: a read ≤ 1.8× the floor, a mutation ≤ 3× the floor;
 //   - the mid-size registry (1,000 sessions): every verb ≤ 1.3× its

@@ -10,7 +10,7 @@ import (
 	"github.com/orc-state/orc-state/internal/clitest"
 )
 
-// TestWorktreesWorkOneLedger is issue 28's story end to end, in process:
+// TestWorktreesWorkOneLedger is bound worktrees end to end, in process:
 // a session on feat/par with a ten-slice ledger in the main worktree, and
 // four linked worktrees working it with no flag at all: two added on new
 // branches, one added detached, one made with git alone and joined after

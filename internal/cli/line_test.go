@@ -56,9 +56,9 @@ func TestLineCandidatesAgreeWithTheWholeParse(t *testing.T) {
 	}
 }
 
-// TestPickLine is line's choice (docs/protocol.md §3, §16; issue 25 item
-// 12): a branch's own session only while it is in progress, never another
-// branch's in its place; the newest live session, current false, only for
+// TestPickLine is line's choice (docs/protocol.md §3, §16): a branch's
+// own session only while it is in progress, never another branch's in its
+// place; the newest live session, current false, only for
 // a branch with no session at all; the statusline (anyStatus) shows the
 // own session whatever its status.
 func TestPickLine(t *testing.T) {

@@ -2,8 +2,11 @@ package clitest
 
 import (
 	"os/exec"
+	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -33,7 +36,7 @@ func orcState(ts *testscript.TestScript, neg bool, args []string) {
 // child process (Clock); fault injection by environment needs
 // `exec orc-state`.
 func runInProcess(ts *testscript.TestScript, args []string) int {
-	env := scriptEnviron(ts)
+	env, stdin := scriptState(ts, true)
 	for _, name := range []string{"ORC_TEST_FAULT", "ORC_TEST_FAULT_LOG"} {
 		if env.Get(name) != "" {
 			ts.Fatalf("%s needs a real process: use exec orc-state", name)
@@ -42,40 +45,57 @@ func runInProcess(ts *testscript.TestScript, args []string) int {
 	self, err := exec.LookPath("orc-state") // the refresher's program: this binary as orc-state
 	ts.Check(err)
 	p := cli.Process{
-		Args: args, Stdin: takeStdin(ts), Stdout: ts.Stdout(), Stderr: ts.Stderr(),
+		Args: args, Stdin: strings.NewReader(stdin), Stdout: ts.Stdout(), Stderr: ts.Stderr(),
 		Environ: env, Dir: ts.MkAbs("."), Executable: self,
 	}
 	ts.Check(Clock(&p))
 	return cli.Run(p)
 }
 
-// scriptEnviron is the script's environment: what its setup and `env`
-// commands made it. testscript keeps the list to itself (exec passes it to
-// the process), so it is read from its field; fieldOf fails the script
-// loudly if a testscript release renames it.
-func scriptEnviron(ts *testscript.TestScript) environ.List {
-	f := fieldOf(ts, "env", reflect.Slice)
-	env := make(environ.List, f.Len())
+// testscriptVersion is the release of github.com/rogpeppe/go-internal
+// whose TestScript fields scriptState reads. TestScriptStateVersion fails
+// when go.mod names another, so that an upgrade re-reads them.
+const testscriptVersion = "v1.16.0"
+
+// scriptState is the one place that reads testscript's own state: the
+// script's environment (the KEY=VALUE list exec gives a process; the
+// public Getenv answers one known name, not the list) and the text of the
+// last `stdin FILE` command (which only exec and its kin see), which it
+// clears when take is set, as exec does. testscript has no public way to
+// either, so they are read from its unexported fields env and stdin, as
+// laid out in testscriptVersion; the script fails loudly if another
+// release is linked or the fields are not there.
+func scriptState(ts *testscript.TestScript, take bool) (environ.List, string) {
+	if v := linkedTestscript(); v != testscriptVersion {
+		ts.Fatalf("the in-process runner reads testscript %s's fields and %s is linked: check TestScript's env and stdin fields, then update testscriptVersion", testscriptVersion, v)
+	}
+	fields := reflect.ValueOf(ts).Elem()
+	envField, stdinField := fields.FieldByName("env"), fields.FieldByName("stdin")
+	if envField.Kind() != reflect.Slice || envField.Type().Elem().Kind() != reflect.String || stdinField.Kind() != reflect.String {
+		ts.Fatalf("testscript.TestScript has no env []string and stdin string fields: the in-process runner needs updating for this testscript release")
+	}
+	env := make(environ.List, envField.Len())
 	for i := range env {
-		env[i] = f.Index(i).String()
+		env[i] = envField.Index(i).String()
 	}
-	return env
+	stdin := stdinField.String()
+	if take {
+		reflect.NewAt(stdinField.Type(), unsafe.Pointer(stdinField.UnsafeAddr())).Elem().SetString("")
+	}
+	return env, stdin
 }
 
-// takeStdin returns the script's pending stdin and clears it, as exec
-// does: a `stdin FILE` command applies to the next command only.
-func takeStdin(ts *testscript.TestScript) *strings.Reader {
-	f := fieldOf(ts, "stdin", reflect.String)
-	text := f.String()
-	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().SetString("")
-	return strings.NewReader(text)
-}
-
-// fieldOf is the unexported field name of ts, of the kind want.
-func fieldOf(ts *testscript.TestScript, name string, want reflect.Kind) reflect.Value {
-	f := reflect.ValueOf(ts).Elem().FieldByName(name)
-	if !f.IsValid() || f.Kind() != want {
-		ts.Fatalf("testscript.TestScript has no %s field of kind %v: the in-process runner needs updating for this testscript release", name, want)
+// linkedTestscript is the version of the testscript module built into
+// this binary, read from the path of its source (the module cache's
+// github.com/rogpeppe/go-internal@VERSION/testscript, which -trimpath
+// keeps), "" when the path names none (a vendored or replaced copy).
+// Test binaries carry no module list for runtime/debug to read.
+var linkedTestscript = sync.OnceValue(func() string {
+	file, _ := runtime.FuncForPC(reflect.ValueOf(testscript.Run).Pointer()).FileLine(0)
+	_, rest, ok := strings.Cut(filepath.ToSlash(file), "github.com/rogpeppe/go-internal@")
+	if !ok {
+		return ""
 	}
-	return f
-}
+	version, _, _ := strings.Cut(rest, "/")
+	return version
+})

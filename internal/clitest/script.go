@@ -131,7 +131,8 @@ func gitrepo(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("usage: gitrepo [-b BRANCH] [-m MESSAGE] [--unborn | --bare | --clone REMOTE] [DIR]")
 	}
-	if err := makeRepo(scriptEnviron(ts), ts.MkAbs("."), args); err != nil {
+	env, _ := scriptState(ts, false)
+	if err := makeRepo(env, ts.MkAbs("."), args); err != nil {
 		ts.Fatalf("gitrepo: %v", err)
 	}
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // TestDiscoverOutOfFiles runs discovery with no file descriptor left
-// (docs/protocol.md §2; issue 25 item 11): a repository whose HEAD cannot
+// (docs/protocol.md §2): a repository whose HEAD cannot
 // be opened is a failure to look, returned with its cause, never "not a
 // git repository". A place with no repository needs no descriptor and is
 // still ErrNotRepo. Not parallel: it lowers the process's limit.

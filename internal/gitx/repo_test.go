@@ -383,7 +383,8 @@ func TestWorktreesBusy(t *testing.T) {
 	}
 }
 
-// TestLeanDeps keeps the package's start-up cost down (issue 19): of
+// TestLeanDeps keeps the package's start-up cost down (every verb pays
+// it; docs/performance.md): of
 // go-git only the plumbing package (ref-name rules) and its hash package,
 // nothing of go-billy or gcfg, and none of the packages whose initialisers
 // they brought into every process (gob, openpgp, flate, crc32, go-diff,

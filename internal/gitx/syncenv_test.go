@@ -12,7 +12,7 @@ import (
 	"github.com/orc-state/orc-state/internal/environ"
 )
 
-// Sync's plumbing runs in its own environment (issue 25 item 4): each
+// Sync's plumbing runs in its own environment (a git hook may run it): each
 // repository-local variable a hook may have set is either honoured for
 // discovery or cleared, and in both cases the commits and refs land in the
 // repository discovered, on the remote's own refs. One case per variable

@@ -32,7 +32,7 @@ func TestClassify(t *testing.T) {
 		{"both changed", facts{hasLocal: true, base: "b", remote: "t", changed: true, remoteBehindBase: no, remoteAncestor: none}, Diverged, "b"},
 		{"both created without a base", facts{hasLocal: true, remote: "t", changed: true, remoteBehindBase: never, remoteAncestor: none}, Diverged, ""},
 		// The base ref lags: a push the remote accepted, or an import
-		// written, before the ref moved (issue 26).
+		// written, before the ref moved (a process stopped between the two).
 		{"lagging base, changed since the push the remote accepted", facts{hasLocal: true, base: "b", remote: "t", changed: true, containsRemote: true, remoteBehindBase: no, remoteAncestor: noWalk}, Ahead, "t"},
 		{"no base, changed since the first push the remote accepted", facts{hasLocal: true, remote: "t", changed: true, containsRemote: true, remoteBehindBase: never, remoteAncestor: noWalk}, Ahead, "t"},
 		{"lagging base, the remote moved on from the push it accepted", facts{hasLocal: true, base: "b", remote: "t", changed: true, remoteBehindBase: no, remoteAncestor: at("p")}, Behind, "p"},

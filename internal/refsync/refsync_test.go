@@ -142,7 +142,7 @@ func hintOf(err error) string {
 }
 
 // Every path the artifact rules refuse is refused on import (and push),
-// whatever spelling git or a platform would take for .git (issue 25 item 3).
+// whatever spelling git or a platform would take for .git.
 func TestNameProblem(t *testing.T) {
 	for el, refused := range map[string]bool{
 		"journal.jsonl": false, "qa": false, "report.json": false, "git": false, "git~2": false, "a.git": false,

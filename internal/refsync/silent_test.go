@@ -15,8 +15,8 @@ import (
 	"github.com/orc-state/orc-state/internal/state"
 )
 
-// A silent remote (issue 26) is bounded by the timeout, and the verb says
-// what it waits for: a fetch from a transport that never answers, and a
+// A silent remote is bounded by the timeout, and the verb says what it
+// waits for: a fetch from a transport that never answers, and a
 // push whose remote holds the connection in its post-receive hook (after
 // taking the refs, which the next sync finds: up to date, its base set).
 func TestSilentRemote(t *testing.T) {

@@ -1,6 +1,6 @@
 package refsync_test
 
-// The model-based simulation of sync (issues 16 and 26): three clones of
+// The model-based simulation of sync (docs/sync.md): three clones of
 // one bare remote, each reaching it another way (the remote name of a
 // clone of the plain path, a file:// URL, the absolute path), run a seeded
 // random sequence of steps: change a session with a random verb, push (all
@@ -1381,7 +1381,7 @@ func (w *world) verifyAll(m *machine) error {
 // finalCheck runs verify's session checks on every machine, and the whole
 // `orc-state verify` (git checks included) on every session of every
 // machine, once, at the end of a run. Until the
-// git reads are format-agnostic (issue 15), a SHA-256 run skips it.
+// git reads are format-agnostic, a SHA-256 run skips it.
 func (w *world) finalCheck() error {
 	for _, m := range w.m {
 		if err := w.verifyAll(m); err != nil {
