@@ -32,8 +32,8 @@ type hookPayload struct {
 	AgentType          string `json:"agent_type"`
 	StopHookActive     bool   `json:"stop_hook_active"`
 	SessionTitle       any    `json:"session_title"` // a string; absent when the session has no title
-	Reason             string `json:"reason"`           // SessionEnd
-	Error              any    `json:"error"`            // StopFailure: a string such as rate_limit
+	Reason             string `json:"reason"`        // SessionEnd
+	Error              any    `json:"error"`         // StopFailure: a string such as rate_limit
 	// WorktreeCreate names the new worktree name (observed) or
 	// worktree_name (the reference), and may give base_path and source_ref;
 	// WorktreeRemove gives worktree_path.
