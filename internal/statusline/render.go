@@ -43,9 +43,9 @@ type Session struct {
 	// Status is the session's status; anything but in_progress (paused
 	// above all: a gate paused it and a person must act) is shown after
 	// the phase, in every form.
-	Status string
-	Current       bool
-	DigestBehind  bool // the digest's Suite sha is not the branch head
+	Status       string
+	Current      bool
+	DigestBehind bool // the digest's Suite sha is not the branch head
 }
 
 // Dirty is what is known of the work tree.
