@@ -22,8 +22,8 @@ It releases the claims of the agent id hook subagent-start gave the
 subagent (agent_type-agent_id) on the slices that are still open, in the
 session selected where it stops (in a worktree bound to none with no
 session of its own, the one of $CLAUDE_PROJECT_DIR), journaled with why.
-A claim of any other agent, on a closed slice, or claimed or renewed at or
-after the stop is left alone. It prints nothing and exits 0.`
+A claim of any other agent, on a closed slice, or claimed or renewed after
+the stop (journaled after the hook began, or stamped later) is left alone. It prints nothing and exits 0.`
 }
 
 // Run releases what a stopped subagent still holds, so other agents need
@@ -47,6 +47,13 @@ func (c *HookSubagentStopCmd) Run(e *Env) error {
 		}
 		return nil
 	}
+	// What the journal held when the hook began: the stop came before it.
+	seen := 0
+	if d, err := e.Dir(); err == nil {
+		if last, ok, err := journal.Last(d.File(s.SessionID, journal.FileName)); err == nil && ok {
+			seen = last.Seq
+		}
+	}
 	err = e.onChoice(choice{id: s.SessionID}, func(tx *state.Tx, s *registry.Session) error {
 		data, err := tx.Read(s.SessionID, state.LedgerFile)
 		if err != nil || data == nil {
@@ -56,7 +63,7 @@ func (c *HookSubagentStopCmd) Run(e *Env) error {
 		if err != nil {
 			return err
 		}
-		later, err := claimedSince(tx, s.SessionID, agent, stop)
+		later, err := claimedSince(tx, s.SessionID, agent, stop, seen)
 		if err != nil {
 			return err
 		}
@@ -99,11 +106,13 @@ func (e *Env) subagentSession() (*registry.Session, error) {
 	return s, err
 }
 
-// claimedSince returns the slices agent claimed or renewed at or after
-// stop by the journal of session id: a subagent resumed after its stop
-// (the client can resume one with the same id) holds those anew. Journal
-// times have whole seconds, so the stop's own second counts as after.
-func claimedSince(tx *state.Tx, id, agent, stop string) (map[string]bool, error) {
+// claimedSince returns the slices agent claimed or renewed after the stop
+// by the journal of session id: a subagent resumed after its stop (the
+// client can resume one with the same id) holds those anew. An entry is
+// after the stop when the journal had not reached it as the hook began
+// (its seq is past seen), or when its time is past stop (journal times
+// have whole seconds: within the stop's second, seq decides).
+func claimedSince(tx *state.Tx, id, agent, stop string, seen int) (map[string]bool, error) {
 	data, err := tx.Read(id, journal.FileName)
 	if err != nil || data == nil {
 		return nil, err
@@ -114,7 +123,7 @@ func claimedSince(tx *state.Tx, id, agent, stop string) (map[string]bool, error)
 	}
 	out := map[string]bool{}
 	for _, en := range entries {
-		if en.At < stop { // registry.Stamp: UTC, so text order is time order
+		if en.Seq <= seen && en.At <= stop { // registry.Stamp: UTC, so text order is time order
 			continue
 		}
 		if en.Verb != "slice claim" && en.Verb != "slice renew" {
