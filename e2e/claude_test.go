@@ -26,6 +26,10 @@ import (
 // the startup banner does not.
 const marker = "e2e-digest-marker-5d1c"
 
+// packetOnce is in each resume packet once (the marker is twice: in the
+// glance's Next line and in the digest).
+const packetOnce = "## At a glance"
+
 // userTitle is the name the user gives the session (claude -n).
 const userTitle = "e2e-chosen-name"
 
@@ -198,7 +202,7 @@ func (r *rig) pluginDir(t *testing.T) {
 	if len(turn) == 0 {
 		t.Fatal("no request after /compact")
 	}
-	if c := strings.Count(turn[0].text, marker); c != 1 {
+	if c := strings.Count(turn[0].text, packetOnce); c != 1 {
 		t.Errorf("the first request after /compact carries the resume packet %d times, want 1:\n%s", c, excerpt(turn[0].text, "SessionStart"))
 	}
 	s.close()
@@ -212,7 +216,7 @@ func (r *rig) pluginDir(t *testing.T) {
 	if len(turn) == 0 {
 		t.Fatal("no request after --resume")
 	}
-	if c := strings.Count(turn[len(turn)-1].text, marker); c != 1 {
+	if c := strings.Count(turn[len(turn)-1].text, packetOnce); c != 1 {
 		t.Errorf("the request after --resume carries the resume packet %d times, want 1", c)
 	}
 	r.assertTitle(t, transcript, userTitle, "after --resume")

@@ -83,7 +83,7 @@ func renderPacket(p Packet, max int) string {
 		findings = append(findings, "- none")
 	}
 	parts := []part{
-		{"## At a glance", glance(p, gitLines[0], dirtyCount(p)), 0},
+		{"## At a glance", glance(p, gitLines[0], dirtyCount(p)), glanceRank(max)},
 		{"## Session", entry, 0},
 		{"## Resume digest", lines(p.Digest), 0},
 		{"## Git", gitLines, 2},
@@ -102,7 +102,7 @@ func renderPacket(p Packet, max int) string {
 	}
 	var omitted []string
 	out := assemble(parts, nil)
-	for rank := 6; len(out) > max && rank > 0; rank-- {
+	for rank := 7; len(out) > max && rank > 0; rank-- {
 		for i := range parts {
 			if parts[i].drop == rank && len(parts[i].lines) > 0 {
 				parts[i].lines = nil
@@ -155,6 +155,19 @@ func glance(p Packet, head, dirty string) []string {
 	}
 	return append(out, clip("- Worst findings: "+worst, glanceLong))
 }
+
+// glanceRank is the glance's drop rank: never dropped from a packet of
+// minGlanceBytes or more; in a smaller one it goes first, the entry and
+// the digest it repeats being kept.
+func glanceRank(max int) int {
+	if max < minGlanceBytes {
+		return 7
+	}
+	return 0
+}
+
+// minGlanceBytes is the smallest packet bound that always keeps the glance.
+const minGlanceBytes = 2048
 
 // dirtyCount is the Dirty line's figure for the glance.
 func dirtyCount(p Packet) string {
