@@ -26,6 +26,10 @@ import (
 // the startup banner does not.
 const marker = "e2e-digest-marker-5d1c"
 
+// packetOnce is in each resume packet once, in its digest (the marker is
+// twice: in the glance's Next line and in the digest).
+const packetOnce = "- Done: phase 1 (scope agreed)"
+
 // userTitle is the name the user gives the session (claude -n).
 const userTitle = "e2e-chosen-name"
 
@@ -131,7 +135,7 @@ func newRig(t *testing.T) *rig {
 	r.git("-C", r.project, "commit", "-q", "-m", "first commit")
 	r.sid = strings.TrimSpace(r.orcState("", "init", "--command", "flow", "--total-phases", "3"))
 	r.orcState("", "phase", "set", "2", "--label", "build")
-	r.orcState("- Done: phase 1 (scope agreed)\n- Next: phase 2, "+marker+"\n- Open decisions: none\n- Artifacts: none\n- Suite: unknown\n",
+	r.orcState(packetOnce+"\n- Next: phase 2, "+marker+"\n- Open decisions: none\n- Artifacts: none\n- Suite: unknown\n",
 		"digest", "write", "-")
 	return r
 }
@@ -198,22 +202,29 @@ func (r *rig) pluginDir(t *testing.T) {
 	if len(turn) == 0 {
 		t.Fatal("no request after /compact")
 	}
-	if c := strings.Count(turn[0].text, marker); c != 1 {
+	if c := strings.Count(turn[0].text, packetOnce); c != 1 {
 		t.Errorf("the first request after /compact carries the resume packet %d times, want 1:\n%s", c, excerpt(turn[0].text, "SessionStart"))
 	}
 	s.close()
 	transcript := s.transcript()
 	r.assertTitle(t, transcript, userTitle, "after startup and /compact")
 
-	// Resume it: the packet again, exactly once, and the name survives.
+	// Resume it: the packet again, fresh (SessionEnd rewrote the
+	// Auto-checkpoint when the session closed), exactly once; the client
+	// also replays the packet injected after /compact, which is now stale
+	// and no longer the same text. The name survives.
 	n = r.requestCount()
 	r.print(t, home, append(load, "--resume", s.id, "resumed")...)
 	turn = r.requestsSince(n)
 	if len(turn) == 0 {
 		t.Fatal("no request after --resume")
 	}
-	if c := strings.Count(turn[len(turn)-1].text, marker); c != 1 {
-		t.Errorf("the request after --resume carries the resume packet %d times, want 1", c)
+	last := turn[len(turn)-1].text
+	if c := strings.Count(last, "(trigger: session-end)"); c != 1 {
+		t.Errorf("the request after --resume carries the fresh resume packet %d times, want 1", c)
+	}
+	if c := strings.Count(last, packetOnce); c < 1 || c > 2 {
+		t.Errorf("the request after --resume carries %d resume packets, want the fresh one and at most the replayed one", c)
 	}
 	r.assertTitle(t, transcript, userTitle, "after --resume")
 

@@ -375,6 +375,9 @@ type Counts struct {
 	Done    int // committed or skipped
 	Total   int
 	Claimed int // slices with a live claim at now
+	// Escalated counts escalated slices: a retry budget ran out and a
+	// person must decide.
+	Escalated int
 }
 
 // Count reads data leniently, the way a statusline must: it needs only
@@ -394,8 +397,12 @@ func Count(data []byte, now time.Time) (c Counts, ok bool) {
 	}
 	for _, s := range doc.Slices {
 		c.Total++
-		if st, _ := s.Status.(string); Finished[st] {
+		st, _ := s.Status.(string)
+		if Finished[st] {
 			c.Done++
+		}
+		if st == "escalated" {
+			c.Escalated++
 		}
 		by, _ := s.ClaimedBy.(string)
 		until, _ := s.ClaimedUntil.(string)

@@ -27,6 +27,11 @@ const repoRoot = "../.."
 var docOrder = []string{
 	"README.md",
 	"skills/state-protocol/SKILL.md",
+	"skills/state-protocol/references/sessions.md",
+	"skills/state-protocol/references/slices.md",
+	"skills/state-protocol/references/gates.md",
+	"skills/state-protocol/references/hooks-sync.md",
+	"skills/state-protocol/references/exit-codes.md",
 	"skills/state-protocol/references/schema.md",
 	"skills/resume/SKILL.md",
 	"skills/status/SKILL.md",

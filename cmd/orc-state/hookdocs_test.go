@@ -61,7 +61,8 @@ func TestHookPayloadDocs(t *testing.T) {
 			}
 		})
 	}
-	for _, verb := range []string{"hook pre-compact", "hook session-start", "hook stop", "hook post-tool-use", "statusline"} {
+	for _, verb := range []string{"hook pre-compact", "hook session-start", "hook stop", "hook post-tool-use", "statusline",
+		"hook subagent-stop", "hook stop-failure", "hook session-end", "hook worktree-create", "hook worktree-remove"} {
 		if !seen[verb] {
 			t.Errorf("hooks/README.md ## Payloads has no example for %s", verb)
 		}

@@ -336,6 +336,16 @@ func slHookVerb(name string) (args []string, event string, ok bool) {
 		return []string{"hook", "stop"}, "Stop", true
 	case name == "statusline.json" || strings.HasPrefix(name, "statusline-"):
 		return []string{"statusline"}, "", true
+	case name == "subagentstop.json":
+		return []string{"hook", "subagent-stop"}, "SubagentStop", true
+	case name == "sessionend.json":
+		return []string{"hook", "session-end"}, "SessionEnd", true
+	case name == "stopfailure.json":
+		return []string{"hook", "stop-failure"}, "StopFailure", true
+	case name == "worktreecreate.json":
+		return []string{"hook", "worktree-create"}, "WorktreeCreate", true
+	case name == "worktreeremove.json":
+		return []string{"hook", "worktree-remove"}, "WorktreeRemove", true
 	}
 	return nil, "", false
 }
@@ -425,6 +435,32 @@ func testStatuslineHookPayloads(t *testing.T, bin string) {
 				}
 				if !bytes.Equal(beforeJournal, afterJournal) {
 					t.Errorf("Stop journaled a change although HEAD and the dirty set did not change")
+				}
+			case "subagent-stop":
+				if stdout != "" || !bytes.Equal(beforeJournal, afterJournal) {
+					t.Errorf("SubagentStop of an agent holding nothing printed %q or journaled a change", stdout)
+				}
+			case "session-end", "stop-failure":
+				if stdout != "" {
+					t.Errorf("stdout %q, want none", stdout)
+				}
+				if want := "(trigger: " + args[len(args)-1] + ")"; !strings.Contains(string(afterCkpt), want) {
+					t.Errorf("checkpoint has no Auto-checkpoint %s:\n%s", want, afterCkpt)
+				}
+			case "worktree-create":
+				want := filepath.Join(r.repo, ".claude", "worktrees", fields["name"].(string))
+				if stdout != want+"\n" {
+					t.Errorf("stdout %q, want the worktree's path %q", stdout, want)
+				}
+				if _, err := os.Stat(filepath.Join(want, ".git")); err != nil {
+					t.Errorf("no worktree at %s: %v", want, err)
+				}
+			case "worktree-remove":
+				if stdout != "" {
+					t.Errorf("stdout %q, want none", stdout)
+				}
+				if _, err := os.Stat(fields["worktree_path"].(string)); err == nil {
+					t.Errorf("the worktree %s is still there", fields["worktree_path"])
 				}
 			case "post-tool-use":
 				// The statusline saw this session at 42 %: nothing to say.

@@ -74,6 +74,7 @@ func Run(proc Process) (code int) {
 			return fault.Usage
 		}
 	}
+	warnUnknownEnv(p, args, stderr) // a misspelt ORC_* variable is said, once (envwarn.go)
 	if verb, cmd, ok := plain(p, args); ok {
 		env := newEnv(p, stdout, stderr, plainGlobals(), verb)
 		if err := cmd.Run(env); err != nil {

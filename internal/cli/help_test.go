@@ -108,7 +108,8 @@ func TestHookHelpNamesDecodedFields(t *testing.T) {
 	for i := 0; i < typ.NumField(); i++ {
 		decoded[strings.Split(typ.Field(i).Tag.Get("json"), ",")[0]] = true
 	}
-	for _, h := range []interface{ Help() string }{&HookPreCompactCmd{}, &HookSessionStartCmd{}, &HookStopCmd{}, &HookPostToolUseCmd{}} {
+	for _, h := range []interface{ Help() string }{&HookPreCompactCmd{}, &HookSessionStartCmd{}, &HookStopCmd{}, &HookPostToolUseCmd{},
+		&HookSubagentStopCmd{}, &HookSessionEndCmd{}, &HookStopFailureCmd{}, &HookWorktreeCreateCmd{}, &HookWorktreeRemoveCmd{}} {
 		m := regexp.MustCompile(`(?s)it reads: (.*?);`).FindStringSubmatch(h.Help())
 		if m == nil {
 			t.Errorf("%T: its help names no fields", h)

@@ -32,6 +32,16 @@ type hookPayload struct {
 	AgentType          string `json:"agent_type"`
 	StopHookActive     bool   `json:"stop_hook_active"`
 	SessionTitle       any    `json:"session_title"` // a string; absent when the session has no title
+	Reason             string `json:"reason"`        // SessionEnd
+	Error              any    `json:"error"`         // StopFailure: a string such as rate_limit
+	// WorktreeCreate names the new worktree name (observed) or
+	// worktree_name (the reference), and may give base_path and source_ref;
+	// WorktreeRemove gives worktree_path.
+	Name         string `json:"name"`
+	WorktreeName string `json:"worktree_name"`
+	BasePath     string `json:"base_path"`
+	SourceRef    string `json:"source_ref"`
+	WorktreePath string `json:"worktree_path"`
 }
 
 // hookHelp is the start of a hook verb's --help: the event, and the

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/orc-state/orc-state/registry"
 )
@@ -65,15 +66,34 @@ func (c *HookSessionStartCmd) Run(e *Env) error {
 	}
 	switch p.Source {
 	case "compact", "resume", "fork":
-		intro := fmt.Sprintf("orc-state: the workflow session %s (%s) is %s on this branch. "+
-			"The packet below was read from .orc/ and cross-checked against git just now; findings are listed, not repaired.\n\n",
-			s.SessionID, s.Command, s.Status)
 		agent, _ := e.agent("") // whose claim the packet shows first
-		out.HookSpecificOutput.AdditionalContext = intro + renderPacket(buildPacket(d, reg, s, agent, e.now()), maxContext-len(intro)-100)
+		out = resumeOutput(out, buildPacket(d, reg, s, agent, e.now()))
 	default:
 		out.HookSpecificOutput.AdditionalContext = fmt.Sprintf(
 			"orc-state: session %s (%s, phase %s/%d %s, %s) is registered for this branch; `orc-state resume` prints its resume packet.",
 			s.SessionID, s.Command, s.Phase, s.TotalPhases, registry.Deref(s.PhaseLabel), s.Status)
 	}
 	return printJSON(e, out, "")
+}
+
+// resumeOutput is out with the resume packet of p as its context: a
+// one-line intro, then the packet, whose glance ends within the first
+// 2,000 characters. The host keeps whole only what is within maxContext
+// characters (past it, a file path and a preview), so the packet is
+// bounded until the hook's whole output is within maxContext characters.
+func resumeOutput(out sessionStartOutput, p Packet) sessionStartOutput {
+	s := p.Session
+	intro := fmt.Sprintf("orc-state: the workflow session %s (%s) is %s on this branch. "+
+		"The packet below was read from .orc/ and cross-checked against git just now; findings are listed, not repaired.\n\n",
+		clip(s.SessionID, 60), clip(s.Command, 30), clip(s.Status, 20))
+	budget := maxContext - len(intro) - 100
+	for budget >= 512 {
+		out.HookSpecificOutput.AdditionalContext = intro + renderPacket(p, budget)
+		over := utf8.RuneCount(encodeJSON(out, "")) - maxContext
+		if over <= 0 {
+			break
+		}
+		budget -= over // JSON's escapes (\n, \") are longer than what they stand for
+	}
+	return out
 }

@@ -42,6 +42,9 @@ type lineOut struct {
 	// SessionID names the session's folder for the statusline; line does
 	// not print it.
 	SessionID string `json:"-"`
+	// SlicesEscalated counts escalated slices for the statusline; line
+	// does not print it (the original's line has no such key).
+	SlicesEscalated int `json:"-"`
 }
 
 // runLine is the statusline path: it parses its arguments leniently
@@ -146,7 +149,7 @@ func lineWith(dir string, c lineChoice, layout *gitx.Layout, now time.Time) (lin
 		files := filepath.Join(dir, s.SessionID, "files")
 		if data, err := atomicfile.ReadFile(filepath.Join(files, "slices.json")); err == nil {
 			c, _ := slices.Count(data, now)
-			out.SlicesDone, out.SlicesTotal, out.SlicesClaimed = c.Done, c.Total, c.Claimed
+			out.SlicesDone, out.SlicesTotal, out.SlicesClaimed, out.SlicesEscalated = c.Done, c.Total, c.Claimed, c.Escalated
 		}
 		out.Policy = linePolicy(filepath.Join(files, "decisions.json"))
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -82,6 +83,7 @@ func renderPacket(p Packet, max int) string {
 		findings = append(findings, "- none")
 	}
 	parts := []part{
+		{"## At a glance", glance(p, gitLines[0], dirtyCount(p)), glanceRank(max)},
 		{"## Session", entry, 0},
 		{"## Resume digest", lines(p.Digest), 0},
 		{"## Git", gitLines, 2},
@@ -100,7 +102,7 @@ func renderPacket(p Packet, max int) string {
 	}
 	var omitted []string
 	out := assemble(parts, nil)
-	for rank := 6; len(out) > max && rank > 0; rank-- {
+	for rank := 7; len(out) > max && rank > 0; rank-- {
 		for i := range parts {
 			if parts[i].drop == rank && len(parts[i].lines) > 0 {
 				parts[i].lines = nil
@@ -110,6 +112,110 @@ func renderPacket(p Packet, max int) string {
 		out = assemble(parts, omitted)
 	}
 	return cutAtLine(out, max, omitted)
+}
+
+// The glance's lines are capped so that, with the hook's one-line intro,
+// it ends within the first 2,000 characters of what the host shows: the
+// host keeps about that much as a preview of context over 10,000.
+const (
+	glanceShort = 160 // session, open decisions, HEAD and dirty
+	glanceLong  = 280 // next, worst findings
+	glanceMid   = 200 // re-entry, own claims
+	glanceWorst = 3   // findings named
+)
+
+// glance is the packet's first section: what a session needs first, in
+// this order: session and phase, the digest's Next and Open decisions,
+// HEAD and the dirty count, the re-entry slice, the caller's own claims,
+// the worst findings. Every line is capped (glanceShort..glanceLong).
+func glance(p Packet, head, dirty string) []string {
+	s := p.Session
+	out := []string{
+		clip(fmt.Sprintf("- Session: %s (branch %s), %s, phase %s/%d %s, %s", s.SessionID, s.GitBranch, s.Command, s.Phase, s.TotalPhases, registry.Deref(s.PhaseLabel), s.Status), glanceShort),
+		clip("- Next: "+firstOr(digestBullet(p.Digest, "Next"), "(no digest: run orc-state digest write -)"), glanceLong),
+		clip("- Open decisions: "+firstOr(digestBullet(p.Digest, "Open decisions"), "(not in the digest)"), glanceShort),
+		clip(head+"; "+dirty, glanceShort),
+		clip("- Re-entry: "+firstOr(p.ReentrySlice, "(no slice ledger)"), glanceMid),
+	}
+	mine := "none"
+	if len(p.Mine) > 0 {
+		mine = strings.Join(capList(p.Mine, 3, ""), "; ")
+	}
+	out = append(out, clip("- Your claims: "+mine, glanceMid))
+	worst := "none"
+	if f := worstFindings(p.Findings); len(f) > 0 {
+		var names []string
+		for _, x := range f[:min(len(f), glanceWorst)] {
+			names = append(names, x.Code+": "+x.Message)
+		}
+		worst = strings.Join(names, "; ")
+		if len(f) > glanceWorst {
+			worst += fmt.Sprintf(" (+%d more below)", len(f)-glanceWorst)
+		}
+	}
+	return append(out, clip("- Worst findings: "+worst, glanceLong))
+}
+
+// glanceRank is the glance's drop rank: never dropped from a packet of
+// minGlanceBytes or more; in a smaller one it goes first, the entry and
+// the digest it repeats being kept.
+func glanceRank(max int) int {
+	if max < minGlanceBytes {
+		return 7
+	}
+	return 0
+}
+
+// minGlanceBytes is the smallest packet bound that always keeps the glance.
+const minGlanceBytes = 2048
+
+// dirtyCount is the Dirty line's figure for the glance.
+func dirtyCount(p Packet) string {
+	if p.DirtyNote != "" {
+		return "dirty: " + p.DirtyNote
+	}
+	return fmt.Sprintf("dirty: %d file(s)", len(p.Dirty))
+}
+
+// digestBullet is the text of the digest's "- NAME:" bullet; "" when absent.
+func digestBullet(digest, name string) string {
+	for _, l := range strings.Split(digest, "\n") {
+		if rest, ok := strings.CutPrefix(l, "- "+name+":"); ok {
+			return strings.TrimSpace(rest)
+		}
+	}
+	return ""
+}
+
+func firstOr(s, or string) string {
+	if s == "" {
+		return or
+	}
+	return s
+}
+
+// worstFindings orders findings worst first: the state itself cannot be
+// trusted (interrupted transactions, journal, edits outside orc-state,
+// stored secrets), then claims and slices that block agents, then the
+// rest, then git's facts; ties keep verify's order.
+func worstFindings(f []verify.Finding) []verify.Finding {
+	rank := func(code string) int {
+		for _, p := range []string{"transaction.", "journal.", "edited.", "secret.", "frontmatter.", "checkpoint."} {
+			if strings.HasPrefix(code, p) {
+				return 0
+			}
+		}
+		switch {
+		case strings.HasPrefix(code, "claim."), strings.HasPrefix(code, "slice."):
+			return 1
+		case strings.HasPrefix(code, "git."):
+			return 3
+		}
+		return 2
+	}
+	out := append([]verify.Finding(nil), f...)
+	sort.SliceStable(out, func(i, j int) bool { return rank(out[i].Code) < rank(out[j].Code) })
+	return out
 }
 
 // bullets prefixes each item, cleaned to one line.

@@ -44,6 +44,7 @@ type Packet struct {
 	CrossCheck   []string          `json:"crossCheck"`
 	ReentrySlice string            `json:"reentrySlice"`
 	Claims       []string          `json:"claims,omitempty"` // live claims, the caller's first
+	Mine         []string          `json:"-"`                // the caller's own live claims (the glance)
 	NextArtifact *ArtifactRef      `json:"nextArtifact"`
 	Open         string            `json:"openDecisions"`
 	Findings     []verify.Finding  `json:"findings"`
@@ -200,7 +201,7 @@ func buildPacket(d *state.Dir, reg *registry.Registry, s *registry.Session, agen
 	}
 	if data, _ := d.ReadFile(s.SessionID, state.LedgerFile); data != nil {
 		if l, err := slices.Parse(data); err == nil {
-			p.ReentrySlice, p.Claims = reentry(l, agent, now)
+			p.ReentrySlice, p.Claims, p.Mine = reentry(l, agent, now)
 		}
 	}
 	p.NextArtifact = nextArtifact(d, s, p.Digest)
@@ -219,29 +220,30 @@ func buildPacket(d *state.Dir, reg *registry.Registry, s *registry.Session, agen
 // reentry names the slice to continue: the agent's own live claim, else
 // the re-entry slice of Next (with its holder when another agent claims
 // it). claims lists the live claims, the agent's first.
-func reentry(l *slices.Ledger, agent string, now time.Time) (slice string, claims []string) {
+func reentry(l *slices.Ledger, agent string, now time.Time) (slice string, claims, own []string) {
 	done, total := l.Done()
 	describe := func(id string) string {
 		sl, _ := l.Get(id)
 		return fmt.Sprintf("%s (%s) %s", sl.ID, sl.Status, sl.Title)
 	}
 	var mine, others []string
-	own := ""
+	first := ""
 	for _, h := range l.Holdings(now) {
 		until := h.Until.Format(slices.TimeLayout)
 		if h.By == agent {
-			if own == "" {
-				own = describe(h.ID) + " — claimed by you until " + until
+			if first == "" {
+				first = describe(h.ID) + " — claimed by you until " + until
 			}
 			mine = append(mine, describe(h.ID)+": yours until "+until)
+			own = append(own, describe(h.ID)+" until "+until)
 		} else {
 			others = append(others, describe(h.ID)+": claimed by "+h.By+" until "+until)
 		}
 	}
 	claims = append(mine, others...)
 	switch id, ok := l.Next(); {
-	case own != "":
-		slice = own
+	case first != "":
+		slice = first
 	case ok:
 		slice = describe(id)
 		if sl, _ := l.Get(id); sl.Live(now) {
@@ -250,7 +252,7 @@ func reentry(l *slices.Ledger, agent string, now time.Time) (slice string, claim
 	default:
 		slice = "none ready"
 	}
-	return fmt.Sprintf("%s — %d/%d slices done", slice, done, total), claims
+	return fmt.Sprintf("%s — %d/%d slices done", slice, done, total), claims, own
 }
 
 // artifactName finds a file name in the digest's Next: bullet.

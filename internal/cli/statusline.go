@@ -324,6 +324,7 @@ func sessionView(l lineOut) *statusline.Session {
 	s := &statusline.Session{
 		Command: l.Command, Phase: phaseText(l.Phase), Branch: l.GitBranch,
 		SlicesDone: l.SlicesDone, SlicesTotal: l.SlicesTotal, SlicesClaimed: l.SlicesClaimed, Current: l.Current == nil,
+		SlicesEscalated: l.SlicesEscalated, Status: l.Status,
 	}
 	if t, ok := l.TotalPhases.(float64); ok {
 		s.Total = strconv.FormatFloat(t, 'g', -1, 64)

@@ -37,8 +37,15 @@ type Session struct {
 	SlicesDone    int
 	SlicesTotal   int // 0: no ledger, nothing shown
 	SlicesClaimed int // slices under a live claim (shown as ", n claimed")
-	Current       bool
-	DigestBehind  bool // the digest's Suite sha is not the branch head
+	// SlicesEscalated counts escalated slices (shown as ", n escalated"):
+	// a retry budget ran out and a person must decide.
+	SlicesEscalated int
+	// Status is the session's status; anything but in_progress (paused
+	// above all: a gate paused it and a person must act) is shown after
+	// the phase, in every form.
+	Status       string
+	Current      bool
+	DigestBehind bool // the digest's Suite sha is not the branch head
 }
 
 // Dirty is what is known of the work tree.
@@ -206,6 +213,9 @@ func (r *renderer) work(medium bool) []segment {
 			orc = append(orc, sp("", " "+label))
 		}
 		row = append(row, orc)
+		if st := statusText(s); st != "" {
+			row = append(row, seg(sp(bold+red, st)))
+		}
 		if !s.Current {
 			row = append(row, seg(sp(yellow, "(session of "+clean(s.Branch, 40)+")")))
 		}
@@ -220,7 +230,11 @@ func (r *renderer) work(medium bool) []segment {
 			if s.SlicesClaimed > 0 {
 				text += fmt.Sprintf(", %d claimed", s.SlicesClaimed)
 			}
-			row = append(row, seg(sp("", text)))
+			sl := seg(sp("", text))
+			if s.SlicesEscalated > 0 {
+				sl = append(sl, sp(bold+red, fmt.Sprintf(", %d escalated", s.SlicesEscalated)))
+			}
+			row = append(row, sl)
 		}
 		if policy := clean(s.Policy, 16); !medium && policy != "" && policy != "manual" {
 			style := yellow
@@ -423,6 +437,9 @@ func minimal(in Input) string {
 	switch s := in.Session; {
 	case s != nil && s.Current:
 		text = phaseText(s)
+		if st := statusText(s); st != "" {
+			text += " " + st
+		}
 	case branchName(in.Place) != "":
 		text = branchName(in.Place)
 	default:
@@ -443,6 +460,12 @@ func compact(in Input) string {
 	var parts []string
 	if s := in.Session; s != nil {
 		head := phaseText(s)
+		if st := statusText(s); st != "" {
+			head += " " + st
+		}
+		if s.SlicesEscalated > 0 {
+			head += fmt.Sprintf(" %d escalated", s.SlicesEscalated)
+		}
 		if !s.Current {
 			head += " of " + clean(s.Branch, 16)
 		}
@@ -495,6 +518,15 @@ func tierStyle(t Tier) string {
 		return yellow
 	}
 	return red
+}
+
+// statusText is the session's status when it is not in progress ("" when
+// it is, or unknown): a paused session must not look as if it ran.
+func statusText(s *Session) string {
+	if s.Status == "" || s.Status == "in_progress" {
+		return ""
+	}
+	return clean(s.Status, 16)
 }
 
 // phaseText is "flow 6/9": command and phase of total.

@@ -85,6 +85,22 @@ func TestRender(t *testing.T) {
 			Session: &Session{Command: "flow", Phase: "5", Total: "9", Policy: "auto", SlicesDone: 3, SlicesTotal: 7, SlicesClaimed: 2, Current: true, DigestBehind: true},
 			Place:   Place{InRepo: true, Detached: true, Dirty: Clean}, Term: utf8Term(160)},
 			"orc flow 5/9 │ slices 3/7, 2 claimed │ auto │ ⎇ (detached) ⌗wt │ digest behind HEAD\n"},
+		{"a paused session and escalated slices are shown, distinctly", Input{
+			Session: &Session{Command: "flow", Phase: "4", Total: "9", Status: "paused", SlicesDone: 3, SlicesTotal: 7, SlicesEscalated: 1, Current: true},
+			Place:   Place{InRepo: true, Branch: "main", Dirty: Clean}, Term: Terminal{Columns: 160}},
+			"orc flow 4/9 | paused | slices 3/7, 1 escalated | br main\n"},
+		{"paused in the compact form", Input{
+			Session: &Session{Command: "flow", Phase: "4", Total: "9", Status: "paused", SlicesTotal: 7, SlicesEscalated: 2, Current: true},
+			Place:   Place{InRepo: true, Branch: "main", Dirty: Clean}, Term: Terminal{Columns: 70}},
+			"flow 4/9 paused 2 escalated | main\n"},
+		{"paused in the minimal form", Input{
+			Session: &Session{Command: "flow", Phase: "4", Total: "9", Status: "paused", Current: true},
+			Place:   Place{InRepo: true, Branch: "main", Dirty: Clean}, Term: Terminal{Columns: 40}},
+			"flow 4/9 paused\n"},
+		{"in progress shows no status", Input{
+			Session: &Session{Command: "flow", Phase: "4", Total: "9", Status: "in_progress", Current: true},
+			Place:   Place{InRepo: true, Branch: "main", Dirty: Clean}, Term: Terminal{Columns: 40}},
+			"flow 4/9\n"},
 		{"manual policy is not shown, guided is", Input{Session: &Session{Command: "flow", Phase: "1", Policy: "guided", Current: true}, Term: utf8Term(120)},
 			"orc flow 1 │ guided\n"},
 		{"effort low, fast mode, over 200k, critical", Input{
@@ -214,7 +230,7 @@ func TestRenderWidths(t *testing.T) {
 	  "context_window":{"used_percentage":91},"exceeds_200k_tokens":true,"cost":{"total_cost_usd":123.456,"total_lines_added":99999,"total_lines_removed":88888},
 	  "rate_limits":{"five_hour":{"used_percentage":97,"resets_at":1774980000}},"pr":{"number":123456,"review_state":"approved"},"workspace":{"repo":{"name":"` + strings.Repeat("r", 70) + `"}}}`))
 	s := &Session{Command: strings.Repeat("c", 50), Phase: "12", Total: "99", Label: strings.Repeat("l", 80), Jira: "PROJ-12345",
-		SlicesDone: 10, SlicesTotal: 99, SlicesClaimed: 3, Policy: "auto", Branch: strings.Repeat("b", 80), DigestBehind: true}
+		SlicesDone: 10, SlicesTotal: 99, SlicesClaimed: 3, SlicesEscalated: 4, Status: "paused", Policy: "auto", Branch: strings.Repeat("b", 80), DigestBehind: true}
 	for _, current := range []bool{true, false} {
 		s.Current = current
 		for cols := 1; cols <= 200; cols++ {

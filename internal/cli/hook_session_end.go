@@ -1,0 +1,48 @@
+package cli
+
+// HookSessionEndCmd is `hook session-end`.
+type HookSessionEndCmd struct{}
+
+// Help is the detail of hook session-end --help: the payload fields read.
+func (c *HookSessionEndCmd) Help() string {
+	return hookHelp("SessionEnd", "cwd", "agent_id", "reason") + `
+With a live session on the branch of cwd, it writes the Auto-checkpoint
+(trigger session-end), so the next session's resume packet is fresh; the
+claims of the session's agents are kept (a resumed session continues them)
+and the packet lists them. The client does not fire SessionEnd on every
+exit and gives all its hooks 1.5 s together: nothing depends on it. It
+prints nothing and exits 0.`
+}
+
+// Run writes the Auto-checkpoint as the session ends.
+func (c *HookSessionEndCmd) Run(e *Env) error {
+	return e.autoCheckpointHook("hook:SessionEnd", "session-end")
+}
+
+// autoCheckpointHook is the body of the hooks that only write the
+// Auto-checkpoint of the live session of the payload's cwd with trigger:
+// nothing for a subagent (agent_id set), nothing without a live session,
+// one stderr line on a problem; always exit 0, never any stdout.
+func (e *Env) autoCheckpointHook(actor, trigger string) error {
+	p, err := e.payload()
+	if err != nil {
+		return e.problem(err)
+	}
+	if p.AgentID != "" {
+		return nil
+	}
+	e.actor = actor
+	d, _, s, err := e.liveSession()
+	if err != nil || s == nil {
+		if err != nil {
+			return e.problem(err)
+		}
+		return nil
+	}
+	g := observe(d, s.GitBranch, 0)
+	g.close() // its git process ends before the lock is taken (docs/protocol.md §4)
+	if err := e.writeAuto(s.SessionID, g, trigger); err != nil {
+		return e.problem(err)
+	}
+	return nil
+}

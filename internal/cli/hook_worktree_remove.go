@@ -1,0 +1,35 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+)
+
+// HookWorktreeRemoveCmd is `hook worktree-remove`.
+type HookWorktreeRemoveCmd struct{}
+
+// Help is the detail of hook worktree-remove --help: the payload fields read.
+func (c *HookWorktreeRemoveCmd) Help() string {
+	return hookHelp("WorktreeRemove", "cwd", "worktree_path") + `
+It runs git worktree remove (never --force: git keeps a worktree with
+changes) when the path is still one of the repository's worktrees, then
+removes the worktree's binding (the worktree leave effect), also when the
+folder is already gone. A worktree git keeps stays bound. It prints nothing
+and exits 0, saying on stderr why when something failed.`
+}
+
+// Run removes the client's worktree and its binding.
+func (c *HookWorktreeRemoveCmd) Run(e *Env) error {
+	p, err := e.payload()
+	if err != nil {
+		return e.problem(err)
+	}
+	e.actor = "hook:WorktreeRemove"
+	if p.WorktreePath == "" || !filepath.IsAbs(p.WorktreePath) {
+		return e.problem(fmt.Errorf("worktree_path %q is not an absolute path", p.WorktreePath))
+	}
+	if err := e.removeWorktree(filepath.Clean(p.WorktreePath), false); err != nil {
+		return e.problem(err)
+	}
+	return nil
+}
