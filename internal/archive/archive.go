@@ -102,6 +102,10 @@ type Item struct {
 	Used bool
 	// refCreated is set once the ref exists (git).
 	refCreated bool
+	// InFolder keeps it as a folder archive under .archive/, staged by
+	// the transaction, also in a repository: no git process for an
+	// archive made often (a replaced digest).
+	InFolder bool
 }
 
 // Time is the <time> part of the archive's name.

@@ -120,8 +120,10 @@ func (e *Env) replaceDigest(explicit string, text []byte, args map[string]string
 		if err != nil || cp == nil || replaced(checkpoint.Parse(cp).Body) == "" {
 			return nil, err
 		}
-		return []*archive.Item{archive.NewItem(s.SessionID, archive.KindDigest, e.Verb, e.Actor(), e.stamp(),
-			archive.FileSnapshot(s, state.CheckpointFile, cp))}, nil
+		it := archive.NewItem(s.SessionID, archive.KindDigest, e.Verb, e.Actor(), e.stamp(),
+			archive.FileSnapshot(s, state.CheckpointFile, cp))
+		it.InFolder = true // made on every digest write: no git process for it
+		return []*archive.Item{it}, nil
 	}, func(tx *state.Tx, store *archive.Store, items []*archive.Item) error {
 		s, err := ch.find(tx.Reg)
 		if err != nil {

@@ -42,8 +42,8 @@ func splitArchive(arg string) (id, at string) {
 // the session is exactly what was archived.
 func (c *SessionRestoreCmd) Run(e *Env) error {
 	id, at := splitArchive(c.Archive)
-	if id == "" || !orphanName(id) {
-		return fault.Usagef("%q names no session", c.Archive).WithHint("orc-state archive list shows the archives and their times")
+	if p := archive.OrphanNameProblem(id); p != "" {
+		return fault.Usagef("%s names no session: %s", safetext.Escape(c.Archive), p).WithHint("orc-state archive list shows the archives and their times")
 	}
 	d, err := e.Dir()
 	if err != nil {
@@ -66,20 +66,11 @@ func (c *SessionRestoreCmd) Run(e *Env) error {
 		}
 		return fault.NotFoundf("%s", what).WithHint("orc-state archive list --session %s shows its archives", safetext.Quote(id))
 	}
-	snap, err := store.Load(a)
+	r, err := restorable(store, a)
 	if err != nil {
-		return fault.Wrap(fault.Invalid, err, "cannot read %s", a.Name).WithHint("run git status to see why git cannot answer")
+		return err
 	}
-	var entry *registry.Session
-	if a.Kind != archive.KindOrphan {
-		s, err := archive.ValidateSession(id, snap)
-		if err != nil {
-			return fault.Invalidf("%s cannot be restored: %v; nothing was written", a.Name, err).WithHint("read it with orc-state archive list, and take what you need from it by hand")
-		}
-		entry = &s
-	} else if err := archive.ValidatePaths(snap); err != nil {
-		return fault.Invalidf("%s cannot be restored: %v; nothing was written", a.Name, err).WithHint("take what you need from it by hand")
-	}
+	snap, entry := r.Snap, r.Entry
 	if where, found := archive.Credential(snap); found {
 		return fault.Usagef("%s holds credential-shaped text in %s; it is not restored, nothing was written", safetext.Escape(a.Name), where).
 			WithHint("take what you need from it by hand, leaving the secret out")
@@ -105,6 +96,22 @@ func (c *SessionRestoreCmd) Run(e *Env) error {
 		fmt.Fprintf(e.Stdout, "restored %s from %s\n", safetext.Escape(id), safetext.Escape(a.Name))
 		return nil
 	})
+}
+
+// restorable reads an archive and validates it as a whole before anything
+// is restored (archive.Check): one that is not what a verb could have
+// archived is refused, exit 2, nothing written.
+func restorable(store *archive.Store, a archive.Archive) (archive.Restorable, error) {
+	r, err := store.Restore(a)
+	var inv *archive.InvalidError
+	if errors.As(err, &inv) {
+		return r, fault.Usagef("%v; nothing was written", inv).
+			WithHint("orc-state archive list shows why; take what you need from it by hand, or remove it with orc-state cleanup --archives --older-than 0d --force %s", safetext.Quote(a.Session))
+	}
+	if err != nil {
+		return r, fault.Wrap(fault.Invalid, err, "cannot read %s", safetext.Escape(a.Name)).WithHint("run git status to see why git cannot answer")
+	}
+	return r, nil
 }
 
 // restoreConflict refuses to restore id while a session holds its key,
