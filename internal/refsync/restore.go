@@ -41,6 +41,16 @@ func (s *Syncer) Restore(ref string, force bool) (Result, []string, error) {
 	if commit == "" {
 		return Result{}, nil, fault.NotFoundf("no archive %s here", ref).WithHint("orc-state sync status lists the archives")
 	}
+	// The archive is validated whole before anything else (a whole
+	// session, by the rules every import and restore applies).
+	tree, err := s.readTree(commit)
+	if err != nil {
+		return Result{}, nil, fault.Wrap(fault.Invalid, err, "cannot read %s", ref)
+	}
+	entry, err := validateTree(id, tree, "archived")
+	if err != nil {
+		return Result{Session: id, Outcome: Refused, Detail: err.Error() + "; nothing was changed"}, nil, nil
+	}
 	ss, err := s.surveyOne(rs, id)
 	if err != nil {
 		return Result{}, nil, err
@@ -54,14 +64,6 @@ func (s *Syncer) Restore(ref string, force bool) (Result, []string, error) {
 	case ss.state == Diverged:
 		return Result{}, nil, fault.Usagef("%s is diverged; resolve it first, then restore", id).
 			WithHint("orc-state sync resolve %s --keep local|remote%s", safetext.Quote(id), remoteFlag(s.Remote))
-	}
-	tree, err := s.readTree(commit)
-	if err != nil {
-		return Result{}, nil, fault.Wrap(fault.Invalid, err, "cannot read %s", ref)
-	}
-	entry, err := validateTree(id, tree, "archived")
-	if err != nil {
-		return Result{Session: id, Outcome: Refused, Detail: err.Error() + "; nothing was changed"}, nil, nil
 	}
 	discards := lacking(changesOf(journalOf(ss.local)), changesOf(journalOf(tree.Snapshot())))
 	if len(discards) > 0 && !force {
