@@ -142,7 +142,6 @@ func hintOf(err error) string {
 	return hint
 }
 
-
 func TestValidateTreeRefusesLinks(t *testing.T) {
 	entry := `{"sessionId":"s","branch":"s","gitBranch":"s","command":"flow","status":"in_progress","phase":1,"totalPhases":3,"linkedPRs":[],"startedAt":"2026-01-02T03:04:05Z","updatedAt":"2026-01-02T03:04:05Z"}`
 	base := gitx.Tree{EntryFile: {ID: "e", Data: []byte(entry)}}
