@@ -61,6 +61,9 @@ const (
 	Folder = state.ArchiveFolder
 	// EntryFile is the session's registry entry inside an archive.
 	EntryFile = "entry.json"
+	// BindingsFile holds, in the archive of a removed session, the
+	// worktree bindings it had (a worktrees.json of those only).
+	BindingsFile = "worktrees.json"
 	// TimeLayout names an archive after the second it was made (UTC).
 	TimeLayout = "20060102T150405Z"
 )

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/orc-state/orc-state/internal/binding"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
@@ -31,6 +32,9 @@ type Restorable struct {
 	Snap Snapshot
 	// Entry is the registry entry it holds (nil for an orphan's).
 	Entry *registry.Session
+	// Bindings are the worktree bindings a removed session had
+	// (BindingsFile), not part of Snap.
+	Bindings []binding.Binding
 }
 
 // metaProblem says why an archive's metadata (and the name it is kept
@@ -135,6 +139,25 @@ func Check(a Archive, tree gitx.Tree) (Restorable, error) {
 		if strings.Join(have, "\n") != strings.Join(only, "\n") {
 			return bad("a %s archive holds %s, not %s", a.Kind, strings.Join(only, " and "), safetext.Escape(strings.Join(have, ", ")))
 		}
+	}
+	if raw, ok := tree[BindingsFile]; ok && a.Kind == KindSession && raw.Mode == "" {
+		f, err := binding.Parse(raw.Data)
+		if err != nil {
+			return bad("its %v", err)
+		}
+		for _, b := range f.Worktrees {
+			if b.Session != a.Session {
+				return bad("its %s binds %s to session %s", BindingsFile, safetext.Escape(b.Path), safetext.Escape(b.Session))
+			}
+		}
+		r.Bindings = f.Worktrees
+		rest := make(gitx.Tree, len(tree))
+		for p, b := range tree {
+			if p != BindingsFile {
+				rest[p] = b
+			}
+		}
+		tree = rest
 	}
 	entry, err := state.CheckIncoming(in, tree)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/orc-state/orc-state/internal/binding"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/safetext"
@@ -47,6 +48,9 @@ func (s *Syncer) Restore(ref string, force bool) (Result, []string, error) {
 	if err != nil {
 		return Result{}, nil, fault.Wrap(fault.Invalid, err, "cannot read %s", ref)
 	}
+	// A removed session's archive keeps its worktree bindings: they never
+	// travel, and sync restore leaves them out.
+	delete(tree, binding.FileName)
 	entry, err := validateTree(id, tree, "archived")
 	if err != nil {
 		return Result{Session: id, Outcome: Refused, Detail: err.Error() + "; nothing was changed"}, nil, nil
