@@ -265,8 +265,7 @@ func (c *RepairCmd) removeOrphan(e *Env) error {
 // folder planted under any such name can be removed; only one named like
 // a key (registry.CheckKey) can be adopted.
 func orphanName(name string) bool {
-	return name != "" && name != ".." && !strings.HasPrefix(name, ".") && !perRepo[name] &&
-		!strings.ContainsAny(name, "/\\\x00") && filepath.Base(name) == name
+	return archive.OrphanNameProblem(name) == "" && !perRepo[name]
 }
 
 // orphanCheck refuses anything but a session-shaped folder without entry.
