@@ -274,7 +274,7 @@ func describe(err error) error {
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		return errors.New("unexpected end of JSON input")
 	case errors.As(err, &syn) && errors.Is(syn.Err, jsontext.ErrDuplicateName):
-		return fmt.Errorf("duplicate key %q", lastName(syn.JSONPointer))
+		return &syntaxError{msg: fmt.Sprintf("duplicate key %q", lastName(syn.JSONPointer)), offset: syn.ByteOffset}
 	case errors.As(err, &syn):
 		msg := strings.TrimPrefix(syn.Err.Error(), "jsontext: ")
 		if strings.Contains(msg, "invalid UTF-8") {
