@@ -165,3 +165,33 @@ func TestCredential(t *testing.T) {
 		t.Errorf("Credential found %q in clean content", where)
 	}
 }
+
+// No name the state dir owns, in any spelling macOS or Windows would take
+// for it, is ever an orphan folder.
+func TestOrphanNameProblemRefusesOwnedNames(t *testing.T) {
+	for name, ok := range map[string]bool{
+		"stray": true, "feat-x": true, "sync": true, "orc.json2": true,
+		"sync.jsonl": false, "worktrees.json": false, "orc.json": false, "removed.jsonl": false, "knowledge": false,
+		"SYNC.JSONL": false, "Orc.Json.": false, "worktrees.json ": false, "Knowledge..": false,
+		".lock": false, ".archive": false, ".orc.json.proof": false, ".transaction.json": false,
+		"": false, ".": false, "..": false, "a/b": false, `a\b`: false,
+	} {
+		if got := OrphanNameProblem(name) == ""; got != ok {
+			t.Errorf("OrphanNameProblem(%q) = %q; want ok %v", name, OrphanNameProblem(name), ok)
+		}
+	}
+}
+
+// An archive's <time> is YYYYMMDDTHHMMSSZ, optionally -N (N from 2, no
+// leading zero).
+func TestTimeName(t *testing.T) {
+	for tm, ok := range map[string]bool{
+		"20260102T030405Z": true, "20260102T030405Z-2": true, "20260102T030405Z-128": true,
+		"20260102T030405Z-": false, "20260102T030405Z-02": false, "20260102T030405Z-x": false,
+		"2026-01-02": false, "20261302T030405Z": false, "": false,
+	} {
+		if got := timeName(tm); got != ok {
+			t.Errorf("timeName(%q) = %v, want %v", tm, got, ok)
+		}
+	}
+}
