@@ -56,7 +56,7 @@ func CheckIncoming(in Incoming, tree gitx.Tree) (registry.Session, error) {
 	id := safetext.Escape(in.ID)
 	for _, name := range sortedNames(tree) {
 		if m := tree[name].Mode; m != "" {
-			return s, fmt.Errorf("the %s state of %s has a %s %s: only regular files travel", in.Side, id, m, safetext.Escape(name))
+			return s, stray(name, "the %s state of %s has a %s %s: only regular files travel", in.Side, id, m, safetext.Escape(name))
 		}
 	}
 	if !in.Orphan {
@@ -76,11 +76,11 @@ func CheckIncoming(in Incoming, tree gitx.Tree) (registry.Session, error) {
 	}
 	for _, name := range sortedNames(tree) {
 		if !SafeRel(name) {
-			return s, fmt.Errorf("the %s state of %s has an unsafe path %q", in.Side, id, name)
+			return s, stray(name, "the %s state of %s has an unsafe path %q", in.Side, id, name)
 		}
 		for _, el := range strings.Split(name, "/") {
 			if p := NameProblem(el); p != "" {
-				return s, fmt.Errorf("the %s state of %s has a file %s: %s", in.Side, id, safetext.Escape(name), p)
+				return s, stray(name, "the %s state of %s has a file %s: %s", in.Side, id, safetext.Escape(name), p)
 			}
 		}
 		if name == EntryFile && !in.Orphan {
@@ -92,15 +92,15 @@ func CheckIncoming(in Incoming, tree gitx.Tree) (registry.Session, error) {
 			if in.Side == "archived" {
 				how = "written"
 			}
-			return s, fmt.Errorf("the %s state of %s has %q, which this orc-state does not know (%s by a newer version? upgrade orc-state)", in.Side, id, name, how)
+			return s, stray(name, "the %s state of %s has %q, which this orc-state does not know (%s by a newer version? upgrade orc-state)", in.Side, id, name, how)
 		}
 		f := SessionFileOf(rel)
 		if !f.Travels || !f.Archived {
-			return s, fmt.Errorf("the %s state of %s has %s, a file that never travels between machines", in.Side, id, safetext.Escape(name))
+			return s, stray(name, "the %s state of %s has %s, a file that never travels between machines", in.Side, id, safetext.Escape(name))
 		}
 		data := tree[name].Data
 		if limit := maxBytes(rel); len(data) > limit {
-			return s, fmt.Errorf("the %s %s of %s is %d bytes; no verb writes one over %d", in.Side, safetext.Escape(rel), id, len(data), limit)
+			return s, stray(name, "the %s %s of %s is %d bytes; no verb writes one over %d", in.Side, safetext.Escape(rel), id, len(data), limit)
 		}
 		if err := ValidateSessionFile(rel, data); err != nil {
 			return s, fmt.Errorf("the %s %s of %s is invalid: %v", in.Side, safetext.Escape(rel), id, err)
@@ -120,6 +120,19 @@ func CheckIncoming(in Incoming, tree gitx.Tree) (registry.Session, error) {
 		}
 	}
 	return s, nil
+}
+
+// StrayError is a file CheckIncoming refuses by its name, kind or size:
+// none a verb writes, so no verb's fix applies (a hand edit put it there).
+type StrayError struct {
+	Path string // its slash path in the content
+	msg  string
+}
+
+func (e *StrayError) Error() string { return e.msg }
+
+func stray(path, format string, args ...any) error {
+	return &StrayError{Path: path, msg: fmt.Sprintf(format, args...)}
 }
 
 // maxBytes is the size cap of the file at a slash path under files/.
