@@ -64,6 +64,10 @@ func (c *RepairCmd) rebuildRegistry(e *Env) error {
 			reg.Sessions = append(reg.Sessions, s)
 			out = append(out, fmt.Sprintf("rebuilt %s from %s", safetext.Escape(name), source))
 		}
+		if tx.Raw == nil && len(reg.Sessions) == 0 {
+			return fault.NotFoundf("no orc.json and no session folder in %s; there is nothing to rebuild", d.Path).
+				WithHint("orc-state init starts a session")
+		}
 		sort.Slice(reg.Sessions, func(i, j int) bool { return reg.Sessions[i].SessionID < reg.Sessions[j].SessionID })
 		if err := reg.Validate(); err != nil {
 			return fault.Invalidf("the rebuilt registry is invalid: %v; nothing was written", err).WithHint("fix orc.json by hand")
