@@ -213,6 +213,7 @@ func doctor(d *state.Dir, now time.Time, env environ.List) []doctorFinding {
 			continue
 		}
 		fs = append(fs, verify.StoredSecrets(d, s)...)
+		fs = append(fs, verify.StrayFiles(d, s.SessionID)...)
 		for _, f := range fs {
 			if f.Code == "transaction.invalid" {
 				continue // named once, above

@@ -24,7 +24,7 @@ const EntryFile = "entry.json"
 // format; the append-only files grow by many writes.
 const (
 	MaxFileBytes   = 1 << 20  // an artifact, the ledger, the decisions: one input of at most 1 MiB
-	MaxAppendBytes = 16 << 20 // progress.md and journal.jsonl
+	MaxAppendBytes = 64 << 20 // progress.md and journal.jsonl
 )
 
 // Incoming says what content come from elsewhere is, for CheckIncoming.
@@ -54,10 +54,8 @@ type Incoming struct {
 func CheckIncoming(in Incoming, tree gitx.Tree) (registry.Session, error) {
 	var s registry.Session
 	id := safetext.Escape(in.ID)
-	for _, name := range sortedNames(tree) {
-		if m := tree[name].Mode; m != "" {
-			return s, stray(name, "the %s state of %s has a %s %s: only regular files travel", in.Side, id, m, safetext.Escape(name))
-		}
+	if err := CheckStrays(in, tree); err != nil {
+		return s, err
 	}
 	if !in.Orphan {
 		raw, ok := tree[EntryFile]
@@ -75,34 +73,11 @@ func CheckIncoming(in Incoming, tree gitx.Tree) (registry.Session, error) {
 		}
 	}
 	for _, name := range sortedNames(tree) {
-		if !SafeRel(name) {
-			return s, stray(name, "the %s state of %s has an unsafe path %q", in.Side, id, name)
-		}
-		for _, el := range strings.Split(name, "/") {
-			if p := NameProblem(el); p != "" {
-				return s, stray(name, "the %s state of %s has a file %s: %s", in.Side, id, safetext.Escape(name), p)
-			}
-		}
-		if name == EntryFile && !in.Orphan {
-			continue
-		}
 		rel, ok := strings.CutPrefix(name, "files/")
 		if !ok {
-			how := "pushed"
-			if in.Side == "archived" {
-				how = "written"
-			}
-			return s, stray(name, "the %s state of %s has %q, which this orc-state does not know (%s by a newer version? upgrade orc-state)", in.Side, id, name, how)
+			continue // entry.json
 		}
-		f := SessionFileOf(rel)
-		if !f.Travels || !f.Archived {
-			return s, stray(name, "the %s state of %s has %s, a file that never travels between machines", in.Side, id, safetext.Escape(name))
-		}
-		data := tree[name].Data
-		if limit := maxBytes(rel); len(data) > limit {
-			return s, stray(name, "the %s %s of %s is %d bytes; no verb writes one over %d", in.Side, safetext.Escape(rel), id, len(data), limit)
-		}
-		if err := ValidateSessionFile(rel, data); err != nil {
+		if err := ValidateSessionFile(rel, tree[name].Data); err != nil {
 			return s, fmt.Errorf("the %s %s of %s is invalid: %v", in.Side, safetext.Escape(rel), id, err)
 		}
 	}
@@ -122,6 +97,48 @@ func CheckIncoming(in Incoming, tree gitx.Tree) (registry.Session, error) {
 	return s, nil
 }
 
+// CheckStrays is the part of CheckIncoming that judges each file by its
+// kind, path, name and size alone (a *StrayError: no verb writes such a
+// file): verify and doctor run it on a session's folder, so what push
+// would refuse is named there too. entry.json is allowed beside files/
+// unless Orphan.
+func CheckStrays(in Incoming, tree gitx.Tree) error {
+	id := safetext.Escape(in.ID)
+	for _, name := range sortedNames(tree) {
+		if m := tree[name].Mode; m != "" {
+			return stray(name, "the %s state of %s has a %s %s: only regular files travel", in.Side, id, m, safetext.Escape(name))
+		}
+	}
+	for _, name := range sortedNames(tree) {
+		if !SafeRel(name) {
+			return stray(name, "the %s state of %s has an unsafe path %q", in.Side, id, name)
+		}
+		for _, el := range strings.Split(name, "/") {
+			if p := NameProblem(el); p != "" {
+				return stray(name, "the %s state of %s has a file %s: %s", in.Side, id, safetext.Escape(name), p)
+			}
+		}
+		if name == EntryFile && !in.Orphan {
+			continue
+		}
+		rel, ok := strings.CutPrefix(name, "files/")
+		if !ok {
+			how := "pushed"
+			if in.Side == "archived" {
+				how = "written"
+			}
+			return stray(name, "the %s state of %s has %q, which this orc-state does not know (%s by a newer version? upgrade orc-state)", in.Side, id, name, how)
+		}
+		if f := SessionFileOf(rel); !f.Travels || !f.Archived {
+			return stray(name, "the %s state of %s has %s, a file that never travels between machines", in.Side, id, safetext.Escape(name))
+		}
+		if limit := MaxBytes(rel); len(tree[name].Data) > limit {
+			return stray(name, "the %s %s of %s is %d bytes, over its cap of %d", in.Side, safetext.Escape(rel), id, len(tree[name].Data), limit)
+		}
+	}
+	return nil
+}
+
 // StrayError is a file CheckIncoming refuses by its name, kind or size:
 // none a verb writes, so no verb's fix applies (a hand edit put it there).
 type StrayError struct {
@@ -135,8 +152,8 @@ func stray(path, format string, args ...any) error {
 	return &StrayError{Path: path, msg: fmt.Sprintf(format, args...)}
 }
 
-// maxBytes is the size cap of the file at a slash path under files/.
-func maxBytes(rel string) int {
+// MaxBytes is the size cap of the file at a slash path under files/.
+func MaxBytes(rel string) int {
 	switch rel {
 	case CheckpointFile:
 		return checkpoint.MaxFileBytes

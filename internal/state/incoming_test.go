@@ -41,7 +41,7 @@ func TestCheckIncomingRefusesWhatNoVerbWrites(t *testing.T) {
 		{"git config", Incoming{ID: "o", Side: "archived", Orphan: true}, gitx.Tree{"files/.git/config": {Data: []byte("[core]\n")}}, "a hidden name"},
 		{"short git", Incoming{ID: "o", Side: "archived", Orphan: true}, gitx.Tree{"files/GIT~1/config": {Data: []byte("[core]\n")}}, "the name Windows gives .git"},
 		{"device", Incoming{ID: "o", Side: "archived", Orphan: true}, gitx.Tree{"files/aux.md": {Data: []byte("x")}}, "Windows device name"},
-		{"over cap", Incoming{ID: "o", Side: "archived", Orphan: true}, gitx.Tree{"files/big.md": {Data: []byte(big)}}, "no verb writes one over 1048576"},
+		{"over cap", Incoming{ID: "o", Side: "archived", Orphan: true}, gitx.Tree{"files/big.md": {Data: []byte(big)}}, "over its cap of 1048576"},
 		{"broken journal", Incoming{ID: "o", Side: "archived", Orphan: true}, gitx.Tree{"files/journal.jsonl": {Data: []byte("{not json\n")}}, "journal.jsonl of o is invalid"},
 		{"outside files", Incoming{ID: "o", Side: "archived", Orphan: true}, gitx.Tree{"notes.txt": {Data: []byte("x")}}, "which this orc-state does not know"},
 		{"no entry", Incoming{ID: "s", Side: "archived", Whole: true}, gitx.Tree{"files/slices.json": {Data: []byte("{}")}}, "has no entry.json"},
