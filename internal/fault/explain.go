@@ -35,7 +35,7 @@ const (
 	hintDoctor  = "run orc-state doctor"
 	hintMigrate = "run orc-state migrate"
 	hintUpgrade = "upgrade orc-state"
-	hintRebuild = "orc-state repair --rebuild-registry rebuilds orc.json from each session's checkpoint and journal (the damaged file kept aside), or fix orc.json by hand, then " + hintMigrate
+	hintRebuild = "orc-state repair --rebuild-registry rebuilds orc.json from each session's checkpoint and journal (the damaged file kept aside), or fix orc.json by hand, then run orc-state migrate"
 	// hintInternal follows a failure orc-state has no word for.
 	hintInternal = "this is not an answer: retry once the cause the message names is gone; if it stays, run orc-state doctor"
 )

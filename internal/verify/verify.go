@@ -208,15 +208,11 @@ func journalFindings(d *state.Dir, reg *registry.Registry, s *registry.Session) 
 		if *last.Field(what) != *now.Field(what) {
 			out = append(out, Finding{Code: "edited." + what,
 				Message: fmt.Sprintf("%s changed outside orc-state since journal seq %d", fileOf(what), entries[len(entries)-1].Seq),
-				Next:    "orc-state log --session " + safetext.Quote(s.SessionID) + " (see the last change), then orc-state repair --session " + safetext.Quote(s.SessionID) + keepsEdit})
+				Next:    "orc-state log --session " + safetext.Quote(s.SessionID) + " (see the last change), then orc-state repair --session " + safetext.Quote(s.SessionID) + ", which keeps your edit and re-baselines the journal (to drop the edit, restore the file by hand first)"})
 		}
 	}
 	return out
 }
-
-// keepsEdit is what a next: line says about repair after an outside
-// edit: it acknowledges the edit, it does not undo it.
-const keepsEdit = ", which keeps your edit and re-baselines the journal (to drop the edit, restore the file by hand first)"
 
 // noticedEdits reports the outside edits that later writers noticed and
 // recorded (since the last repair, which acknowledges them).
@@ -235,7 +231,7 @@ func noticedEdits(entries []journal.Entry, id string) []Finding {
 			}
 			out = append(out, Finding{Code: code,
 				Message: fmt.Sprintf("%s was changed outside orc-state before journal seq %d (noticed by %s)", fileOf(what), entries[i].Seq, entries[i].Verb),
-				Next:    "orc-state log --session " + safetext.Quote(id) + " (see when), then orc-state repair --session " + safetext.Quote(id) + keepsEdit})
+				Next:    "orc-state log --session " + safetext.Quote(id) + " (see when), then orc-state repair --session " + safetext.Quote(id) + ", which keeps your edit and re-baselines the journal (to drop the edit, restore the file by hand first)"})
 		}
 	}
 	return out
