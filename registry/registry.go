@@ -190,7 +190,11 @@ func Parse(data []byte) (*Registry, error) {
 		if f := legacyField(data); f != "" {
 			return nil, &InvalidError{Fault: fmt.Sprintf("legacy field %q (%v)", f, err), Problem: Legacy}
 		}
-		return nil, &InvalidError{Fault: err.Error(), Problem: Damaged}
+		fault := err.Error()
+		if line, col, ok := strictjson.Position(data, err); ok {
+			fault = fmt.Sprintf("%s at line %d, column %d", fault, line, col)
+		}
+		return nil, &InvalidError{Fault: fault, Problem: Damaged}
 	}
 	if r.Schema > Schema {
 		return nil, newerSchema(r.Schema)

@@ -61,6 +61,9 @@ const (
 	Folder = state.ArchiveFolder
 	// EntryFile is the session's registry entry inside an archive.
 	EntryFile = "entry.json"
+	// BindingsFile holds, in the archive of a removed session, the
+	// worktree bindings it had (a worktrees.json of those only).
+	BindingsFile = "worktrees.json"
 	// TimeLayout names an archive after the second it was made (UTC).
 	TimeLayout = "20060102T150405Z"
 )
@@ -102,6 +105,10 @@ type Item struct {
 	Used bool
 	// refCreated is set once the ref exists (git).
 	refCreated bool
+	// InFolder keeps it as a folder archive under .archive/, staged by
+	// the transaction, also in a repository: no git process for an
+	// archive made often (a replaced digest).
+	InFolder bool
 }
 
 // Time is the <time> part of the archive's name.

@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"github.com/orc-state/orc-state/internal/gitx"
 	"strings"
 	"testing"
 	"time"
@@ -96,26 +97,58 @@ func TestPick(t *testing.T) {
 	}
 }
 
-func TestValidatePaths(t *testing.T) {
+// An archive is validated as a whole whatever its metadata claims: its
+// kind, its name, its time and its content must be what a verb made.
+func TestCheckValidatesTheWholeArchive(t *testing.T) {
+	orphan := func(name, kind, at, tm string, files gitx.Tree) (Archive, gitx.Tree) {
+		return Archive{Meta: Meta{Session: name, Kind: kind, At: at}, Name: ".archive/" + name + "/" + tm, Time: tm}, files
+	}
+	plain := gitx.Tree{"files/plan.md": {Data: []byte("plan\n")}}
 	for _, c := range []struct {
-		path string
-		ok   bool
+		name string
+		a    Archive
+		tree gitx.Tree
+		want string // "" when it is restorable
 	}{
-		{"entry.json", true},
-		{"files/checkpoint.md", true},
-		{"files/qa/report.json", true},
-		{"../escape", false},
-		{"files/../../x", false},
-		{"/abs", false},
-		{"files/.slices.json.tmp-12", false},
-		{"files/.hidden", true}, // a hidden file of an orphan folder is kept, and comes back
-		{`files\win`, false},
-		{"files//double", false},
-		{"", false},
+		{name: "orphan", want: ""},
+		{name: "reserved sync.jsonl", want: "it names no orphan folder"},
+		{name: "reserved in another case", want: "it names no orphan folder"},
+		{name: "kind forged", want: "none orc-state makes"},
+		{name: "time forged", want: "does not parse"},
+		{name: "name time forged", want: "does not parse"},
+		{name: "temp path", want: "unsafe path"},
+		{name: "hidden part", want: "a hidden name"},
+		{name: "symlink", want: "has a symlink"},
+		{name: "ledger with more", want: "a ledger archive holds"},
+		{name: "orphan holding an entry", want: "holds an entry"},
 	} {
-		err := ValidatePaths(Snapshot{c.path: []byte("x")})
-		if (err == nil) != c.ok {
-			t.Errorf("ValidatePaths(%q) = %v; want ok %v", c.path, err, c.ok)
+		a, tree := orphan("feat-o", KindOrphan, "2026-01-02T03:04:05Z", "20260102T030405Z", plain)
+		switch c.name {
+		case "reserved sync.jsonl":
+			a.Session = "sync.jsonl"
+		case "reserved in another case":
+			a.Session = "Worktrees.JSON."
+		case "kind forged":
+			a.Kind = "orphan\x1b[31m"
+		case "time forged":
+			a.At = "yesterday"
+		case "name time forged":
+			a.Time = "2026-x"
+		case "temp path":
+			tree = gitx.Tree{"files/.slices.json.tmp-12": {Data: []byte("x")}}
+		case "hidden part":
+			tree = gitx.Tree{"files/.git/config": {Data: []byte("[core]\n\tfsmonitor = touch /tmp/x\n")}}
+		case "symlink":
+			tree = gitx.Tree{"files/link": {Data: []byte("/etc/passwd"), Mode: "symlink"}}
+		case "ledger with more":
+			a.Kind = KindLedger
+			tree = gitx.Tree{EntryFile: {Data: []byte("{}")}, "files/slices.json": {Data: []byte("{}")}, "files/x.md": {Data: []byte("x")}}
+		case "orphan holding an entry":
+			tree = gitx.Tree{EntryFile: {Data: []byte("{}")}}
+		}
+		_, err := Check(a, tree)
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%s: Check = %v; want %q", c.name, err, c.want)
 		}
 	}
 }
@@ -130,5 +163,35 @@ func TestCredential(t *testing.T) {
 	}
 	if where, ok := Credential(Snapshot{"files/progress.md": []byte("nothing here\n")}); ok {
 		t.Errorf("Credential found %q in clean content", where)
+	}
+}
+
+// No name the state dir owns, in any spelling macOS or Windows would take
+// for it, is ever an orphan folder.
+func TestOrphanNameProblemRefusesOwnedNames(t *testing.T) {
+	for name, ok := range map[string]bool{
+		"stray": true, "feat-x": true, "sync": true, "orc.json2": true,
+		"sync.jsonl": false, "worktrees.json": false, "orc.json": false, "removed.jsonl": false, "knowledge": false,
+		"SYNC.JSONL": false, "Orc.Json.": false, "worktrees.json ": false, "Knowledge..": false,
+		".lock": false, ".archive": false, ".orc.json.proof": false, ".transaction.json": false,
+		"": false, ".": false, "..": false, "a/b": false, `a\b`: false,
+	} {
+		if got := OrphanNameProblem(name) == ""; got != ok {
+			t.Errorf("OrphanNameProblem(%q) = %q; want ok %v", name, OrphanNameProblem(name), ok)
+		}
+	}
+}
+
+// An archive's <time> is YYYYMMDDTHHMMSSZ, optionally -N (N from 2, no
+// leading zero).
+func TestTimeName(t *testing.T) {
+	for tm, ok := range map[string]bool{
+		"20260102T030405Z": true, "20260102T030405Z-2": true, "20260102T030405Z-128": true,
+		"20260102T030405Z-": false, "20260102T030405Z-02": false, "20260102T030405Z-x": false,
+		"2026-01-02": false, "20261302T030405Z": false, "": false,
+	} {
+		if got := timeName(tm); got != ok {
+			t.Errorf("timeName(%q) = %v, want %v", tm, got, ok)
+		}
 	}
 }

@@ -18,11 +18,17 @@ import (
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 )
 
 // Timeout bounds each git command of an archive.
 const Timeout = 2 * time.Minute
+
+// maxNameTries bounds the names Prepare tries for one archive made in a
+// second that other writers' archives also took: more than the writers
+// that could contend for one second's names.
+const maxNameTries = 128
 
 // Store is where one state dir's archives are kept: the repository's refs,
 // or the state dir's .archive folder.
@@ -84,6 +90,13 @@ func ctx() (context.Context, context.CancelFunc) {
 // (Stage writes them in the transaction). An error leaves no archive
 // behind.
 func (s *Store) Prepare(items []*Item) error {
+	var inGit []*Item
+	for _, it := range items {
+		if !it.InFolder {
+			inGit = append(inGit, it)
+		}
+	}
+	items = inGit
 	if s.git == nil || len(items) == 0 {
 		return nil
 	}
@@ -126,12 +139,23 @@ func (s *Store) Prepare(items []*Item) error {
 	if len(rest) == 0 {
 		return nil // each name already held its commit: the same content, archived in the same second
 	}
+	// Each try moves every name still to create past the one it tried (a
+	// writer creating that name right now holds its lock without listing
+	// it yet) and past every name listed: create-if-absent, so two writers
+	// never share a name, and each try makes progress.
+	next := make(map[*Item]int, len(rest))
+	for _, it := range rest {
+		next[it] = 2
+	}
 	for try := 0; ; try++ {
 		var updates []gitx.RefUpdate
 		for _, it := range rest {
-			for n := 2; taken[strings.ToLower(it.Name)] != ""; n++ {
-				it.Name = RefPrefix + baseName(it.Meta.Session, now, n)
+			n := next[it]
+			for taken[strings.ToLower(RefPrefix+baseName(it.Meta.Session, now, n))] != "" {
+				n++
 			}
+			it.Name = RefPrefix + baseName(it.Meta.Session, now, n)
+			next[it] = n + 1
 			taken[strings.ToLower(it.Name)] = it.Commit
 			updates = append(updates, gitx.RefUpdate{Name: it.Name, New: it.Commit, Check: true})
 		}
@@ -144,7 +168,7 @@ func (s *Store) Prepare(items []*Item) error {
 			}
 			return nil
 		}
-		if try == 2 {
+		if try == maxNameTries-1 {
 			s.Abandon(items)
 			return fmt.Errorf("cannot create %s: %w", rest[0].Name, err)
 		}
@@ -247,6 +271,9 @@ type Archive struct {
 	Name   string `json:"name"` // the ref, or the folder under the state dir
 	Time   string `json:"time"` // the <time> of its name
 	Commit string `json:"commit,omitempty"`
+	// Invalid says why it is none a verb of this protocol made ("" when
+	// it may be): listed, never restored, removable by cleanup --archives.
+	Invalid string `json:"invalid,omitempty"`
 }
 
 // List returns the archives (of session id only, when id is not ""),
@@ -302,7 +329,14 @@ func (s *Store) listRefs(id string) ([]Archive, error) {
 			if when, err := time.Parse(TimeLayout, strings.SplitN(t, "-", 2)[0]); err == nil {
 				a.At = when.UTC().Format(time.RFC3339)
 			}
-			unsized = append(unsized, len(out))
+			if r.Type == "commit" {
+				unsized = append(unsized, len(out))
+			}
+		}
+		if r.Type != "commit" {
+			a.Invalid = fmt.Sprintf("it points at a %s, not a commit", safetext.Escape(r.Type))
+		} else {
+			a.Invalid = metaProblem(a)
 		}
 		out = append(out, a)
 	}
@@ -328,6 +362,9 @@ func (s *Store) listRefs(id string) ([]Archive, error) {
 }
 
 func (s *Store) listFolder(id string) ([]Archive, error) {
+	if err := noLink(s.Dir, Folder); err != nil {
+		return nil, err
+	}
 	base := filepath.Join(s.Dir.Path, Folder)
 	sessions, err := os.ReadDir(base)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -338,6 +375,9 @@ func (s *Store) listFolder(id string) ([]Archive, error) {
 	}
 	var out []Archive
 	for _, sd := range sessions {
+		if sd.Type()&fs.ModeSymlink != 0 {
+			return nil, fmt.Errorf("%s is a symlink; orc-state never reads or writes through one", filepath.Join(base, sd.Name()))
+		}
 		if !sd.IsDir() || id != "" && sd.Name() != Component(id) {
 			continue
 		}
@@ -350,15 +390,27 @@ func (s *Store) listFolder(id string) ([]Archive, error) {
 			if !ok || !e.Type().IsRegular() {
 				continue
 			}
+			a := Archive{Name: path.Join(Folder, sd.Name(), t), Time: t}
 			data, err := os.ReadFile(filepath.Join(base, sd.Name(), e.Name()))
 			if err != nil {
 				return nil, err
 			}
 			var m Meta
-			if json.Unmarshal(data, &m) != nil || Component(m.Session) != sd.Name() {
-				continue // not one of ours
+			switch {
+			case json.Unmarshal(data, &m) != nil:
+				a.Meta = Meta{Session: sd.Name()}
+				a.Invalid = "its metadata " + e.Name() + " does not parse"
+			case Component(m.Session) != sd.Name():
+				a.Meta = m
+				a.Invalid = fmt.Sprintf("its metadata names %s, kept elsewhere", safetext.Escape(m.Session))
+			default:
+				a.Meta = m
+				a.Invalid = metaProblem(a)
 			}
-			out = append(out, Archive{Meta: m, Name: path.Join(Folder, sd.Name(), t), Time: t})
+			if id != "" && a.Session != id {
+				continue
+			}
+			out = append(out, a)
 		}
 	}
 	return out, nil
@@ -367,6 +419,13 @@ func (s *Store) listFolder(id string) ([]Archive, error) {
 // Load reads an archive's files. In a repository it runs git: never call
 // it under the lock.
 func (s *Store) Load(a Archive) (Snapshot, error) {
+	tree, err := s.load(a)
+	return tree.Snapshot(), err
+}
+
+// load reads an archive's files with their kinds: a symlink or gitlink
+// in it is marked (git) or refused as invalid (a folder).
+func (s *Store) load(a Archive) (gitx.Tree, error) {
 	if a.Commit != "" && s.git != nil {
 		c, cancel := ctx()
 		defer cancel()
@@ -379,9 +438,46 @@ func (s *Store) Load(a Archive) (Snapshot, error) {
 		if err != nil {
 			return nil, fmt.Errorf("cannot read %s: %w", a.Name, err)
 		}
-		return tree.Snapshot(), nil
+		return tree, nil
 	}
-	return ReadFolder(s.Dir, filepath.FromSlash(a.Name))
+	rel := filepath.FromSlash(a.Name)
+	if err := noLink(s.Dir, rel); err != nil {
+		return nil, err
+	}
+	tree := gitx.Tree{}
+	root := filepath.Join(s.Dir.Path, rel)
+	err := filepath.WalkDir(root, func(p string, de fs.DirEntry, err error) error {
+		if err != nil {
+			if p == root && errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		r, _ := filepath.Rel(root, p)
+		r = filepath.ToSlash(r)
+		switch {
+		case de.Type()&fs.ModeSymlink != 0:
+			return &InvalidError{Name: a.Name, Reason: fmt.Sprintf("it holds a symlink %s: only regular files are restored", safetext.Escape(r))}
+		case de.IsDir() || atomicfile.IsTemp(de.Name()):
+			return nil // a temp file of an interrupted write is no part of it
+		case !de.Type().IsRegular():
+			return &InvalidError{Name: a.Name, Reason: fmt.Sprintf("it holds %s, which is no regular file", safetext.Escape(r))}
+		}
+		data, err := atomicfile.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		tree[r] = gitx.Blob{Data: data}
+		return nil
+	})
+	var inv *InvalidError
+	if errors.As(err, &inv) {
+		return nil, inv
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w", a.Name, err)
+	}
+	return tree, nil
 }
 
 // Pick chooses the archive of session id of one of kinds: the one made at

@@ -5,7 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -158,5 +160,63 @@ func TestPrepareNameCollisions(t *testing.T) {
 	next := item("feat-y", "next")
 	if err := store.Prepare([]*Item{next}); err != nil || !next.refCreated {
 		t.Fatalf("Prepare beside a lowered name: %v", err)
+	}
+}
+
+// Writers archiving in the same second at once never share a name and
+// never fail: each name is created only if absent, and a writer that lost
+// one tries the next (20 at once, each of different content).
+func TestPrepareConcurrentNamesAreUnique(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not found")
+	}
+	dir := t.TempDir()
+	env := environ.OS().Without(func(k string) bool { return len(k) > 4 && k[:4] == "GIT_" }).With("HOME=" + dir)
+	cmd := exec.Command("git", "init", "-q", "-b", "main", dir)
+	cmd.Env = env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	l, err := gitx.Discover(dir, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, ".orc"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	const writers = 20
+	items := make([]*Item, writers)
+	errs := make([]error, writers)
+	var wg sync.WaitGroup
+	for i := range items {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			store := Open(&state.Dir{Path: filepath.Join(dir, ".orc"), Git: &l, Clock: func() time.Time { return at }})
+			items[i] = NewItem("feat-x", KindSession, "session remove", "cli", registry.Stamp(at), Snapshot{EntryFile: []byte("{}"), "files/progress.md": []byte(strconv.Itoa(i))})
+			errs[i] = store.Prepare([]*Item{items[i]})
+		}()
+	}
+	wg.Wait()
+	names := map[string]bool{}
+	for i, it := range items {
+		if errs[i] != nil {
+			t.Errorf("writer %d: %v", i, errs[i])
+			continue
+		}
+		if names[it.Name] {
+			t.Errorf("two writers archived as %s", it.Name)
+		}
+		names[it.Name] = true
+	}
+	all, err := Open(&state.Dir{Path: filepath.Join(dir, ".orc"), Git: &l}).List("feat-x")
+	if err != nil || len(all) != writers {
+		t.Fatalf("List: %v, %d archives, want %d", err, len(all), writers)
+	}
+	for _, a := range all {
+		if a.Invalid != "" {
+			t.Errorf("%s listed as invalid: %s", a.Name, a.Invalid)
+		}
 	}
 }

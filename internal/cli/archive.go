@@ -5,6 +5,7 @@ import (
 
 	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/internal/archive"
+	"github.com/orc-state/orc-state/internal/binding"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
@@ -120,8 +121,10 @@ func (e *Env) replaceDigest(explicit string, text []byte, args map[string]string
 		if err != nil || cp == nil || replaced(checkpoint.Parse(cp).Body) == "" {
 			return nil, err
 		}
-		return []*archive.Item{archive.NewItem(s.SessionID, archive.KindDigest, e.Verb, e.Actor(), e.stamp(),
-			archive.FileSnapshot(s, state.CheckpointFile, cp))}, nil
+		it := archive.NewItem(s.SessionID, archive.KindDigest, e.Verb, e.Actor(), e.stamp(),
+			archive.FileSnapshot(s, state.CheckpointFile, cp))
+		it.InFolder = true // made on every digest write: no git process for it
+		return []*archive.Item{it}, nil
 	}, func(tx *state.Tx, store *archive.Store, items []*archive.Item) error {
 		s, err := ch.find(tx.Reg)
 		if err != nil {
@@ -236,4 +239,26 @@ func chosenFile(d *state.Dir, ch choice, name string) (*registry.Session, []byte
 	}
 	data, err := d.ReadFile(s.SessionID, name)
 	return s, data, err
+}
+
+// archiveBindings adds to each session's archive snapshot the bindings to
+// it (archive.BindingsFile: a worktrees.json holding only those), so that
+// session restore can bring them back; nothing when it has none.
+func archiveBindings(d *state.Dir, snaps map[string]archive.Snapshot) error {
+	if len(snaps) == 0 {
+		return nil
+	}
+	f, err := readBindings(d)
+	if err != nil {
+		return err
+	}
+	for id, snap := range snaps {
+		if snap == nil {
+			continue
+		}
+		if of := f.Of(id); len(of) > 0 {
+			snap[archive.BindingsFile] = (&binding.File{Schema: binding.Schema, Worktrees: of}).Marshal()
+		}
+	}
+	return nil
 }

@@ -37,8 +37,12 @@ func (c *ArchiveListCmd) Run(e *Env) error {
 	var b strings.Builder
 	printHeader(&b, c.Header, "session", "time", "kind", "verb", "at", "files", "size", "where")
 	for _, a := range all {
-		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%s\t%d files\t%d bytes\t%s\n", safetext.Escape(a.Session), a.Time, a.Kind,
+		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%s\t%d files\t%d bytes\t%s", safetext.Escape(a.Session), safetext.Escape(a.Time), safetext.Escape(a.Kind),
 			safetext.Escape(a.Verb), safetext.Escape(a.At), a.Files, a.Size, safetext.Escape(a.Name))
+		if a.Invalid != "" {
+			fmt.Fprintf(&b, "\tinvalid: %s", safetext.Escape(a.Invalid))
+		}
+		b.WriteByte('\n')
 	}
 	_, err = fmt.Fprint(e.Stdout, b.String())
 	return err

@@ -51,6 +51,9 @@ func checkArtifactName(name string, write bool) error {
 			return fault.Usagef("artifact name %q: %s", name, p).
 				WithHint("artifacts move between machines; use a name Linux, macOS and Windows can all store")
 		}
+		if p := state.NameProblem(part); p != "" { // the rule every import and restore applies too
+			return fault.Usagef("artifact name %q: %s", name, p)
+		}
 	}
 	return nil
 }

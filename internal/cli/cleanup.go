@@ -207,6 +207,9 @@ func (c *CleanupCmd) apply(e *Env, plan []planRow) error {
 			}
 		}
 		snaps, err := archive.ReadSessions(d, reg, ids)
+		if err == nil {
+			err = archiveBindings(d, snaps)
+		}
 		if err != nil {
 			return nil, fault.Wrap(fault.Invalid, err, "cannot read a session to archive it").WithHint("run orc-state doctor")
 		}
@@ -227,6 +230,9 @@ func (c *CleanupCmd) apply(e *Env, plan []planRow) error {
 			ids = append(ids, it.Meta.Session)
 		}
 		current, err := archive.ReadSessions(tx.Dir(), tx.Reg, ids)
+		if err == nil {
+			err = archiveBindings(tx.Dir(), current)
+		}
 		if err != nil {
 			return fault.Wrap(fault.Invalid, err, "cannot read a session").WithHint("run orc-state doctor")
 		}
@@ -245,7 +251,10 @@ func (c *CleanupCmd) apply(e *Env, plan []planRow) error {
 			}
 			now := current[s.SessionID]
 			if byID[s.SessionID] == nil { // registered since it was read
-				if now, err = archive.ReadSession(tx.Dir(), tx.Reg, s.SessionID); err != nil {
+				if now, err = archive.ReadSession(tx.Dir(), tx.Reg, s.SessionID); err == nil {
+					err = archiveBindings(tx.Dir(), map[string]archive.Snapshot{s.SessionID: now})
+				}
+				if err != nil {
 					return fault.Wrap(fault.Invalid, err, "cannot read %s", s.SessionID).WithHint("run orc-state doctor")
 				}
 			}

@@ -54,8 +54,8 @@ func (c *CleanupCmd) sweepArchives(e *Env) error {
 		if len(ids) > 0 && !ids[a.Session] {
 			continue
 		}
-		if at, err := time.Parse(time.RFC3339, a.At); err != nil || at.After(cutoff) {
-			continue // made within the window (or of no known time): kept
+		if at, err := time.Parse(time.RFC3339, a.At); err != nil && (a.Invalid == "" || minAge != 0) || err == nil && at.After(cutoff) {
+			continue // made within the window, or of no known time and not invalid: kept (an invalid one of no known time goes with 0d)
 		}
 		rows = append(rows, archiveRow{Action: "would delete", Archive: a})
 		chosen = append(chosen, a)
@@ -91,7 +91,11 @@ func (c *CleanupCmd) sweepArchives(e *Env) error {
 	}
 	var b strings.Builder
 	for _, r := range rows {
-		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%s\t%d\n", r.Action, safetext.Escape(r.Name), safetext.Escape(r.Session), r.Kind, r.At, r.Size)
+		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%s\t%d", r.Action, safetext.Escape(r.Name), safetext.Escape(r.Session), safetext.Escape(r.Kind), safetext.Escape(r.At), r.Size)
+		if r.Invalid != "" {
+			fmt.Fprintf(&b, "\tinvalid: %s", safetext.Escape(r.Invalid))
+		}
+		b.WriteByte('\n')
 	}
 	if _, err := fmt.Fprint(e.Stdout, b.String()); err != nil {
 		return err

@@ -51,9 +51,12 @@ func (e *Env) pickArchive(explicit, at, kind string) (archive.Archive, archive.S
 		return archive.Archive{}, nil, fault.NotFoundf("no %s archive of %s", kind, safetext.Escape(s.SessionID)).
 			WithHint("orc-state archive list --session %s shows its archives", safetext.Quote(s.SessionID))
 	}
-	snap, err := store.Load(a)
+	r, err := restorable(store, a)
 	if err != nil {
-		return archive.Archive{}, nil, fault.Wrap(fault.Invalid, err, "cannot read %s", a.Name).WithHint("run git status to see why git cannot answer")
+		return archive.Archive{}, nil, err
 	}
-	return a, snap, nil
+	if r.Entry == nil || r.Entry.SessionID != s.SessionID {
+		return archive.Archive{}, nil, fault.Usagef("%s is no archive of %s; nothing was written", safetext.Escape(a.Name), safetext.Escape(s.SessionID))
+	}
+	return a, r.Snap, nil
 }

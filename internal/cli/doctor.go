@@ -172,7 +172,7 @@ func doctor(d *state.Dir, now time.Time, env environ.List) []doctorFinding {
 		return out // orc.json is between two states; repair completes it
 	}
 	if err != nil {
-		code, next := "registry.invalid", "orc-state migrate (merges duplicates, records unknown keys in the journal), or fix orc.json by hand"
+		code, next := "registry.invalid", "orc-state migrate (merges duplicates, records unknown keys in the journal); if it cannot, orc-state repair --rebuild-registry rebuilds orc.json from each session's checkpoint and journal, keeping the damaged file aside"
 		var ie *registry.InvalidError
 		if errors.As(err, &ie) {
 			_, _, hint := fault.Explain(ie)
@@ -213,6 +213,7 @@ func doctor(d *state.Dir, now time.Time, env environ.List) []doctorFinding {
 			continue
 		}
 		fs = append(fs, verify.StoredSecrets(d, s)...)
+		fs = append(fs, verify.StrayFiles(d, s.SessionID)...)
 		for _, f := range fs {
 			if f.Code == "transaction.invalid" {
 				continue // named once, above

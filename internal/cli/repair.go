@@ -26,6 +26,7 @@ type RepairCmd struct {
 	RemoveOrphan  string `name:"remove-orphan" help:"Remove an orphan folder (tombstone in removed.jsonl)." placeholder:"NAME" xor:"fix"`
 	Redact        bool   `help:"Remove credentials an older orc-state stored in the session's entry, files or journal (rewrites them with a marker and re-chains the journal)." xor:"fix"`
 	RedactRemoved bool   `name:"redact-removed" help:"Remove credentials an older orc-state stored in removed.jsonl (rewrites those lines with a marker)." xor:"fix"`
+	Rebuild       bool   `name:"rebuild-registry" help:"Rebuild an unreadable orc.json from each session's checkpoint frontmatter and journal (the damaged file kept aside in the state dir)." xor:"fix"`
 }
 
 // Run applies the fixes doctor names, each journaled, and invents no data:
@@ -52,6 +53,8 @@ func (c *RepairCmd) Run(e *Env) error {
 		return c.redact(e)
 	case c.RedactRemoved:
 		return c.redactRemoved(e)
+	case c.Rebuild:
+		return c.rebuildRegistry(e)
 	}
 	if completed {
 		return nil
@@ -262,8 +265,7 @@ func (c *RepairCmd) removeOrphan(e *Env) error {
 // folder planted under any such name can be removed; only one named like
 // a key (registry.CheckKey) can be adopted.
 func orphanName(name string) bool {
-	return name != "" && name != ".." && !strings.HasPrefix(name, ".") && !perRepo[name] &&
-		!strings.ContainsAny(name, "/\\\x00") && filepath.Base(name) == name
+	return archive.OrphanNameProblem(name) == "" && !perRepo[name]
 }
 
 // orphanCheck refuses anything but a session-shaped folder without entry.

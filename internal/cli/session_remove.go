@@ -48,6 +48,9 @@ func (c *SessionRemoveCmd) Run(e *Env) error {
 			return nil, err
 		}
 		snap, err := archive.ReadSession(d, reg, s.SessionID)
+		if err == nil {
+			err = archiveBindings(d, map[string]archive.Snapshot{s.SessionID: snap})
+		}
 		if err != nil {
 			return nil, fault.Wrap(fault.Invalid, err, "cannot read %s to archive it", s.SessionID).WithHint("run orc-state doctor")
 		}
@@ -61,6 +64,9 @@ func (c *SessionRemoveCmd) Run(e *Env) error {
 			return err
 		}
 		now, err := archive.ReadSession(tx.Dir(), tx.Reg, s.SessionID)
+		if err == nil {
+			err = archiveBindings(tx.Dir(), map[string]archive.Snapshot{s.SessionID: now})
+		}
 		if err != nil {
 			return fault.Wrap(fault.Invalid, err, "cannot read %s", s.SessionID).WithHint("run orc-state doctor")
 		}

@@ -12,7 +12,9 @@ import (
 	"strings"
 
 	"github.com/orc-state/orc-state/internal/archive"
+	"github.com/orc-state/orc-state/internal/binding"
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
@@ -42,8 +44,8 @@ func splitArchive(arg string) (id, at string) {
 // the session is exactly what was archived.
 func (c *SessionRestoreCmd) Run(e *Env) error {
 	id, at := splitArchive(c.Archive)
-	if id == "" || !orphanName(id) {
-		return fault.Usagef("%q names no session", c.Archive).WithHint("orc-state archive list shows the archives and their times")
+	if p := archive.OrphanNameProblem(id); p != "" {
+		return fault.Usagef("%s names no session: %s", safetext.Escape(c.Archive), p).WithHint("orc-state archive list shows the archives and their times")
 	}
 	d, err := e.Dir()
 	if err != nil {
@@ -66,20 +68,11 @@ func (c *SessionRestoreCmd) Run(e *Env) error {
 		}
 		return fault.NotFoundf("%s", what).WithHint("orc-state archive list --session %s shows its archives", safetext.Quote(id))
 	}
-	snap, err := store.Load(a)
+	r, err := restorable(store, a)
 	if err != nil {
-		return fault.Wrap(fault.Invalid, err, "cannot read %s", a.Name).WithHint("run git status to see why git cannot answer")
+		return err
 	}
-	var entry *registry.Session
-	if a.Kind != archive.KindOrphan {
-		s, err := archive.ValidateSession(id, snap)
-		if err != nil {
-			return fault.Invalidf("%s cannot be restored: %v; nothing was written", a.Name, err).WithHint("read it with orc-state archive list, and take what you need from it by hand")
-		}
-		entry = &s
-	} else if err := archive.ValidatePaths(snap); err != nil {
-		return fault.Invalidf("%s cannot be restored: %v; nothing was written", a.Name, err).WithHint("take what you need from it by hand")
-	}
+	snap, entry := r.Snap, r.Entry
 	if where, found := archive.Credential(snap); found {
 		return fault.Usagef("%s holds credential-shaped text in %s; it is not restored, nothing was written", safetext.Escape(a.Name), where).
 			WithHint("take what you need from it by hand, leaving the secret out")
@@ -101,10 +94,36 @@ func (c *SessionRestoreCmd) Run(e *Env) error {
 		if a.Commit != "" {
 			fields["commit"] = a.Commit
 		}
+		notes, bound, err := restoreBindings(tx, e, r.Bindings)
+		if err != nil {
+			return err
+		}
+		if len(bound) > 0 {
+			fields["bindings"] = bound
+		}
 		tx.Tombstone(e.tombstone(fields))
 		fmt.Fprintf(e.Stdout, "restored %s from %s\n", safetext.Escape(id), safetext.Escape(a.Name))
+		for _, n := range notes {
+			fmt.Fprintln(e.Stdout, n)
+		}
 		return nil
 	})
+}
+
+// restorable reads an archive and validates it as a whole before anything
+// is restored (archive.Check): one that is not what a verb could have
+// archived is refused, exit 2, nothing written.
+func restorable(store *archive.Store, a archive.Archive) (archive.Restorable, error) {
+	r, err := store.Restore(a)
+	var inv *archive.InvalidError
+	if errors.As(err, &inv) {
+		return r, fault.Usagef("%v; nothing was written", inv).
+			WithHint("orc-state archive list shows why; take what you need from it by hand; orc-state cleanup --archives --older-than 0d %s lists it for removal", safetext.Quote(a.Session))
+	}
+	if err != nil {
+		return r, fault.Wrap(fault.Invalid, err, "cannot read %s", safetext.Escape(a.Name)).WithHint("run git status to see why git cannot answer")
+	}
+	return r, nil
 }
 
 // restoreConflict refuses to restore id while a session holds its key,
@@ -129,6 +148,51 @@ func restoreConflict(tx *state.Tx, id string, entry *registry.Session) error {
 	if _, err := os.Lstat(filepath.Join(tx.Dir().Path, id)); !errors.Is(err, fs.ErrNotExist) {
 		return fault.Usagef("folder %s exists in the state dir; restoring would mix two sessions' files; nothing was written",
 			safetext.Escape(id)).WithHint("orc-state doctor says what it is; the archive stays; orc-state archive list --session %s shows it", safetext.Quote(id))
+	}
+	return nil
+}
+
+// restoreBindings binds again, under the lock, the worktrees a removed
+// session was bound to, each only if that worktree still exists (its root
+// and git dir as bound) and is bound to no session now, and its agent is
+// no other binding's of the session; a binding it cannot bring back is
+// said, never forced. It returns what it says and the paths bound.
+func restoreBindings(tx *state.Tx, e *Env, archived []binding.Binding) (notes, bound []string, err error) {
+	if len(archived) == 0 {
+		return nil, nil, nil
+	}
+	f, err := readBindings(tx.Dir())
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, b := range archived {
+		p := safetext.Escape(b.Path)
+		l, derr := gitx.Discover(b.Path, gitx.CleanEnv(e.proc.Environ))
+		switch {
+		case derr != nil || !gitx.SameDir(l.WorktreeRoot, b.Path) || !gitx.SameDir(l.GitDir, b.GitDir):
+			notes = append(notes, fmt.Sprintf("binding of %s not restored: that worktree is gone", p))
+		case boundAt(f, b) != nil:
+			notes = append(notes, fmt.Sprintf("binding of %s not restored: that worktree is bound to session %s now", p, safetext.Escape(boundAt(f, b).Session)))
+		case f.AgentHolder(b.Session, b.Agent, b.GitDir) != nil:
+			notes = append(notes, fmt.Sprintf("binding of %s not restored: agent %s is bound in %s now", p, safetext.Escape(b.Agent), safetext.Escape(f.AgentHolder(b.Session, b.Agent, b.GitDir).Path)))
+		default:
+			f.Put(b)
+			bound = append(bound, b.Path)
+			notes = append(notes, fmt.Sprintf("binding of %s restored", p))
+		}
+	}
+	if len(bound) > 0 {
+		writeBindings(tx, f)
+	}
+	return notes, bound, nil
+}
+
+// boundAt is the binding f has of b's worktree (its git dir or its path).
+func boundAt(f *binding.File, b binding.Binding) *binding.Binding {
+	for i, o := range f.Worktrees {
+		if o.GitDir == b.GitDir || o.Path == b.Path {
+			return &f.Worktrees[i]
+		}
 	}
 	return nil
 }

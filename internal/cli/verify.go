@@ -31,6 +31,7 @@ func (c *VerifyCmd) Run(e *Env) error {
 		return err
 	}
 	findings = append(findings, verify.StoredSecrets(d, s)...)
+	findings = append(findings, verify.StrayFiles(d, s.SessionID)...)
 	findings = append(findings, bindingFindings(d, e.proc.Environ, s.SessionID,
 		func(string) bool { return true }, // the session verified exists
 		func(branch string) *registry.Session {

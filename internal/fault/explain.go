@@ -37,6 +37,7 @@ const (
 	hintDoctor  = "run orc-state doctor"
 	hintMigrate = "run orc-state migrate"
 	hintUpgrade = "upgrade orc-state"
+	hintRebuild = "orc-state repair --rebuild-registry rebuilds orc.json from each session's checkpoint and journal (the damaged file kept aside), or fix orc.json by hand, then run orc-state migrate"
 	// hintInternal follows a failure orc-state has no word for.
 	hintInternal = "this is not an answer: retry once the cause the message names is gone; if it stays, run orc-state doctor"
 )
@@ -46,9 +47,9 @@ var registryHints = map[registry.Problem]string{
 	registry.Damaged:     hintDoctor,
 	registry.Legacy:      hintMigrate,
 	registry.Newer:       hintUpgrade,
-	registry.Garbled:     "fix orc.json by hand (or restore a backup), then " + hintMigrate,
+	registry.Garbled:     hintRebuild,
 	registry.NotObject:   "restore orc.json from a backup, or remove it",
-	registry.BadSessions: "fix orc.json by hand, then " + hintMigrate,
+	registry.BadSessions: hintRebuild,
 	registry.BadEntry:    "fix that entry by hand, then " + hintMigrate,
 	registry.Collision:   "remove or rename one entry by hand, then " + hintMigrate,
 }

@@ -87,6 +87,7 @@ func (l Layout) CommitSnapshots(ctx context.Context, commits []NewCommit) ([]str
 // whole message.
 type RefMessage struct {
 	Name, ID, Message string
+	Type              string // the object's type: "commit" for a commit
 }
 
 // ListRefMessages returns the refs under prefix with their ids and commit
@@ -96,7 +97,7 @@ func (l Layout) ListRefMessages(ctx context.Context, prefix string) ([]RefMessag
 	if refs, ok := l.refsFromFiles(prefix); ok && len(refs) == 0 {
 		return nil, nil
 	}
-	out, err := l.Run(ctx, "for-each-ref", "--format=%(objectname) %(refname)%00%(contents)%00", prefix)
+	out, err := l.Run(ctx, "for-each-ref", "--format=%(objectname) %(objecttype) %(refname)%00%(contents)%00", prefix)
 	if err != nil {
 		return nil, err
 	}
@@ -104,11 +105,12 @@ func (l Layout) ListRefMessages(ctx context.Context, prefix string) ([]RefMessag
 	parts := strings.Split(string(out), "\x00")
 	for i := 0; i+1 < len(parts); i += 2 {
 		head := strings.TrimLeft(parts[i], "\n")
-		id, name, ok := strings.Cut(head, " ")
-		if !ok {
+		id, rest, ok := strings.Cut(head, " ")
+		typ, name, ok2 := strings.Cut(rest, " ")
+		if !ok || !ok2 {
 			continue
 		}
-		refs = append(refs, RefMessage{Name: name, ID: id, Message: parts[i+1]})
+		refs = append(refs, RefMessage{Name: name, ID: id, Type: typ, Message: parts[i+1]})
 	}
 	return refs, nil
 }

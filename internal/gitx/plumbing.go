@@ -155,7 +155,16 @@ func (o *Objects) failed(err error) error {
 // files, and symlinks and gitlinks marked by their Mode (for the caller to
 // refuse). An entry of any other mode is an error.
 func (o *Objects) ReadTree(commit string) (Tree, error) {
-	typ, id, data, err := o.Read(commit + "^{tree}")
+	typ, _, head, err := o.Read(commit)
+	if err != nil {
+		return nil, err
+	}
+	treeID, ok := strings.CutPrefix(string(head), "tree ")
+	if typ != "commit" || !ok {
+		return nil, fmt.Errorf("%s is a %s, not a commit", commit, typ)
+	}
+	treeID, _, _ = strings.Cut(treeID, "\n")
+	typ, id, data, err := o.Read(treeID)
 	if err != nil {
 		return nil, err
 	}

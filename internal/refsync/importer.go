@@ -4,94 +4,34 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 
-	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/gitx"
-	"github.com/orc-state/orc-state/internal/journal"
-	"github.com/orc-state/orc-state/internal/portable"
-	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
-	"github.com/orc-state/orc-state/internal/strictjson"
 	"github.com/orc-state/orc-state/registry"
 )
 
 // validateRemote applies to a remote commit, before anything is written,
-// the checks its own verbs would: the entry (strict, valid, and the entry
-// of this session), safe paths, and the files that have a schema. It
-// returns the entry to import.
+// the checks its own verbs would (state.CheckIncoming, the rules every
+// restore applies too). It returns the entry to import.
 func validateRemote(id string, tree gitx.Tree) (registry.Session, error) {
 	return validateTree(id, tree, "remote")
 }
 
-// validateTree is validate for a commit read back: it also refuses an
-// entry that is no regular file (a symlink, a gitlink), which no verb
-// writes and an import must not create.
+// validateTree is state.CheckIncoming for a commit read back: a symlink
+// or gitlink in it, which no verb writes, is refused too.
 func validateTree(id string, tree gitx.Tree, side string) (registry.Session, error) {
-	for _, name := range sortedKeys(tree) {
-		if m := tree[name].Mode; m != "" {
-			return registry.Session{}, fmt.Errorf("the %s state of %s has a %s %s: only regular files travel", side, id, m, safetext.Escape(name))
-		}
-	}
-	return validate(id, tree.Snapshot(), side)
+	return state.CheckIncoming(state.Incoming{ID: id, Side: side, Whole: side == "archived"}, tree)
 }
 
 // validateLocal applies the same checks to what push would publish, so
 // that no machine publishes a state that every other would refuse (a torn
 // journal, a hand-broken ledger).
 func validateLocal(id string, snap gitx.Snapshot) error {
-	_, err := validate(id, snap, "local")
+	_, err := state.CheckIncoming(state.Incoming{ID: id, Side: "local"}, state.TreeOf(snap))
 	return err
-}
-
-func validate(id string, files gitx.Snapshot, side string) (registry.Session, error) {
-	var s registry.Session
-	raw, ok := files[EntryFile]
-	if !ok {
-		return s, fmt.Errorf("the %s state of %s has no %s", side, id, EntryFile)
-	}
-	if err := strictjson.Decode(raw, &s); err != nil {
-		return s, fmt.Errorf("the %s entry of %s is invalid: %v", side, id, err)
-	}
-	if s.SessionID != id {
-		return s, fmt.Errorf("the %s entry of %s is the entry of %s", side, id, s.SessionID)
-	}
-	if err := s.Validate(); err != nil {
-		return s, fmt.Errorf("the %s entry of %s is invalid: %v", side, id, err)
-	}
-	for _, name := range sortedKeys(files) {
-		if !safeRel(name) {
-			return s, fmt.Errorf("the %s state of %s has an unsafe path %q", side, id, name)
-		}
-		for _, el := range strings.Split(name, "/") {
-			if p := nameProblem(el); p != "" {
-				return s, fmt.Errorf("the %s state of %s has a file %s: %s", side, id, safetext.Escape(name), p)
-			}
-		}
-		if name == EntryFile {
-			continue
-		}
-		rel, ok := strings.CutPrefix(name, "files/")
-		if !ok {
-			return s, fmt.Errorf("the %s state of %s has %q, which this orc-state does not know (pushed by a newer version? upgrade orc-state)", side, id, name)
-		}
-		if !travels(rel) {
-			return s, fmt.Errorf("the %s state of %s has %s, a file that never travels between machines", side, id, safetext.Escape(name))
-		}
-		if err := state.ValidateSessionFile(rel, files[name]); err != nil {
-			return s, fmt.Errorf("the %s %s of %s is invalid: %v", side, rel, id, err)
-		}
-	}
-	// The anchor travels with the journal and must pin its tip.
-	if anchor, ok := files["files/"+journal.AnchorName]; ok {
-		if p := journal.CheckAnchor(anchor, journal.TailOf(files["files/"+journal.FileName])); p != nil {
-			return s, fmt.Errorf("the %s %s of %s is invalid: %s", side, journal.AnchorName, id, p.Message)
-		}
-	}
-	return s, nil
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -101,49 +41,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// nameProblem says why one element of a path in a sync commit may not be
-// written ("" when it may), by the rules of artifact names: no hidden name
-// (which covers every spelling of ".git" git itself refuses on HFS+, whose
-// ignorable characters are dropped first), not the name NTFS gives ".git"
-// (git~1), and a name Linux, macOS and Windows can all store.
-func nameProblem(el string) string {
-	switch {
-	case strings.HasPrefix(strings.Map(dropHFSIgnorable, el), "."):
-		return "a hidden name, which no verb writes (a .git among them would be a repository)"
-	case strings.EqualFold(strings.TrimRight(el, ". "), "git~1"):
-		return "the name Windows gives .git"
-	}
-	if p := portable.Problem(el); p != "" {
-		return p + " (sessions move between Linux, macOS and Windows)"
-	}
-	return ""
-}
-
-// dropHFSIgnorable drops the code points HFS+ ignores in names (so that
-// ".g\u200cit" is ".git" there), keeping every other rune.
-func dropHFSIgnorable(r rune) rune {
-	switch {
-	case r >= 0x200c && r <= 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x206a && r <= 0x206f, r == 0xfeff:
-		return -1
-	}
-	return r
-}
-
-// safeRel accepts a slash-separated relative path whose every element is a
-// plain name (no empty, ".", ".." or backslash element), and that is not a
-// temp file.
-func safeRel(rel string) bool {
-	if rel == "" || strings.ContainsAny(rel, "\\\x00") || path.Clean(rel) != rel || atomicfile.IsTemp(path.Base(rel)) {
-		return false
-	}
-	for _, el := range strings.Split(rel, "/") {
-		if el == "" || el == "." || el == ".." {
-			return false
-		}
-	}
-	return true
 }
 
 // logLine is one line of the sync log (.orc/sync.jsonl): an import or a

@@ -3,8 +3,11 @@ package refsync
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/state"
 )
 
 // Push publishes each session of ids (registry sessions) on its own: one
@@ -97,6 +100,10 @@ func unpublishable(ss *session) string {
 		return reason
 	}
 	if err := validateLocal(ss.id, ss.local); err != nil {
+		var st *state.StrayError
+		if errors.As(err, &st) {
+			return err.Error() + fmt.Sprintf(" (no verb writes it: remove %s from the session's folder by hand, then push again)", safetext.Escape(st.Path))
+		}
 		return err.Error() + " (orc-state doctor says what to do)"
 	}
 	return ""

@@ -8,6 +8,7 @@ import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/journal"
+	"github.com/orc-state/orc-state/internal/state"
 )
 
 func tree(files map[string]string) gitx.Tree {
@@ -72,8 +73,8 @@ func TestSafeRel(t *testing.T) {
 		"": false, "../x": false, "a/../b": false, "/abs": false, "a//b": false, "./a": false,
 		"a\\b": false, "a/": false, ".journal.jsonl.tmp-123": false, "qa/.x.tmp-9": false, "nul\x00": false,
 	} {
-		if got := safeRel(rel); got != want {
-			t.Errorf("safeRel(%q) = %v, want %v", rel, got, want)
+		if got := state.SafeRel(rel); got != want {
+			t.Errorf("state.SafeRel(%q) = %v, want %v", rel, got, want)
 		}
 	}
 }
@@ -139,23 +140,6 @@ func TestSummaryExitCodes(t *testing.T) {
 func hintOf(err error) string {
 	_, _, hint := fault.Explain(err)
 	return hint
-}
-
-// Every path the artifact rules refuse is refused on import (and push),
-// whatever spelling git or a platform would take for .git.
-func TestNameProblem(t *testing.T) {
-	for el, refused := range map[string]bool{
-		"journal.jsonl": false, "qa": false, "report.json": false, "git": false, "git~2": false, "a.git": false,
-		".git": true, ".GIT": true, ".Git": true, ".git.": true, ".git ": true, ".gitmodules": true,
-		".cache": true, ".x.tmp-123": true, ".": true,
-		"git~1": true, "GIT~1": true, "git~1.": true,
-		".g\u200cit": true, "\u200c.git": true, "\ufeff.git": true, ".g\u206ait": true,
-		"con.json": true, "a:b": true, "trail.": true, "tab\tname": true,
-	} {
-		if got := nameProblem(el) != ""; got != refused {
-			t.Errorf("nameProblem(%q) = %q; refused %v, want %v", el, nameProblem(el), got, refused)
-		}
-	}
 }
 
 func TestValidateTreeRefusesLinks(t *testing.T) {

@@ -165,19 +165,25 @@ func (s *Syncer) keepLocal(rs refSet, ss *session) (Result, []string, error) {
 }
 
 // archive creates a new archive ref of the session pointing at commit,
-// named after the time; the name is new in rs (and the ref is created
-// only if absent).
+// named after the time; the name is new in rs, and the ref is created
+// only if absent: a name another writer took meanwhile (an orc-state
+// removal archiving in the same second) moves on to the next one.
 func (s *Syncer) archive(rs refSet, id, commit string) (string, error) {
 	now := s.now()
-	name := archiveName(id, now, 1)
-	for n := 2; rs.archives[name] != ""; n++ {
-		name = archiveName(id, now, n)
+	n := 1
+	var err error
+	for try := 0; try < 16; try++ {
+		for rs.archives[archiveName(id, now, n)] != "" {
+			n++
+		}
+		name := archiveName(id, now, n)
+		if err = s.moveRefs([]gitx.RefUpdate{{Name: name, New: commit, Check: true}}); err == nil {
+			rs.archives[name] = commit
+			return name, nil
+		}
+		n++
 	}
-	if err := s.moveRefs([]gitx.RefUpdate{{Name: name, New: commit, Check: true}}); err != nil {
-		return "", fault.Wrap(fault.NotFound, err, "cannot create %s", name).WithHint("run orc-state sync resolve again")
-	}
-	rs.archives[name] = commit
-	return name, nil
+	return "", fault.Wrap(fault.NotFound, err, "cannot create %s", archiveName(id, now, n-1)).WithHint("run orc-state sync resolve again")
 }
 
 // unarchive drops an archive made for a resolution that did not happen.

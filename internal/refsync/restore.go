@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/orc-state/orc-state/internal/binding"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/safetext"
@@ -41,6 +42,19 @@ func (s *Syncer) Restore(ref string, force bool) (Result, []string, error) {
 	if commit == "" {
 		return Result{}, nil, fault.NotFoundf("no archive %s here", ref).WithHint("orc-state sync status lists the archives")
 	}
+	// The archive is validated whole before anything else (a whole
+	// session, by the rules every import and restore applies).
+	tree, err := s.readTree(commit)
+	if err != nil {
+		return Result{}, nil, fault.Wrap(fault.Invalid, err, "cannot read %s", ref)
+	}
+	// A removed session's archive keeps its worktree bindings: they never
+	// travel, and sync restore leaves them out.
+	delete(tree, binding.FileName)
+	entry, err := validateTree(id, tree, "archived")
+	if err != nil {
+		return Result{Session: id, Outcome: Refused, Detail: err.Error() + "; nothing was changed"}, nil, nil
+	}
 	ss, err := s.surveyOne(rs, id)
 	if err != nil {
 		return Result{}, nil, err
@@ -54,14 +68,6 @@ func (s *Syncer) Restore(ref string, force bool) (Result, []string, error) {
 	case ss.state == Diverged:
 		return Result{}, nil, fault.Usagef("%s is diverged; resolve it first, then restore", id).
 			WithHint("orc-state sync resolve %s --keep local|remote%s", safetext.Quote(id), remoteFlag(s.Remote))
-	}
-	tree, err := s.readTree(commit)
-	if err != nil {
-		return Result{}, nil, fault.Wrap(fault.Invalid, err, "cannot read %s", ref)
-	}
-	entry, err := validateTree(id, tree, "archived")
-	if err != nil {
-		return Result{Session: id, Outcome: Refused, Detail: err.Error() + "; nothing was changed"}, nil, nil
 	}
 	discards := lacking(changesOf(journalOf(ss.local)), changesOf(journalOf(tree.Snapshot())))
 	if len(discards) > 0 && !force {

@@ -238,6 +238,27 @@ func UnknownField(err error) string {
 // describe turns the library's errors into one-line messages (the ones
 // encoding/json's users know: unknown field "x", a: expected int, got JSON
 // string, unexpected end of JSON input, duplicate key "x").
+// syntaxError is a syntax error with where in the input it is.
+type syntaxError struct {
+	msg    string
+	offset int64
+}
+
+func (e *syntaxError) Error() string { return e.msg }
+
+// Position is the line and column (1-based, in bytes) of a syntax error
+// err of Decode or Check on data; ok is false for any other error.
+func Position(data []byte, err error) (line, col int, ok bool) {
+	var se *syntaxError
+	if !errors.As(err, &se) || se.offset < 0 || se.offset > int64(len(data)) {
+		return 0, 0, false
+	}
+	before := data[:se.offset]
+	line = 1 + bytes.Count(before, []byte("\n"))
+	col = 1 + len(before) - (bytes.LastIndexByte(before, '\n') + 1)
+	return line, col, true
+}
+
 func describe(err error) error {
 	if err == nil {
 		return nil
@@ -253,13 +274,13 @@ func describe(err error) error {
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		return errors.New("unexpected end of JSON input")
 	case errors.As(err, &syn) && errors.Is(syn.Err, jsontext.ErrDuplicateName):
-		return fmt.Errorf("duplicate key %q", lastName(syn.JSONPointer))
+		return &syntaxError{msg: fmt.Sprintf("duplicate key %q", lastName(syn.JSONPointer)), offset: syn.ByteOffset}
 	case errors.As(err, &syn):
 		msg := strings.TrimPrefix(syn.Err.Error(), "jsontext: ")
 		if strings.Contains(msg, "invalid UTF-8") {
 			return errUTF8
 		}
-		return errors.New(msg)
+		return &syntaxError{msg: msg, offset: syn.ByteOffset}
 	case errors.As(err, &se) && errors.Is(se.Err, json.ErrUnknownName):
 		name := lastName(se.JSONPointer)
 		if want := spelled(se.GoType, name); want != "" {

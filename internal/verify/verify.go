@@ -208,7 +208,7 @@ func journalFindings(d *state.Dir, reg *registry.Registry, s *registry.Session) 
 		if *last.Field(what) != *now.Field(what) {
 			out = append(out, Finding{Code: "edited." + what,
 				Message: fmt.Sprintf("%s changed outside orc-state since journal seq %d", fileOf(what), entries[len(entries)-1].Seq),
-				Next:    "orc-state log --session " + safetext.Quote(s.SessionID) + " (see the last change), then orc-state repair --session " + safetext.Quote(s.SessionID)})
+				Next:    "orc-state log --session " + safetext.Quote(s.SessionID) + " (see the last change), then orc-state repair --session " + safetext.Quote(s.SessionID) + ", which keeps your edit and re-baselines the journal (to drop the edit, restore the file by hand first)"})
 		}
 	}
 	return out
@@ -231,7 +231,7 @@ func noticedEdits(entries []journal.Entry, id string) []Finding {
 			}
 			out = append(out, Finding{Code: code,
 				Message: fmt.Sprintf("%s was changed outside orc-state before journal seq %d (noticed by %s)", fileOf(what), entries[i].Seq, entries[i].Verb),
-				Next:    "orc-state log --session " + safetext.Quote(id) + " (see when), then orc-state repair --session " + safetext.Quote(id) + " to acknowledge it"})
+				Next:    "orc-state log --session " + safetext.Quote(id) + " (see when), then orc-state repair --session " + safetext.Quote(id) + ", which keeps your edit and re-baselines the journal (to drop the edit, restore the file by hand first)"})
 		}
 	}
 	return out
