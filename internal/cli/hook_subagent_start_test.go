@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -16,10 +17,17 @@ func TestSubagentID(t *testing.T) {
 		{"my agent; rm -rf /", "x'y", "my-agent--rm--rf---x-y"},
 		{"t", strings.Repeat("9", 100), "t-" + strings.Repeat("9", 64)},
 		{strings.Repeat("T", 50), "id", strings.Repeat("T", 40) + "-id"},
-		{"é", "ü", "---"}, // one dash per character
+		{"é", "ü", "subagent--"}, // one dash per character; the type starts with a letter
+		{"-", "-rf", "subagent--rf"},
+		{"--force", "x", "force-x"},
+		{".hidden", "1", "hidden-1"},
 	} {
-		if got := subagentID(tt.agentType, tt.id); got != tt.want {
+		got := subagentID(tt.agentType, tt.id)
+		if got != tt.want {
 			t.Errorf("subagentID(%q, %q) = %q, want %q", tt.agentType, tt.id, got, tt.want)
+		}
+		if p := safetext.NameProblem(got, safetext.MaxName); got != "" && p != "" {
+			t.Errorf("subagentID(%q, %q) = %q %s; an agent id is of the safe alphabet", tt.agentType, tt.id, got, p)
 		}
 	}
 }
@@ -34,9 +42,10 @@ func TestSubagentContextBound(t *testing.T) {
 		t.Errorf("an ordinary context was clipped: %s", text)
 	}
 	for _, cmd := range []string{
-		"`orc-state slice claim --session feat-par --agent general-purpose-a1`",
-		"`orc-state slice set ID --status red|green|committed --session feat-par --agent general-purpose-a1`",
-		"`orc-state slice release ID --session feat-par --agent general-purpose-a1`",
+		"`orc-state slice claim --session=feat-par --agent=general-purpose-a1`",
+		"`orc-state slice renew ID --session=feat-par --agent=general-purpose-a1`",
+		"`orc-state slice set ID --status=STATUS --session=feat-par --agent=general-purpose-a1`",
+		"`orc-state slice release ID --session=feat-par --agent=general-purpose-a1`",
 	} {
 		if !strings.Contains(text, cmd) {
 			t.Errorf("the context lacks %s:\n%s", cmd, text)
@@ -53,7 +62,7 @@ func TestSubagentContextBound(t *testing.T) {
 			t.Errorf("the session is not named whole:\n%s", text)
 		}
 	}
-	if text := subagentContext(s, "it's me"); !strings.Contains(text, `--agent 'it'\''s me'`) {
+	if text := subagentContext(s, "it's me"); !strings.Contains(text, `--agent='it'\''s me'`) {
 		t.Errorf("an agent id with a quote is not shell-quoted:\n%s", text)
 	}
 }

@@ -1,6 +1,8 @@
 package fault
 
 import (
+	"strings"
+
 	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/internal/lock"
 	"github.com/orc-state/orc-state/internal/safetext"
@@ -139,8 +141,19 @@ func sliceUsageHint(e *slices.UsageError) string {
 	return ""
 }
 
-// nothingReadyHint says when a claim may succeed.
+// nothingReadyHint says when a claim may succeed, or that it will not
+// until a person acts: an escalated slice waits for a human, not for time.
 func nothingReadyHint(e *slices.NothingReadyError) string {
+	var escalated []string
+	for _, w := range e.Waiting {
+		if id, ok := strings.CutSuffix(w, " escalated"); ok {
+			escalated = append(escalated, safetext.Quote(id))
+		}
+	}
+	if r := e.Reason(); len(escalated) > 0 && (r == "blocked" || r == "waiting") {
+		return "a human must act: escalated slice(s) " + strings.Join(escalated, ", ") + " used their retry budget, and retrying the claim will not change that; " +
+			"a person sets each to pending or red (to try again) or to skipped with a note (orc-state slice list shows them)"
+	}
 	switch e.Reason() {
 	case "done":
 		return ""
