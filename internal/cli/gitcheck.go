@@ -146,7 +146,7 @@ func remoteTracking(r *gitx.Repo, branch string) (string, bool) {
 func gitFindings(d *state.Dir, s *registry.Session, g reality) []verify.Finding {
 	unreadable := func(why string) []verify.Finding {
 		return []verify.Finding{{Code: "git.unreadable", Message: "git cannot answer: " + why,
-			Next: "run git status here to see why, fix that, then orc-state verify --session " + safetext.Quote(s.SessionID)}}
+			Next: "run git status here to see why, fix that, then orc-state verify --session=" + safetext.Quote(s.SessionID)}}
 	}
 	if g.err != nil {
 		if d.Git == nil {
@@ -174,7 +174,7 @@ func gitFindings(d *state.Dir, s *registry.Session, g reality) []verify.Finding 
 		if len(g.paths) > 0 {
 			out = append(out, verify.Finding{Code: "git.dirty",
 				Message: fmt.Sprintf("%d uncommitted file(s): %s", len(g.paths), strings.Join(first(g.paths, 5), ", ")),
-				Next:    "commit or stash the changes, then orc-state checkpoint --session " + safetext.Quote(s.SessionID)})
+				Next:    "commit or stash the changes, then orc-state checkpoint --session=" + safetext.Quote(s.SessionID)})
 		}
 	case g.dirty.NotApplicable:
 	default:
@@ -215,7 +215,7 @@ func suiteFinding(d *state.Dir, r *gitx.Repo, s *registry.Session, head string) 
 	}
 	next := v.next
 	if next == "" {
-		next = "run the suite at HEAD, then orc-state digest write - --session " + safetext.Quote(s.SessionID)
+		next = "run the suite at HEAD, then orc-state digest write - --session=" + safetext.Quote(s.SessionID)
 	}
 	return verify.Finding{Code: v.code, Message: v.message, Next: next}, true
 }
@@ -241,7 +241,7 @@ func suiteVerdict(r *gitx.Repo, claim, head, id string) claimVerdict {
 	case gitx.ClaimBeyondShallow:
 		return claimVerdict{"suite.unchecked", fmt.Sprintf("Suite sha %s %s", claim, c.Problem()), unshallow(id)}
 	default:
-		return claimVerdict{"suite.unchecked", fmt.Sprintf("Suite sha %s %s", claim, c.Problem()), "run git status here to see why, then orc-state verify --session " + safetext.Quote(id)}
+		return claimVerdict{"suite.unchecked", fmt.Sprintf("Suite sha %s %s", claim, c.Problem()), "run git status here to see why, then orc-state verify --session=" + safetext.Quote(id)}
 	}
 	if c.Full == head {
 		return claimVerdict{}

@@ -143,7 +143,7 @@ func (e *Env) joinHint() string {
 	case 0:
 		return ""
 	case 1:
-		return fmt.Sprintf("this worktree is bound to no session; the live session is %s: orc-state worktree join --session %s binds this worktree to it (run here)", safetext.Escape(ids[0]), safetext.Quote(ids[0]))
+		return fmt.Sprintf("this worktree is bound to no session; the live session is %s: orc-state worktree join --session=%s binds this worktree to it (run here)", safetext.Escape(ids[0]), safetext.Quote(ids[0]))
 	}
 	return fmt.Sprintf("this worktree is bound to no session; the live sessions are %s: orc-state worktree join --session S binds this worktree to one (run here)", quotedList(ids, 5))
 }
@@ -185,7 +185,7 @@ func (e *Env) bindWorktree(l gitx.Layout, id, agent string) error {
 			switch {
 			case old.Session != s.SessionID:
 				return fault.Usagef("this worktree is already bound to session %s", safetext.Escape(old.Session)).
-					WithHint("orc-state worktree leave, then orc-state worktree join --session %s", safetext.Quote(s.SessionID))
+					WithHint("orc-state worktree leave, then orc-state worktree join --session=%s", safetext.Quote(s.SessionID))
 			case agent == "" || agent == old.Agent:
 				return nil // bound so already: nothing to write
 			}

@@ -79,7 +79,7 @@ func (c *WorktreeAddCmd) Run(e *Env) error {
 	if err != nil {
 		code, msg, _ := fault.Explain(err)
 		return &fault.Error{Code: code, Err: err, Msg: fmt.Sprintf("git created the worktree %s, but it was not bound: %s", path, msg),
-			Hint: fmt.Sprintf("cd %s && orc-state worktree join --session %s", safetext.Quote(path), safetext.Quote(s.SessionID))}
+			Hint: fmt.Sprintf("cd %s && orc-state worktree join --session=%s", safetext.Quote(path), safetext.Quote(s.SessionID))}
 	}
 	return e.printBound(l)
 }
@@ -109,7 +109,25 @@ func checkWorktreeAgent(agent string) error {
 	if err := slices.CheckAgent(agent); err != nil {
 		return err
 	}
-	return refuseSecrets("--agent", []byte(agent))
+	if err := refuseSecrets("--agent", []byte(agent)); err != nil {
+		return err
+	}
+	return checkNewAgent(agent)
+}
+
+// checkNewAgent refuses an --agent that new data would record (a claim,
+// a binding) outside the safe alphabet of slice ids (docs/protocol.md
+// §4, §7): such an id is printed and pasted as itself and never reads as
+// a flag. "" (the default agent) passes.
+func checkNewAgent(agent string) error {
+	if agent == "" {
+		return nil
+	}
+	if p := safetext.NameProblem(agent, safetext.MaxName); p != "" {
+		return fault.Usagef("--agent %s %s; a new agent id is %s, at most %d characters", safetext.Quote(agent), p, safetext.Alphabet, safetext.MaxName).
+			WithHint("pass --agent=NAME with such a name")
+	}
+	return nil
 }
 
 // agentTaken refuses a second worktree for one agent id in a session.

@@ -59,6 +59,11 @@ func explainKnown(err error) (code int, hint, suffix string, ok bool) {
 	switch e := err.(type) {
 	case *Error:
 		return e.Code, e.Hint, "", true
+	case *OutputError:
+		if e.ClosedPipe {
+			return Internal, "", "", true
+		}
+		return Internal, "make room where the output goes (or send it elsewhere), then run the command again", "", true
 	case *lock.TimeoutError:
 		return Locked, "", "", true
 	case *registry.InvalidError:
