@@ -33,7 +33,7 @@ var prose = map[string]bool{
 	"removes": true, "brings": true, "shows": true, "binds": true, "lists": true, "names": true,
 	"unbinds": true, "checks": true, "says": true, "completes": true, "prints": true, "before": true,
 	"after": true, "#": true, "is": true, "for": true, "with": true, "from": true, "on": true, "in": true,
-	"keeps": true, "records": true, "makes": true, "takes": true, "again": true, "once": true,
+	"keeps": true, "reads": true, "records": true, "makes": true, "takes": true, "again": true, "once": true,
 	"here": true, "there": true, "instead": true, "until": true, "while": true, "where": true, "so": true,
 	"--": false,
 }
@@ -91,6 +91,8 @@ func command(s string) (string, int) {
 			switch {
 			case s[i] == '\'':
 				quoted = !quoted
+			case !quoted && s[i] == '\\' && i+1 < len(s):
+				i++ // an escaped character: the quote of '\''
 			case !quoted && s[i] == '`':
 				return s[:end], i
 			case !quoted && strings.HasPrefix(s[i:], unpastable):
@@ -109,7 +111,7 @@ func command(s string) (string, int) {
 		case words >= 2 && (prose[word] || strings.HasPrefix(word, "(") && !strings.HasPrefix(word, unpastable)):
 			return s[:end], end
 		case !strings.Contains(word, "'") && !strings.Contains(word, unpastable) && (strings.HasSuffix(word, ",") || strings.HasSuffix(word, ";") || strings.HasSuffix(word, ")") || strings.HasSuffix(word, ".") && i == len(s)):
-			return s[:start] + word[:len(word)-1], i
+			return s[:start] + strings.TrimRight(word, ",;.)"), i
 		}
 		words++
 		end = i
@@ -176,7 +178,7 @@ func Problem(cmd string) string {
 }
 
 // shown is the words of cmd as a reader takes them: split at spaces, a
-// single-quoted part taken as it is, '\'' as a quote.
+// single-quoted part taken as it is, '\” as a quote.
 func shown(cmd string) []string {
 	var words []string
 	var b strings.Builder
