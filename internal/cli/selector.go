@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/alecthomas/kong"
 
+	"github.com/orc-state/orc-state/internal/binding"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/safetext"
@@ -144,7 +145,7 @@ func (e *Env) stillBound(id string) func() bool {
 			return true
 		}
 		b := f.ByGitDir(d.Git.GitDir)
-		return b != nil && gitx.SameDir(b.Path, d.Git.WorktreeRoot) && b.Session == id
+		return b != nil && b.Names(d.Git.GitDir, d.Git.WorktreeRoot, binding.MadeAt(d.Git.GitDir), gitx.SameDir) && b.Session == id
 	}
 }
 
