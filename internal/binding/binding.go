@@ -115,6 +115,7 @@ func Parse(data []byte) (*File, error) {
 			Session string  `json:"session"`
 			Agent   *string `json:"agent"` // absent is no agent; "" is refused
 			BoundAt string  `json:"boundAt"`
+			Made    *string `json:"gitDirMade"` // absent: written before it; "" is refused
 		} `json:"worktrees"`
 	}
 	if err := strictjson.Decode(data, &wire); err != nil {
@@ -128,6 +129,12 @@ func Parse(data []byte) (*File, error) {
 		b := Binding{Path: w.Path, GitDir: w.GitDir, Session: w.Session, BoundAt: w.BoundAt}
 		if w.Agent != nil {
 			b.Agent = *w.Agent
+		}
+		if w.Made != nil {
+			if *w.Made == "" {
+				return nil, invalid("worktrees[%d]: gitDirMade is empty (leave it out when unknown)", i)
+			}
+			b.GitDirMade = *w.Made
 		}
 		f.Worktrees = append(f.Worktrees, b)
 	}
