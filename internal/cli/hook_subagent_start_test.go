@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/orc-state/orc-state/internal/pastetest"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -64,5 +65,30 @@ func TestSubagentContextBound(t *testing.T) {
 	}
 	if text := subagentContext(s, "it's me"); !strings.Contains(text, `--agent='it'\''s me'`) {
 		t.Errorf("an agent id with a quote is not shell-quoted:\n%s", text)
+	}
+}
+
+// TestSubagentContextPastes: every command of the briefing, whatever the
+// agent id the payload gives, runs as shown when pasted (package
+// pastetest), and the renewal is among them.
+func TestSubagentContextPastes(t *testing.T) {
+	s := &registry.Session{SessionID: "feat-par", Command: "flow", Phase: registry.Phase{N: 2}, TotalPhases: 3, GitBranch: "feat/par"}
+	for _, p := range [][2]string{{"-", "-rf"}, {"--force", "x"}, {"general-purpose", "a1"}, {"a;b", "$(id)"}} {
+		text := subagentContext(s, subagentID(p[0], p[1]))
+		parts := strings.Split(text, "`")
+		var cmds []string
+		for i := 1; i < len(parts); i += 2 {
+			cmds = append(cmds, parts[i])
+		}
+		if len(cmds) != 4 || !strings.HasPrefix(cmds[1], "orc-state slice renew ID ") {
+			t.Fatalf("the briefing's commands are %q", cmds)
+		}
+		for _, c := range cmds {
+			if pr := pastetest.Problem(c); pr != "" {
+				t.Errorf("%q %s", c, pr)
+			} else if pr := pastetest.Run(c); pr != "" {
+				t.Errorf("%q pasted: %s", c, pr)
+			}
+		}
 	}
 }
