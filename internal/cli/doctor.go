@@ -253,14 +253,14 @@ func orphanFindings(d *state.Dir, reg *registry.Registry, inTx map[string]bool) 
 			continue
 		}
 		f := verify.Finding{Code: "folder.orphan", Message: fmt.Sprintf("folder %s has no registry entry", name),
-			Next: "orc-state repair --adopt=" + safetext.Quote(name) + " (from its checkpoint) or orc-state repair --remove-orphan=" + safetext.Quote(name) + " (archived first: orc-state session restore " + safetext.Quote(name) + " brings it back)"}
+			Next: "orc-state repair --adopt=" + safetext.Quote(name) + " (from its checkpoint) or orc-state repair --remove-orphan=" + safetext.Quote(name) + " (archived first: orc-state session restore " + safetext.Operand(name) + " brings it back)"}
 		switch {
 		case o.empty:
 			f.Message = fmt.Sprintf("folder %s has no registry entry and holds only an empty files/ folder: removing it loses nothing", name)
 			f.Next = "orc-state repair --remove-orphan=" + safetext.Quote(name) + "  # it holds nothing to lose"
 		case registry.CheckKey(name) != nil:
 			f.Message += "; its name is no session key, so it cannot be adopted"
-			f.Next = "orc-state repair --remove-orphan=" + safetext.Quote(name) + "  # archived first: orc-state session restore " + safetext.Quote(name) + " brings it back"
+			f.Next = "orc-state repair --remove-orphan=" + safetext.Quote(name) + "  # archived first: orc-state session restore " + safetext.Operand(name) + " brings it back"
 		}
 		out = append(out, doctorFinding{Finding: f})
 	}

@@ -205,7 +205,7 @@ func quoted(e ast.Expr) bool {
 	case *ast.CallExpr:
 		switch f := x.Fun.(type) {
 		case *ast.SelectorExpr:
-			return f.Sel.Name == "Quote" && isIdent(f.X, "safetext")
+			return (f.Sel.Name == "Quote" || f.Sel.Name == "Operand") && isIdent(f.X, "safetext")
 		case *ast.Ident:
 			return f.Name == "remoteFlag" || f.Name == "quotedList" || f.Name == "restoreHint" // each quotes what it takes
 		}

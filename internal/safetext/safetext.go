@@ -160,3 +160,14 @@ func NameProblem(s string, max int) string {
 }
 
 func alnum(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' }
+
+// Operand is arg as the last operand of a suggested command: [Quote]d,
+// and after "--" when it begins with "-", so that a value from data (an
+// orphan folder named -rf) never reads as a flag where the command takes
+// it as a positional argument.
+func Operand(arg string) string {
+	if strings.HasPrefix(arg, "-") {
+		return "-- " + Quote(arg)
+	}
+	return Quote(arg)
+}

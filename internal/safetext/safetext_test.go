@@ -185,3 +185,16 @@ func TestNameProblem(t *testing.T) {
 		}
 	}
 }
+
+// An operand that begins with "-" comes after "--"; pasted, it is one
+// word after the end of the flags.
+func TestOperand(t *testing.T) {
+	for in, want := range map[string]string{"s1": "s1", "-rf": "-- -rf", "--force": "-- --force", "-a b": "-- '-a b'", "a-b": "a-b"} {
+		if got := Operand(in); got != want {
+			t.Errorf("Operand(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := words(t, "orc-state session restore "+Operand("-rf")); len(got) != 5 || got[3] != "--" || got[4] != "-rf" {
+		t.Errorf("pasted: %q", got)
+	}
+}
