@@ -10,9 +10,9 @@
 package pastetest
 
 import (
-	"bytes"
-	"errors"
+	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -222,7 +222,8 @@ var (
 // line between NULs, where ARGV_FILE says.
 const stub = "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\0' \"$a\"; done > \"$ARGV_FILE\"\n"
 
-// Run pastes cmd into a real POSIX shell (sh) in an empty folder, with
+// Run pastes cmd into a real POSIX shell (sh, one for the process) in an
+// empty folder of its own, with
 // orc-state a stub that records its arguments and nothing else on PATH,
 // and says what went wrong: the stub not run, its arguments not the
 // words the command shows, or any file made in the folder. Each command
@@ -267,17 +268,12 @@ func run(cmd string) string {
 	defer os.RemoveAll(work)
 	argv := filepath.Join(sandboxDir, filepath.Base(work)+".argv")
 	defer os.Remove(argv)
-	c := exec.Command(sh, "-c", cmd)
-	c.Dir = work
-	c.Env = []string{"PATH=" + filepath.Join(sandboxDir, "bin"), "ARGV_FILE=" + argv, "HOME=" + work}
-	var stderr bytes.Buffer
-	c.Stderr = &stderr
-	if err := c.Run(); err != nil {
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) {
-			return err.Error()
-		}
-		return fmt.Sprintf("sh exited %d: %s", ee.ExitCode(), strings.TrimSpace(stderr.String()))
+	code, err := paste(sh, cmd, work, argv)
+	if err != nil {
+		return err.Error()
+	}
+	if code != 0 {
+		return fmt.Sprintf("sh exited %d", code)
 	}
 	data, err := os.ReadFile(argv)
 	if err != nil {
@@ -291,4 +287,57 @@ func run(cmd string) string {
 		return fmt.Sprintf("pasting it made %s", entries[0].Name())
 	}
 	return ""
+}
+
+// The shell every command is pasted into: one sh for the whole test
+// process, each command run in a subshell of its own (its folder, its
+// ARGV_FILE, no input, its output dropped) through eval, which reads the
+// text as a pasted line is read. One process instead of one per command
+// keeps the check cheap enough to run on every scenario's output.
+var (
+	shellMu  sync.Mutex
+	shellIn  io.WriteCloser
+	shellOut *bufio.Reader
+)
+
+// paste runs cmd in the sandbox shell in folder work and returns its exit
+// code.
+func paste(sh, cmd, work, argv string) (int, error) {
+	shellMu.Lock()
+	defer shellMu.Unlock()
+	if shellIn == nil {
+		c := exec.Command(sh)
+		c.Dir = sandboxDir
+		c.Env = []string{"PATH=" + filepath.Join(sandboxDir, "bin"), "HOME=" + sandboxDir}
+		in, err := c.StdinPipe()
+		if err != nil {
+			return 0, err
+		}
+		out, err := c.StdoutPipe()
+		if err != nil {
+			return 0, err
+		}
+		if err := c.Start(); err != nil {
+			return 0, err
+		}
+		shellIn, shellOut = in, bufio.NewReader(out)
+	}
+	q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+	line := "( cd " + q(work) + " && ARGV_FILE=" + q(argv) + " && export ARGV_FILE && eval " + q(cmd) + " ) </dev/null >/dev/null 2>&1; echo \"rc:$?\"\n"
+	if _, err := io.WriteString(shellIn, line); err != nil {
+		shellIn = nil
+		return 0, fmt.Errorf("the sandbox shell: %w", err)
+	}
+	for {
+		got, err := shellOut.ReadString('\n')
+		if err != nil {
+			shellIn = nil
+			return 0, fmt.Errorf("the sandbox shell: %w", err)
+		}
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(got), "rc:"); ok {
+			var code int
+			fmt.Sscan(rest, &code)
+			return code, nil
+		}
+	}
 }
