@@ -502,7 +502,8 @@ func shellPlaceholders(t *testing.T, path string, src []byte) (int, []string) {
 		if m := shellSyntax.FindString(strings.ReplaceAll(rest, "||", "")); m != "" && !strings.Contains(text, "\n") {
 			problems = append(problems, where+": shell syntax in "+strconv.Quote(text)+": "+strconv.Quote(m))
 		}
-		if m := flagThenGap.FindStringSubmatch(rest); m != nil {
+		// a flag the hint names before or after its command is pasted too
+		if m := flagThenGap.FindStringSubmatch(text); m != nil {
 			flag := m[1] + m[3]
 			if !boolFlags[flag] && !flagNotData[filepath.Base(path)+":"+flag] {
 				problems = append(problems, where+": a value after "+strconv.Quote(flag+" ")+" is not given as "+flag+"=VALUE")

@@ -68,7 +68,7 @@ func (c *InitCmd) Run(e *Env) error {
 		}
 		if s == nil && elsewhere.id != "" {
 			return fault.Usagef("branch %s has no session, and %s selects session %s here: a second session would split the work", branch, elsewhere.via, elsewhere.id).
-				WithHint("update that one with --session=%s; to register the branch's own anyway, pass --branch %s (in a bound worktree run orc-state worktree leave first)", elsewhere.id, shellQuote(branch))
+				WithHint("update that one with --session=%s; to register the branch's own anyway, pass --branch=%s (in a bound worktree run orc-state worktree leave first)", safetext.Quote(elsewhere.id), safetext.Quote(branch))
 		}
 		if s == nil {
 			if missing := c.missingForNew(); missing != "" {
