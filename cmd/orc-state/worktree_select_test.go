@@ -94,7 +94,7 @@ func TestWorktreeSelection(t *testing.T) {
 		{name: "join: a branch with its own session, even completed", dir: wC, args: []string{"worktree", "join", "--session", "feat-par"}, code: 2,
 			stderr: `branch "done" checked out in this worktree has its own session done; bound to feat-par it would select two sessions`},
 		{name: "join: bound to another session already", dir: wB, args: []string{"worktree", "join", "--session", "other"}, code: 2,
-			stderr: "this worktree is already bound to session feat-par\nhint: orc-state worktree leave, then orc-state worktree join --session other"},
+			stderr: "this worktree is already bound to session feat-par\nhint: orc-state worktree leave, then orc-state worktree join --session=other"},
 		{name: "join: the same session again changes nothing", dir: wB, args: []string{"worktree", "join", "--session", "feat-par"}, stdout: "\tfeat-par\tbound-agent\t"},
 		{name: "add: no such session, before git", dir: r.Dir, args: []string{"worktree", "add", filepath.Join(up, "wX"), "--session", "nope"}, code: 1, stderr: `no session "nope"`},
 		{name: "add: a credential as the agent", dir: r.Dir, args: []string{"worktree", "add", filepath.Join(up, "wX"), "--agent", "ghp_0123456789abcdefghijABCDEFGHIJ012345"}, code: 2, stderr: "looks like a credential"},

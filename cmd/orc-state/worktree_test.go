@@ -43,7 +43,7 @@ func TestWorktreesWorkOneLedger(t *testing.T) {
 	}
 	r.Git("worktree", "add", "-q", "../w4", "-b", "feat/par-4")
 	w4 := at("w4")
-	if code, _, stderr := w4.Orc("", "slice", "claim"); code != 1 || !strings.Contains(stderr, "orc-state worktree join --session feat-par") {
+	if code, _, stderr := w4.Orc("", "slice", "claim"); code != 1 || !strings.Contains(stderr, "orc-state worktree join --session=feat-par") {
 		t.Errorf("an unbound worktree's claim: exit %d, %s", code, stderr)
 	}
 	w4.MustOrc("", "worktree", "join", "--session", "feat-par")

@@ -12,7 +12,12 @@ import (
 
 // RenameRetry bounds how long [Rename] retries a rename that the platform
 // refused because another process holds the target open (Windows only).
-var RenameRetry = 2 * time.Second
+// The programs that do (an editor with the file open, a search indexer,
+// antivirus scanning a file just written) hold it for seconds, and a
+// transaction refused after its commit point is interrupted (exit 6,
+// repair completes it): 10 s outlasts them while a writer waiting for the
+// lock (5 s by default) still learns in bounded time (docs/reliability.md).
+var RenameRetry = 10 * time.Second
 
 // retryable reports whether a failed rename may succeed when retried: a
 // Windows sharing violation or "Access denied" caused by an open handle.

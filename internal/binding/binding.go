@@ -10,9 +10,9 @@
 //
 // Format:
 //
-//	{"schema": 1, "worktrees": [{"path": "<worktree root>",
-//	  "gitDir": "<its git dir>", "session": "<sessionId>",
-//	  "agent": "<agent id>", "boundAt": "<UTC>"}]}
+//	{"schema": 1, "worktrees": [{"path": "ROOT",
+//	  "gitDir": "GITDIR", "session": "SESSION",
+//	  "agent": "AGENT", "boundAt": "UTC", "gitDirMade": "UTC"}]}
 //
 // A worktree is known by its git dir (<common dir>/worktrees/<name>, what
 // its .git file names), which is what a process inside it finds without
@@ -30,6 +30,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"time"
@@ -65,6 +66,13 @@ type Binding struct {
 	Session string `json:"session"`
 	Agent   string `json:"agent,omitempty"`
 	BoundAt string `json:"boundAt"`
+	// GitDirMade is when git made the worktree's git dir: the
+	// modification time of <gitDir>/commondir, which git writes once, when
+	// it adds the worktree (UTC, RFC 3339 with nanoseconds). A worktree
+	// removed and added again at the same path has the same gitDir and
+	// path but another time, and is not bound. Absent (bindings written
+	// before it): gitDir and path alone decide.
+	GitDirMade string `json:"gitDirMade,omitempty"`
 }
 
 // InvalidError is a worktrees.json that cannot be trusted.
@@ -107,6 +115,7 @@ func Parse(data []byte) (*File, error) {
 			Session string  `json:"session"`
 			Agent   *string `json:"agent"` // absent is no agent; "" is refused
 			BoundAt string  `json:"boundAt"`
+			Made    *string `json:"gitDirMade"` // absent: written before it; "" is refused
 		} `json:"worktrees"`
 	}
 	if err := strictjson.Decode(data, &wire); err != nil {
@@ -120,6 +129,12 @@ func Parse(data []byte) (*File, error) {
 		b := Binding{Path: w.Path, GitDir: w.GitDir, Session: w.Session, BoundAt: w.BoundAt}
 		if w.Agent != nil {
 			b.Agent = *w.Agent
+		}
+		if w.Made != nil {
+			if *w.Made == "" {
+				return nil, invalid("worktrees[%d]: gitDirMade is empty (leave it out when unknown)", i)
+			}
+			b.GitDirMade = *w.Made
 		}
 		f.Worktrees = append(f.Worktrees, b)
 	}
@@ -188,7 +203,31 @@ func (b Binding) Check() error {
 	if t, err := time.Parse(TimeLayout, b.BoundAt); err != nil || t.Format(TimeLayout) != b.BoundAt {
 		return fmt.Errorf("boundAt %q is not a UTC time like 2026-01-02T15:04:05Z", b.BoundAt)
 	}
+	if b.GitDirMade != "" {
+		if t, err := time.Parse(time.RFC3339Nano, b.GitDirMade); err != nil || t.UTC().Format(time.RFC3339Nano) != b.GitDirMade {
+			return fmt.Errorf("gitDirMade %q is not a UTC time like 2026-01-02T15:04:05.123456789Z", b.GitDirMade)
+		}
+	}
 	return nil
+}
+
+// MadeAt is what GitDirMade records for the worktree whose git dir is
+// gitDir now: "" when git's commondir file cannot be read.
+func MadeAt(gitDir string) string {
+	fi, err := os.Stat(filepath.Join(gitDir, "commondir"))
+	if err != nil {
+		return ""
+	}
+	return fi.ModTime().UTC().Format(time.RFC3339Nano)
+}
+
+// Names reports whether b binds the worktree whose root is root and whose
+// git dir is gitDir, made at made (MadeAt): the same git dir and root,
+// and, when b recorded one, the same making (a worktree removed and added
+// again at the same path is another worktree). sameDir compares folders
+// as the platform does.
+func (b Binding) Names(gitDir, root, made string, sameDir func(a, b string) bool) bool {
+	return sameDir(b.GitDir, gitDir) && sameDir(b.Path, root) && (b.GitDirMade == "" || b.GitDirMade == made)
 }
 
 // CheckPath refuses a path that is not absolute, clean and one line.

@@ -57,6 +57,10 @@ func TestParse(t *testing.T) {
 		{"agent empty", entry(ok + `, "agent": ""`), "agent is empty", false},
 		{"boundAt not UTC", entry(strings.Replace(ok, `05Z"`, `05+01:00"`, 1)), "boundAt", false},
 		{"boundAt fractional", entry(strings.Replace(ok, `05Z"`, `05.5Z"`, 1)), "boundAt", false},
+		{"gitDirMade", entry(ok + `, "gitDirMade": "2026-01-02T15:04:05.123456789Z"`), "", false},
+		{"gitDirMade empty", entry(ok + `, "gitDirMade": ""`), "gitDirMade is empty", false},
+		{"gitDirMade not UTC", entry(ok + `, "gitDirMade": "2026-01-02T15:04:05.1+01:00"`), "gitDirMade", false},
+		{"gitDirMade no time", entry(ok + `, "gitDirMade": "yesterday"`), "gitDirMade", false},
 		{"path bound twice", `{"schema": 1, "worktrees": [
 			{"path": "/r/wt1", "gitDir": "/g/1", "session": "s", "boundAt": "2026-01-02T15:04:05Z"},
 			{"path": "/r/wt1", "gitDir": "/g/2", "session": "s", "boundAt": "2026-01-02T15:04:05Z"}]}`, "bound twice", false},
@@ -210,4 +214,30 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Marshal is not stable:\n%s\n%s", out, again.Marshal())
 		}
 	})
+}
+
+// Names: the same git dir and root, and the same making when one is
+// recorded; a binding written before gitDirMade matches by the two alone.
+func TestNames(t *testing.T) {
+	same := func(a, b string) bool { return a == b }
+	b := Binding{Path: "/r/wt", GitDir: "/r/.git/worktrees/wt", GitDirMade: "2026-01-02T15:04:05.1Z"}
+	for _, tt := range []struct {
+		gitDir, root, made string
+		want               bool
+	}{
+		{"/r/.git/worktrees/wt", "/r/wt", "2026-01-02T15:04:05.1Z", true},
+		{"/r/.git/worktrees/wt", "/r/wt", "2026-01-02T15:04:06.2Z", false}, // removed and added again
+		{"/r/.git/worktrees/wt", "/r/other", "2026-01-02T15:04:05.1Z", false},
+		{"/r/.git/worktrees/wt2", "/r/wt", "2026-01-02T15:04:05.1Z", false},
+		{"/r/.git/worktrees/wt", "/r/wt", "", false}, // its commondir unreadable
+	} {
+		if got := b.Names(tt.gitDir, tt.root, tt.made, same); got != tt.want {
+			t.Errorf("Names(%q, %q, %q) = %v", tt.gitDir, tt.root, tt.made, got)
+		}
+	}
+	legacy := b
+	legacy.GitDirMade = ""
+	if !legacy.Names("/r/.git/worktrees/wt", "/r/wt", "2030-01-01T00:00:00Z", same) {
+		t.Error("a binding without gitDirMade does not match its worktree")
+	}
 }

@@ -86,7 +86,7 @@ func refuseArchivingCredentials(items []*archive.Item) error {
 			if it.Meta.Kind == archive.KindOrphan {
 				return f.WithHint("remove the secret from that file of the folder by hand, then run this again")
 			}
-			return f.WithHint("orc-state repair --redact --session %s removes it, then run this again", safetext.Quote(it.Meta.Session))
+			return f.WithHint("orc-state repair --redact --session=%s removes it, then run this again", safetext.Quote(it.Meta.Session))
 		}
 	}
 	return nil

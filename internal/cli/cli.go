@@ -68,6 +68,8 @@ func Run(proc Process) (code int) {
 	redacted := &redactingWriter{w: stderr}
 	defer redacted.Flush()
 	stderr = redacted // no message ever echoes a credential it was given
+	out := &output{w: stdout}
+	stdout = out // a write that fails is exit 7, whoever wrote
 	for i, a := range args {
 		if !utf8.ValidString(a) {
 			fmt.Fprintf(stderr, "orc-state: argument %d is not valid UTF-8; nothing was written\n", i+1)
@@ -78,9 +80,9 @@ func Run(proc Process) (code int) {
 	if verb, cmd, ok := plain(p, args); ok {
 		env := newEnv(p, stdout, stderr, plainGlobals(), verb)
 		if err := cmd.Run(env); err != nil {
-			return report(stderr, verb, err)
+			return out.ended(stderr, verb, report(stderr, verb, err), err)
 		}
-		return fault.OK
+		return out.ended(stderr, verb, fault.OK, nil)
 	}
 	model := grammarFor(args)
 	parser, err := newParser(p, model, stdout, stderr)
@@ -94,7 +96,7 @@ func Run(proc Process) (code int) {
 			if !ok {
 				panic(r)
 			}
-			code = ep.code
+			code = out.ended(stderr, helpVerb(args), ep.code, nil) // help that was not printed is exit 7
 		}
 	}()
 	if len(args) == 0 {
@@ -103,6 +105,11 @@ func Run(proc Process) (code int) {
 		return fault.Usage
 	}
 	kctx, err := parser.Parse(args)
+	if err != nil && out.failed() != nil {
+		// kong's own writing (help, usage) failed: the output's error,
+		// not a usage error
+		return out.ended(stderr, helpVerb(args), fault.Usage, nil)
+	}
 	if err != nil {
 		verb := "orc-state"
 		if v := failedVerb(kctx, err); v != "" {
@@ -120,9 +127,23 @@ func Run(proc Process) (code int) {
 	env := newEnv(p, stdout, stderr, globalsOf(model), verb)
 	env.selectFlags(kctx)
 	if err := kctx.Run(env); err != nil {
-		return report(stderr, verb, err)
+		return out.ended(stderr, verb, report(stderr, verb, err), err)
 	}
-	return fault.OK
+	return out.ended(stderr, verb, fault.OK, nil)
+}
+
+// helpVerb names, for an error after kong's own output, the verb whose
+// help or usage was printed: its leading words when they name one, else
+// "help".
+func helpVerb(args []string) string {
+	first, second := leadingWords(args)
+	switch {
+	case isVerb(first + " " + second):
+		return first + " " + second
+	case isVerb(first):
+		return first
+	}
+	return "help"
 }
 
 // minOpenFiles is the open-file limit (ulimit -n) below which orc-state

@@ -49,7 +49,7 @@ func (e *Env) pickArchive(explicit, at, kind string) (archive.Archive, archive.S
 	a, ok := archive.Pick(all, s.SessionID, at, kind)
 	if !ok {
 		return archive.Archive{}, nil, fault.NotFoundf("no %s archive of %s", kind, safetext.Escape(s.SessionID)).
-			WithHint("orc-state archive list --session %s shows its archives", safetext.Quote(s.SessionID))
+			WithHint("orc-state archive list --session=%s shows its archives", safetext.Quote(s.SessionID))
 	}
 	r, err := restorable(store, a)
 	if err != nil {

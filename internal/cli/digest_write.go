@@ -54,7 +54,7 @@ history belongs in progress.md (progress append -). Example:
 // archived first (digest restore).
 func (c *DigestWriteCmd) Run(e *Env) error {
 	if c.Source != "-" {
-		return fault.Usagef("the digest is read from stdin only").WithHint("orc-state digest write - <<'EOF' ... EOF")
+		return fault.Usagef("the digest is read from stdin only").WithHint("orc-state digest write - reads the digest from stdin: give it as a here-document or through a pipe")
 	}
 	text, err := e.readStdin()
 	if err != nil {

@@ -203,13 +203,13 @@ func doctor(d *state.Dir, now time.Time, env environ.List) []doctorFinding {
 			continue // between two states until repair completes the transaction
 		}
 		if _, err := os.Stat(d.FilesDir(s.SessionID)); errors.Is(err, fs.ErrNotExist) {
-			add(s.SessionID, "entry.no-folder", "orc-state repair --session "+safetext.Quote(s.SessionID)+" (recreates checkpoint.md from the entry)",
+			add(s.SessionID, "entry.no-folder", "orc-state repair --session="+safetext.Quote(s.SessionID)+" (recreates checkpoint.md from the entry)",
 				"the registry lists %s but its folder does not exist", s.SessionID)
 			continue
 		}
 		fs, err := verify.Session(d, reg, s, now)
 		if err != nil {
-			add(s.SessionID, "session.unreadable", "orc-state verify --session "+safetext.Quote(s.SessionID), "%v", err)
+			add(s.SessionID, "session.unreadable", "orc-state verify --session="+safetext.Quote(s.SessionID), "%v", err)
 			continue
 		}
 		fs = append(fs, verify.StoredSecrets(d, s)...)
@@ -254,14 +254,14 @@ func orphanFindings(d *state.Dir, reg *registry.Registry, inTx map[string]bool) 
 			continue
 		}
 		f := verify.Finding{Code: "folder.orphan", Message: fmt.Sprintf("folder %s has no registry entry", name),
-			Next: "orc-state repair --adopt " + safetext.Quote(name) + " (from its checkpoint) or orc-state repair --remove-orphan " + safetext.Quote(name) + " (archived first: orc-state session restore " + safetext.Quote(name) + " brings it back)"}
+			Next: "orc-state repair --adopt=" + safetext.Quote(name) + " (from its checkpoint) or orc-state repair --remove-orphan=" + safetext.Quote(name) + " (archived first: orc-state session restore " + safetext.Operand(name) + " brings it back)"}
 		switch {
 		case o.empty:
 			f.Message = fmt.Sprintf("folder %s has no registry entry and holds only an empty files/ folder: removing it loses nothing", name)
-			f.Next = "orc-state repair --remove-orphan " + safetext.Quote(name) + "  # it holds nothing to lose"
+			f.Next = "orc-state repair --remove-orphan=" + safetext.Quote(name) + "  # it holds nothing to lose"
 		case registry.CheckKey(name) != nil:
 			f.Message += "; its name is no session key, so it cannot be adopted"
-			f.Next = "orc-state repair --remove-orphan " + safetext.Quote(name) + "  # archived first: orc-state session restore " + safetext.Quote(name) + " brings it back"
+			f.Next = "orc-state repair --remove-orphan=" + safetext.Quote(name) + "  # archived first: orc-state session restore " + safetext.Operand(name) + " brings it back"
 		}
 		out = append(out, doctorFinding{Finding: f})
 	}
@@ -294,7 +294,7 @@ func nameFindings(reg *registry.Registry) []doctorFinding {
 		}
 		out = append(out, doctorFinding{Finding: verify.Finding{Code: "name.case-collision",
 			Message: fmt.Sprintf("sessions %s share one folder on %s", strings.Join(names, " and "), where),
-			Next: fmt.Sprintf("keep one: orc-state session remove --session %s, on a machine where they are separate folders (Linux); it is archived first, and orc-state session restore %s brings it back",
+			Next: fmt.Sprintf("keep one: orc-state session remove --session=%s, on a machine where they are separate folders (Linux); it is archived first, and orc-state session restore %s brings it back",
 				safetext.Quote(group[len(group)-1].SessionID), safetext.Quote(group[len(group)-1].SessionID))}})
 	}
 	for i := range reg.Sessions {
@@ -303,11 +303,11 @@ func nameFindings(reg *registry.Registry) []doctorFinding {
 		if err == nil {
 			continue
 		}
-		next := fmt.Sprintf("nothing, while it stays on Linux or macOS; to move it to Windows, finish it, orc-state session remove --session %s (archived first: orc-state session restore brings it back), and init branch %s again", safetext.Quote(s.SessionID), safetext.Quote(s.GitBranch))
+		next := fmt.Sprintf("nothing, while it stays on Linux or macOS; to move it to Windows, finish it, orc-state session remove --session=%s (archived first: orc-state session restore brings it back), and init branch %s again", safetext.Quote(s.SessionID), safetext.Quote(s.GitBranch))
 		if id, kerr := registry.KeyFor(s.GitBranch); kerr == nil {
 			next += " (its key is then " + id + ")"
 		} else {
-			next = fmt.Sprintf("branch %s needs another name (%v); finish it, then orc-state session remove --session %s (archived first: orc-state session restore brings it back)", safetext.Quote(s.GitBranch), kerr, safetext.Quote(s.SessionID))
+			next = fmt.Sprintf("branch %s needs another name (%v); finish it, then orc-state session remove --session=%s (archived first: orc-state session restore brings it back)", safetext.Quote(s.GitBranch), kerr, safetext.Quote(s.SessionID))
 		}
 		out = append(out, doctorFinding{Session: s.SessionID, Finding: verify.Finding{Code: "name.not-portable",
 			Message: fmt.Sprintf("%v; an earlier version stored it", err),

@@ -99,7 +99,7 @@ func (c *GateRecordCmd) Run(e *Env) error {
 	if escalated {
 		return &fault.Error{Code: fault.Escalation,
 			Msg:  fmt.Sprintf("phase %d had changes requested %d times (budget %d); the session is paused", c.Phase, retries, budget),
-			Hint: "a human decides how to proceed; resume with orc-state status set in_progress --session " + safetext.Quote(id)}
+			Hint: "a human decides how to proceed; resume with orc-state status set in_progress --session=" + safetext.Quote(id)}
 	}
 	return nil
 }

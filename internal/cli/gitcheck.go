@@ -146,7 +146,7 @@ func remoteTracking(r *gitx.Repo, branch string) (string, bool) {
 func gitFindings(d *state.Dir, s *registry.Session, g reality) []verify.Finding {
 	unreadable := func(why string) []verify.Finding {
 		return []verify.Finding{{Code: "git.unreadable", Message: "git cannot answer: " + why,
-			Next: "run git status here to see why, fix that, then orc-state verify --session " + safetext.Quote(s.SessionID)}}
+			Next: "run git status here to see why, fix that, then orc-state verify --session=" + safetext.Quote(s.SessionID)}}
 	}
 	if g.err != nil {
 		if d.Git == nil {
@@ -155,14 +155,16 @@ func gitFindings(d *state.Dir, s *registry.Session, g reality) []verify.Finding 
 		return unreadable(g.err.Error())
 	}
 	if !g.headOK && !g.unborn {
-		return []verify.Finding{branchMissing(d, s)}
+		// No branch head to check reachability against; whether each
+		// committed slice's commit exists at all can still be said.
+		return append([]verify.Finding{branchMissing(d, s)}, sliceFindings(d, g.repo, s, "", "")...)
 	}
 	var out []verify.Finding
 	if g.headOK { // an unborn branch has no commits to check claims against
 		if f, ok := suiteFinding(d, g.repo, s, g.head.SHA); ok {
 			out = append(out, f)
 		}
-		out = append(out, sliceFindings(d, g.repo, s, g.head.SHA)...)
+		out = append(out, sliceFindings(d, g.repo, s, g.head.SHA, g.worktree)...)
 	}
 	switch {
 	case g.dirty.TimedOut:
@@ -172,7 +174,7 @@ func gitFindings(d *state.Dir, s *registry.Session, g reality) []verify.Finding 
 		if len(g.paths) > 0 {
 			out = append(out, verify.Finding{Code: "git.dirty",
 				Message: fmt.Sprintf("%d uncommitted file(s): %s", len(g.paths), strings.Join(first(g.paths, 5), ", ")),
-				Next:    "commit or stash the changes, then orc-state checkpoint --session " + safetext.Quote(s.SessionID)})
+				Next:    "commit or stash the changes, then orc-state checkpoint --session=" + safetext.Quote(s.SessionID)})
 		}
 	case g.dirty.NotApplicable:
 	default:
@@ -187,14 +189,14 @@ func gitFindings(d *state.Dir, s *registry.Session, g reality) []verify.Finding 
 // so the next step is fetching it, not removing the session.
 func branchMissing(d *state.Dir, s *registry.Session) verify.Finding {
 	f := verify.Finding{Code: "git.branch-missing", Message: fmt.Sprintf("branch %q does not exist", s.GitBranch),
-		Next: "orc-state session remove --session " + safetext.Quote(s.SessionID) + " (if the work is finished; " + restoreHint(s.SessionID) + ")"}
+		Next: "orc-state session remove --session=" + safetext.Quote(s.SessionID) + " (if the work is finished; " + restoreHint(s.SessionID) + ")"}
 	remote, pulled := refsync.PulledFrom(d, s.SessionID)
 	if !pulled {
 		return f
 	}
 	f.Message += " here; the session was pulled with orc-state sync, and its branch was never fetched"
 	if strings.HasPrefix(remote, "url-") {
-		f.Next = "git fetch <the remote you pull from> " + safetext.Quote(s.GitBranch) + " (the machine that works on it pushes the branch with git), then orc-state verify"
+		f.Next = "git fetch REMOTE " + safetext.Quote(s.GitBranch) + " (REMOTE: the remote you pull from; the machine that works on it pushes the branch with git), then orc-state verify"
 	} else {
 		f.Next = "git fetch " + safetext.Quote(remote) + " " + safetext.Quote(s.GitBranch) + ":" + safetext.Quote("refs/remotes/"+remote+"/"+s.GitBranch) + " (the machine that works on it pushes the branch with git), then orc-state verify"
 	}
@@ -213,7 +215,7 @@ func suiteFinding(d *state.Dir, r *gitx.Repo, s *registry.Session, head string) 
 	}
 	next := v.next
 	if next == "" {
-		next = "run the suite at HEAD, then orc-state digest write - --session " + safetext.Quote(s.SessionID)
+		next = "run the suite at HEAD, then orc-state digest write - --session=" + safetext.Quote(s.SessionID)
 	}
 	return verify.Finding{Code: v.code, Message: v.message, Next: next}, true
 }
@@ -225,7 +227,7 @@ type claimVerdict struct{ code, message, next string }
 // unshallow is the fix for a claim a shallow clone cannot check, in
 // session id.
 func unshallow(id string) string {
-	return "git fetch --unshallow, then orc-state verify --session " + safetext.Quote(id)
+	return "git fetch --unshallow, then orc-state verify --session=" + safetext.Quote(id)
 }
 
 // suiteVerdict says how a claimed sha relates to head: "" when equal. id
@@ -239,7 +241,7 @@ func suiteVerdict(r *gitx.Repo, claim, head, id string) claimVerdict {
 	case gitx.ClaimBeyondShallow:
 		return claimVerdict{"suite.unchecked", fmt.Sprintf("Suite sha %s %s", claim, c.Problem()), unshallow(id)}
 	default:
-		return claimVerdict{"suite.unchecked", fmt.Sprintf("Suite sha %s %s", claim, c.Problem()), "run git status here to see why, then orc-state verify --session " + safetext.Quote(id)}
+		return claimVerdict{"suite.unchecked", fmt.Sprintf("Suite sha %s %s", claim, c.Problem()), "run git status here to see why, then orc-state verify --session=" + safetext.Quote(id)}
 	}
 	if c.Full == head {
 		return claimVerdict{}
@@ -270,8 +272,12 @@ func sessionDigest(d *state.Dir, s *registry.Session) (checkpoint.Digest, bool) 
 
 // sliceFindings checks the commits of committed slices: recorded
 // unverified, unknown to the repository, not reachable from head, or not
-// checkable in a shallow clone.
-func sliceFindings(d *state.Dir, r *gitx.Repo, s *registry.Session, head string) []verify.Finding {
+// checkable in a shallow clone. head "" is a branch that is missing: only
+// whether each commit exists is checked. worktree is where the session's
+// branch is checked out ("" when nowhere). Each next: step is the normal
+// one (merge, fetch); --force is proposed only to record a commit again
+// that is wrong.
+func sliceFindings(d *state.Dir, r *gitx.Repo, s *registry.Session, head, worktree string) []verify.Finding {
 	data, err := d.ReadFile(s.SessionID, state.LedgerFile)
 	if err != nil || data == nil {
 		return nil
@@ -280,16 +286,24 @@ func sliceFindings(d *state.Dir, r *gitx.Repo, s *registry.Session, head string)
 	if err != nil {
 		return nil // reported by verify.Session
 	}
+	sess := "--session=" + safetext.Quote(s.SessionID)
+	remote, pulled := refsync.PulledFrom(d, s.SessionID)
 	var out []verify.Finding
 	for _, sl := range l.Slices() {
 		if sl.Status != "committed" || sl.Commit == "" {
 			continue
 		}
-		next := fmt.Sprintf("check the slice's commit, then orc-state slice set %s --status committed --commit <sha> --force --session %s", safetext.Quote(sl.ID), safetext.Quote(s.SessionID))
 		c := r.CheckClaim(sl.Commit)
 		switch c.State {
 		case gitx.ClaimCommit:
 		case gitx.ClaimNotCommit, gitx.ClaimAmbiguous:
+			next := "git fetch (the commit may not have reached this clone yet), then orc-state verify " + sess +
+				"; if the recorded commit is wrong, orc-state slice set " + safetext.Quote(sl.ID) + " --status=committed --commit=SHA --force " + sess + " (SHA: the commit that holds the slice)"
+			if pulled && remote != "" && !strings.HasPrefix(remote, "url-") {
+				next = "git fetch " + safetext.Quote(remote) + " (the machine that works on the session pushes its commits with git), then orc-state verify " + sess
+			} else if pulled {
+				next = "git fetch REMOTE (REMOTE: the remote you sync with; the machine that works on the session pushes its commits with git), then orc-state verify " + sess
+			}
 			out = append(out, verify.Finding{Code: "slice.unknown-commit", Next: next,
 				Message: fmt.Sprintf("slice %s is committed at %s, which %s", sl.ID, sl.Commit, c.Problem())})
 			continue
@@ -298,20 +312,55 @@ func sliceFindings(d *state.Dir, r *gitx.Repo, s *registry.Session, head string)
 				Message: fmt.Sprintf("slice %s commit %s %s", sl.ID, sl.Commit, c.Problem())})
 			continue
 		}
+		if head == "" {
+			continue // no branch head to reach it from
+		}
 		_, reachable, err := r.CommitsBetween(c.Full, head)
 		switch {
 		case errors.Is(err, gitx.ErrBeyondShallow):
 			out = append(out, verify.Finding{Code: "slice.unchecked-commit", Next: unshallow(s.SessionID),
 				Message: fmt.Sprintf("cannot tell whether slice %s commit %s is reachable from the branch head: %s", sl.ID, sl.Commit, gitx.BeyondShallow)})
 		case err == nil && !reachable:
-			out = append(out, verify.Finding{Code: "slice.unreachable-commit", Next: next,
+			out = append(out, verify.Finding{Code: "slice.unreachable-commit", Next: mergeStep(r, s, c.Full, worktree),
 				Message: fmt.Sprintf("slice %s commit %s is not reachable from the branch head", sl.ID, sl.Commit)})
 		case sl.Unverified:
-			out = append(out, verify.Finding{Code: "slice.unverified-commit", Next: "orc-state slice set " + safetext.Quote(sl.ID) + " --status committed --commit " + safetext.Quote(sl.Commit) + " --force --session " + safetext.Quote(s.SessionID) + " (records it as verified)",
+			out = append(out, verify.Finding{Code: "slice.unverified-commit", Next: "orc-state slice set " + safetext.Quote(sl.ID) + " --status=committed --commit=" + safetext.Quote(sl.Commit) + " --force " + sess + " (records it as verified)",
 				Message: fmt.Sprintf("slice %s commit %s was recorded unverified; it resolves now", sl.ID, sl.Commit)})
 		}
 	}
 	return out
+}
+
+// maxBranchesSearched bounds the branches mergeStep asks git about.
+const maxBranchesSearched = 64
+
+// mergeStep is the next step for a slice committed on a branch the
+// session's branch does not contain yet (a worktree's branch, typically):
+// merge that branch into the session's. The branch is named when one
+// local branch (of the first maxBranchesSearched) holds the commit.
+func mergeStep(r *gitx.Repo, s *registry.Session, full, worktree string) string {
+	into := ""
+	if worktree != "" {
+		into = "git -C " + safetext.Quote(worktree) + " "
+	} else {
+		into = "(in a checkout of " + safetext.Quote(s.GitBranch) + ") git "
+	}
+	verify := ", then orc-state verify --session=" + safetext.Quote(s.SessionID)
+	var holders []string
+	if branches, err := r.Branches(); err == nil && len(branches) <= maxBranchesSearched {
+		for _, name := range sortedKeys(branches) {
+			if name == s.GitBranch {
+				continue
+			}
+			if _, ok, err := r.CommitsBetween(full, branches[name]); err == nil && ok {
+				holders = append(holders, name)
+			}
+		}
+	}
+	if len(holders) == 1 {
+		return "merge the branch that holds it into the session's branch: " + into + "merge -- " + safetext.Quote(holders[0]) + verify
+	}
+	return "merge the branch that holds it (git branch --contains " + full + " names it) into the session's branch: " + into + "merge -- BRANCH" + verify
 }
 
 // dirtyPaths lists the dirty paths, the state dir (relative to the

@@ -178,6 +178,8 @@ var notData = map[string]bool{
 	// interrupted's hint names the verb that is running, from the verb
 	// table: "do not run phase set again".
 	"intent.go:verb": true,
+	// sliceFindings builds its --session=... once, quoted.
+	"gitcheck.go:sess": true,
 }
 
 // operands flattens a + chain, in order.
@@ -203,7 +205,7 @@ func quoted(e ast.Expr) bool {
 	case *ast.CallExpr:
 		switch f := x.Fun.(type) {
 		case *ast.SelectorExpr:
-			return f.Sel.Name == "Quote" && isIdent(f.X, "safetext")
+			return (f.Sel.Name == "Quote" || f.Sel.Name == "Operand") && isIdent(f.X, "safetext")
 		case *ast.Ident:
 			return f.Name == "remoteFlag" || f.Name == "quotedList" || f.Name == "restoreHint" // each quotes what it takes
 		}
@@ -412,3 +414,113 @@ func moduleGoFiles(t *testing.T) []string {
 	}
 	return paths
 }
+
+// TestNoHintHasShellPlaceholders walks every suggested command in the
+// module's code, as TestEveryHintQuotesItsData does: a placeholder is a
+// plain word (SHA, STATUS) with the choices said in words, never shell
+// syntax (<sha> redirects, red|green pipes, `x` runs), and a value
+// interpolated after a flag is given as --flag=VALUE, so that no value
+// reads as a flag (docs/protocol.md §4, "Output").
+func TestNoHintHasShellPlaceholders(t *testing.T) {
+	checked, found := 0, []string{}
+	for _, path := range moduleGoFiles(t) {
+		n, problems := shellPlaceholders(t, path, nil)
+		checked += n
+		found = append(found, problems...)
+	}
+	for _, p := range found {
+		t.Error(p)
+	}
+	if checked < 60 {
+		t.Fatalf("found only %d suggested commands; the walk misses some", checked)
+	}
+}
+
+// The check fails on the shapes it must catch and passes the others.
+func TestShellPlaceholdersCatches(t *testing.T) {
+	src := `package x
+func f(id string) {
+	_ = "orc-state slice set ID --status red|green|committed"
+	_ = "keep one: orc-state sync resolve X --keep local|remote"
+	_ = "orc-state slice set s1 --commit <sha> --force"
+	_ = "orc-state verify --session " + safetext.Quote(id)
+	_ = fmt.Sprintf("orc-state log --session %s", safetext.Quote(id))
+	_ = "orc-state slice set ID --status=STATUS (STATUS: red, green or committed)"
+	_ = "orc-state verify --session=" + safetext.Quote(id)
+	_ = fmt.Sprintf("orc-state log --session=%s || true", safetext.Quote(id))
+}`
+	n, problems := shellPlaceholders(t, "x.go", []byte(src))
+	want := []string{
+		`x.go:3: shell syntax in "orc-state slice set ID --status red|green|committed": "d|g"`,
+		`x.go:4: shell syntax in "keep one: orc-state sync resolve X --keep local|remote": "l|r"`,
+		`x.go:5: shell syntax in "orc-state slice set s1 --commit <sha> --force": "<sha>"`,
+		`x.go:6: a value after "--session " is not given as --session=VALUE`,
+		`x.go:7: a value after "--session " is not given as --session=VALUE`,
+	}
+	if n != 8 || strings.Join(problems, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("%d commands, problems:\n%s\nwant 8 and:\n%s", n, strings.Join(problems, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+var (
+	shellSyntax = regexp.MustCompile(`<[A-Za-z][^>]*>|\w\|\w|<<|\s<\s|\s>>?\s`)
+	flagThenGap = regexp.MustCompile(`(--[a-z][a-z-]*) (%s|%q|%v)|(--[a-z][a-z-]*) $`)
+)
+
+// shellPlaceholders reports how many literals of one Go file hold a
+// suggested command and each that breaks TestNoHintHasShellPlaceholders's
+// rule.
+func shellPlaceholders(t *testing.T, path string, src []byte) (int, []string) {
+	t.Helper()
+	fset, file := parseGo(t, path, src)
+	cmd := commandPattern()
+	count := 0
+	var problems []string
+	ast.Inspect(file, func(n ast.Node) bool {
+		lit, ok := n.(*ast.BasicLit)
+		if !ok || lit.Kind != token.STRING {
+			return true
+		}
+		text, err := strconv.Unquote(lit.Value)
+		if err != nil {
+			return true
+		}
+		// a literal that continues a command begun in an earlier one of
+		// its chain starts with a flag or a space
+		at := cmd.FindStringIndex(text)
+		if at == nil && !strings.HasPrefix(text, " --") {
+			return true
+		}
+		from := 0
+		if at != nil {
+			from = at[0]
+			count++
+		}
+		where := filepath.Base(path) + ":" + strconv.Itoa(fset.Position(lit.Pos()).Line)
+		rest := text[from:]
+		// a verb's help (lines of text, its examples real shell) is no hint
+		if m := shellSyntax.FindString(strings.ReplaceAll(rest, "||", "")); m != "" && !strings.Contains(text, "\n") {
+			problems = append(problems, where+": shell syntax in "+strconv.Quote(text)+": "+strconv.Quote(m))
+		}
+		// a flag the hint names before or after its command is pasted too
+		if m := flagThenGap.FindStringSubmatch(text); m != nil {
+			flag := m[1] + m[3]
+			if !boolFlags[flag] && !flagNotData[filepath.Base(path)+":"+flag] {
+				problems = append(problems, where+": a value after "+strconv.Quote(flag+" ")+" is not given as "+flag+"=VALUE")
+			}
+		}
+		return true
+	})
+	return count, problems
+}
+
+// flagNotData are the flags whose interpolated value is no data, each
+// with why.
+var flagNotData = map[string]bool{
+	// install writes the statusline command it prints into the host's
+	// settings: an enum value and an integer, never data.
+	"install.go:--style": true, "install.go:--context-reserve": true,
+}
+
+// boolFlags take no value: what follows them in a command is another word.
+var boolFlags = map[string]bool{"--force": true, "--json": true, "--supersede": true, "--detach": true, "--all": true, "--merged": true}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -66,22 +67,28 @@ func (e *Env) enter(dir string) {
 	e.bindingRead, e.bound, e.boundErr = false, nil, nil
 }
 
-// subagentContext is the text a subagent receives: facts, then the three
-// commands with the session and agent spelled out, so they work from any
-// directory (a worktree of its own included).
+// subagentContext is the text a subagent receives: facts, then the four
+// commands with the session and agent spelled out as --flag=VALUE, so they
+// work from any directory (a worktree of its own included) and no value
+// reads as a flag. Its placeholders are plain words (ID, STATUS, SHA)
+// with the choices said in words: nothing in it is shell syntax.
 func subagentContext(s *registry.Session, agent string) string {
-	sel := "--session " + shellQuote(s.SessionID) + " --agent " + shellQuote(agent)
+	sel := "--session=" + safetext.Quote(s.SessionID) + " --agent=" + safetext.Quote(agent)
 	return fmt.Sprintf("orc-state: this subagent works for the workflow session %s (%s, phase %s/%d, branch %s); its agent id for slice claims is %s. "+
 		"Slices are claimed so that parallel agents never take the same one. "+
 		"Claim: `orc-state slice claim %s` prints the id of the next ready slice, held 30 minutes (exit 1: none is ready). "+
-		"Record: `orc-state slice set ID --status red|green|committed %s` (committed also needs --commit SHA). "+
+		"Renew: `orc-state slice renew ID %s` before the 30 minutes end, while still on it; a lapsed claim can be taken by another agent. "+
+		"Record: `orc-state slice set ID --status=STATUS %s`, STATUS one of red, green, committed (committed also needs --commit=SHA). "+
 		"Release: `orc-state slice release ID %s` when stopping before it is done.",
-		s.SessionID, s.Command, s.Phase, s.TotalPhases, s.GitBranch, agent, sel, sel, sel)
+		safetext.Escape(s.SessionID), safetext.Escape(s.Command), s.Phase, s.TotalPhases, safetext.Escape(s.GitBranch), safetext.Escape(agent), sel, sel, sel, sel)
 }
 
 // subagentID is the agent id for a subagent the client names by type and
-// id ("general-purpose" and "a1b2…"): both, reduced to characters a shell
-// and a TSV row keep as they are; "" when the client gave no id.
+// id ("general-purpose" and "a1b2…"): both, reduced to the safe alphabet
+// (every other character a "-"), the type's leading characters that are
+// not a letter or digit dropped, so that the id starts with one and can
+// never read as a flag ("subagent" when no type is left); "" when the
+// client gave no id.
 func subagentID(agentType, id string) string {
 	keep := func(s string, n int) string {
 		s = strings.Map(func(r rune) rune {
@@ -98,8 +105,9 @@ func subagentID(agentType, id string) string {
 	if id = keep(id, 64); id == "" {
 		return ""
 	}
-	if t := keep(agentType, 40); t != "" {
-		return t + "-" + id
+	t := strings.TrimLeft(keep(agentType, 40), "-._")
+	if t == "" {
+		t = "subagent"
 	}
-	return "subagent-" + id
+	return t + "-" + id
 }

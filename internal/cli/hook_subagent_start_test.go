@@ -5,6 +5,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/orc-state/orc-state/internal/pastetest"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -16,10 +18,17 @@ func TestSubagentID(t *testing.T) {
 		{"my agent; rm -rf /", "x'y", "my-agent--rm--rf---x-y"},
 		{"t", strings.Repeat("9", 100), "t-" + strings.Repeat("9", 64)},
 		{strings.Repeat("T", 50), "id", strings.Repeat("T", 40) + "-id"},
-		{"é", "ü", "---"}, // one dash per character
+		{"é", "ü", "subagent--"}, // one dash per character; the type starts with a letter
+		{"-", "-rf", "subagent--rf"},
+		{"--force", "x", "force-x"},
+		{".hidden", "1", "hidden-1"},
 	} {
-		if got := subagentID(tt.agentType, tt.id); got != tt.want {
+		got := subagentID(tt.agentType, tt.id)
+		if got != tt.want {
 			t.Errorf("subagentID(%q, %q) = %q, want %q", tt.agentType, tt.id, got, tt.want)
+		}
+		if p := safetext.NameProblem(got, safetext.MaxName); got != "" && p != "" {
+			t.Errorf("subagentID(%q, %q) = %q %s; an agent id is of the safe alphabet", tt.agentType, tt.id, got, p)
 		}
 	}
 }
@@ -34,9 +43,10 @@ func TestSubagentContextBound(t *testing.T) {
 		t.Errorf("an ordinary context was clipped: %s", text)
 	}
 	for _, cmd := range []string{
-		"`orc-state slice claim --session feat-par --agent general-purpose-a1`",
-		"`orc-state slice set ID --status red|green|committed --session feat-par --agent general-purpose-a1`",
-		"`orc-state slice release ID --session feat-par --agent general-purpose-a1`",
+		"`orc-state slice claim --session=feat-par --agent=general-purpose-a1`",
+		"`orc-state slice renew ID --session=feat-par --agent=general-purpose-a1`",
+		"`orc-state slice set ID --status=STATUS --session=feat-par --agent=general-purpose-a1`",
+		"`orc-state slice release ID --session=feat-par --agent=general-purpose-a1`",
 	} {
 		if !strings.Contains(text, cmd) {
 			t.Errorf("the context lacks %s:\n%s", cmd, text)
@@ -53,7 +63,32 @@ func TestSubagentContextBound(t *testing.T) {
 			t.Errorf("the session is not named whole:\n%s", text)
 		}
 	}
-	if text := subagentContext(s, "it's me"); !strings.Contains(text, `--agent 'it'\''s me'`) {
+	if text := subagentContext(s, "it's me"); !strings.Contains(text, `--agent='it'\''s me'`) {
 		t.Errorf("an agent id with a quote is not shell-quoted:\n%s", text)
+	}
+}
+
+// TestSubagentContextPastes: every command of the briefing, whatever the
+// agent id the payload gives, runs as shown when pasted (package
+// pastetest), and the renewal is among them.
+func TestSubagentContextPastes(t *testing.T) {
+	s := &registry.Session{SessionID: "feat-par", Command: "flow", Phase: registry.Phase{N: 2}, TotalPhases: 3, GitBranch: "feat/par"}
+	for _, p := range [][2]string{{"-", "-rf"}, {"--force", "x"}, {"general-purpose", "a1"}, {"a;b", "$(id)"}} {
+		text := subagentContext(s, subagentID(p[0], p[1]))
+		parts := strings.Split(text, "`")
+		var cmds []string
+		for i := 1; i < len(parts); i += 2 {
+			cmds = append(cmds, parts[i])
+		}
+		if len(cmds) != 4 || !strings.HasPrefix(cmds[1], "orc-state slice renew ID ") {
+			t.Fatalf("the briefing's commands are %q", cmds)
+		}
+		for _, c := range cmds {
+			if pr := pastetest.Problem(c); pr != "" {
+				t.Errorf("%q %s", c, pr)
+			} else if pr := pastetest.Run(c); pr != "" {
+				t.Errorf("%q pasted: %s", c, pr)
+			}
+		}
 	}
 }

@@ -68,7 +68,7 @@ func (c *InitCmd) Run(e *Env) error {
 		}
 		if s == nil && elsewhere.id != "" {
 			return fault.Usagef("branch %s has no session, and %s selects session %s here: a second session would split the work", branch, elsewhere.via, elsewhere.id).
-				WithHint("update that one with --session %s; to register the branch's own anyway, pass --branch %s (in a bound worktree run orc-state worktree leave first)", elsewhere.id, shellQuote(branch))
+				WithHint("update that one with --session=%s; to register the branch's own anyway, pass --branch=%s (in a bound worktree run orc-state worktree leave first)", safetext.Quote(elsewhere.id), safetext.Quote(branch))
 		}
 		if s == nil {
 			if missing := c.missingForNew(); missing != "" {
@@ -176,12 +176,12 @@ func keyTaken(tx *state.Tx, s *registry.Session) error {
 	}
 	if other := tx.Reg.ForBranch(branch); other != nil {
 		return fault.Usagef("branch %q already has session %q", branch, other.SessionID).
-			WithHint("one session per branch: keep it, or remove it with orc-state session remove --session %s first (archived: orc-state session restore %s brings it back)", safetext.Quote(other.SessionID), safetext.Quote(other.SessionID))
+			WithHint("one session per branch: keep it, or remove it with orc-state session remove --session=%s first (archived: orc-state session restore %s brings it back)", safetext.Quote(other.SessionID), safetext.Quote(other.SessionID))
 	}
 	if other := tx.Reg.SameFolder(id); other != nil {
 		return fault.Usagef("session %q of branch %q would share one folder with session %q of branch %q on %s",
 			id, branch, other.SessionID, other.GitBranch, sharedOn(id, other.SessionID)).
-			WithHint("use a branch name that differs by more than case, or remove the other session with orc-state session remove --session %s (archived first: orc-state session restore %s brings it back)", safetext.Quote(other.SessionID), safetext.Quote(other.SessionID))
+			WithHint("use a branch name that differs by more than case, or remove the other session with orc-state session remove --session=%s (archived first: orc-state session restore %s brings it back)", safetext.Quote(other.SessionID), safetext.Quote(other.SessionID))
 	}
 	entries, _ := os.ReadDir(tx.Dir().Path)
 	for _, en := range entries {

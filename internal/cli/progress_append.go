@@ -22,7 +22,7 @@ type ProgressAppendCmd struct {
 // rewritten.
 func (c *ProgressAppendCmd) Run(e *Env) error {
 	if c.Source != "-" {
-		return fault.Usagef("the text is read from stdin only").WithHint("orc-state progress append - --title T <<'EOF' ... EOF")
+		return fault.Usagef("the text is read from stdin only").WithHint("orc-state progress append - --title=TITLE reads the text from stdin: give it as a here-document or through a pipe")
 	}
 	if err := textin.SingleLine("--title", c.Title); err != nil {
 		return fault.Usagef("%v", err)

@@ -67,7 +67,7 @@ func (c *RepairCmd) Run(e *Env) error {
 		if !slices.ContainsFunc(findings, func(f verify.Finding) bool { return repairs(f.Code) }) {
 			fmt.Fprintf(e.Stdout, "nothing to repair in %s\n", safetext.Escape(s.SessionID))
 			if len(verify.StoredSecrets(tx.Dir(), s)) > 0 {
-				fmt.Fprintln(e.Stdout, safetext.Escape("it holds a stored credential: orc-state repair --redact --session "+safetext.Quote(s.SessionID)+" removes it"))
+				fmt.Fprintln(e.Stdout, safetext.Escape("it holds a stored credential: orc-state repair --redact --session="+safetext.Quote(s.SessionID)+" removes it"))
 			}
 			return nil // and nothing written
 		}
@@ -149,7 +149,7 @@ func (c *RepairCmd) adopt(e *Env) error {
 	name := c.Adopt
 	if err := registry.CheckKey(name); err != nil {
 		return fault.Usagef("%q cannot be adopted: %v", name, err).
-			WithHint("remove it with orc-state repair --remove-orphan %s (archived first: orc-state session restore %s brings it back), or init the branch again", safetext.Quote(name), safetext.Quote(name))
+			WithHint("remove it with orc-state repair --remove-orphan=%s (archived first: orc-state session restore %s brings it back), or init the branch again", safetext.Quote(name), safetext.Operand(name))
 	}
 	return e.Update(func(tx *state.Tx) error {
 		if err := orphanCheck(tx.Dir(), tx.Reg, name); err != nil {
@@ -162,7 +162,7 @@ func (c *RepairCmd) adopt(e *Env) error {
 		doc := checkpoint.Parse(data)
 		if data == nil || doc.Front == nil {
 			return fault.Usagef("%s has no checkpoint with valid frontmatter to adopt it from", name).
-				WithHint("orc-state repair --remove-orphan %s (archived first: orc-state session restore %s brings it back), or init the branch again", safetext.Quote(name), safetext.Quote(name))
+				WithHint("orc-state repair --remove-orphan=%s (archived first: orc-state session restore %s brings it back), or init the branch again", safetext.Quote(name), safetext.Operand(name))
 		}
 		fm := doc.Front
 		phase, err := registry.ParsePhase(fm.Phase)
@@ -254,7 +254,7 @@ func (c *RepairCmd) removeOrphan(e *Env) error {
 		fmt.Fprintf(e.Stdout, "removed orphan folder %s\n", safetext.Escape(name))
 		if kept != "" {
 			fmt.Fprintf(e.Stderr, "archived as %s: orc-state session restore %s brings it back\n",
-				safetext.Escape(kept), safetext.Quote(name+"@"+path.Base(kept)))
+				safetext.Escape(kept), safetext.Operand(name+"@"+path.Base(kept)))
 		}
 		return nil
 	})

@@ -154,7 +154,7 @@ func (e *Env) listLive(d *state.Dir, reg *registry.Registry, key string) error {
 	if live == 0 {
 		return fault.NotFoundf("no session for %s, and no session in progress", what)
 	}
-	hint := "orc-state resume <sessionId>"
+	hint := "orc-state resume SESSION, SESSION one of the sessionIds listed on stdout"
 	if key == "" {
 		if h := e.joinHint(); h != "" {
 			hint = h

@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/alecthomas/kong"
 
+	"github.com/orc-state/orc-state/internal/binding"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/safetext"
@@ -49,6 +50,11 @@ type choice struct {
 	own string
 	// head: branch is the one checked out here, named by nobody.
 	head bool
+	// stillBound, for a choice via the binding, reads the bindings again
+	// and reports whether this worktree is still bound to id: a session
+	// that is gone while its binding is gone too was removed by a
+	// concurrent writer (exit 1), not left dangling (exit 3).
+	stillBound func() bool
 }
 
 // How a session was selected without a name on the command line.
@@ -120,7 +126,27 @@ func (e *Env) implicitChoice() (c choice, ok bool, err error) {
 	if err != nil || b == nil {
 		return choice{}, false, err
 	}
-	return choice{id: b.Session, via: viaBinding, own: e.checkedOut()}, true, nil
+	return choice{id: b.Session, via: viaBinding, own: e.checkedOut(), stillBound: e.stillBound(b.Session)}, true, nil
+}
+
+// stillBound returns the check of choice.stillBound for session id: the
+// bindings read afresh (after the registry the choice is judged on, under
+// the lock in a transaction) still bind this worktree to id. A file that
+// cannot be read counts as bound: the dangling case is then reported, as
+// before.
+func (e *Env) stillBound(id string) func() bool {
+	return func() bool {
+		d, err := e.Dir()
+		if err != nil || d.Git == nil {
+			return true
+		}
+		f, err := readBindings(d)
+		if err != nil {
+			return true
+		}
+		b := f.ByGitDir(d.Git.GitDir)
+		return b != nil && b.Names(d.Git.GitDir, d.Git.WorktreeRoot, binding.MadeAt(d.Git.GitDir), gitx.SameDir) && b.Session == id
+	}
 }
 
 // checkedOut is the branch checked out here, read by hand; "" when HEAD
@@ -210,6 +236,9 @@ func (c choice) find(reg *registry.Registry) (*registry.Session, error) {
 		case c.via == viaEnv:
 			return nil, fault.NotFoundf("no session %q (the value of $ORC_SESSION)", c.id).
 				WithHint("set ORC_SESSION to one of the sessions orc-state sessions lists, or unset it")
+		case c.via == viaBinding && c.stillBound != nil && !c.stillBound():
+			return nil, fault.NotFoundf("no session %q: it was removed while this command ran, and this worktree's binding with it", c.id).
+				WithHint("run orc-state sessions to list the sessions; orc-state worktree join --session=S binds this worktree to another")
 		case c.via == viaBinding:
 			return nil, fault.Invalidf("this worktree is bound to session %q, which does not exist", c.id).
 				WithHint("orc-state worktree leave unbinds this worktree; orc-state doctor checks the bindings")
@@ -242,10 +271,10 @@ func (c choice) conflict(own *registry.Session) error {
 	}
 	if c.via == viaEnv {
 		return fault.Usagef("$ORC_SESSION selects session %s, but branch %q checked out here has its own live session %s", c.id, c.own, own.SessionID).
-			WithHint("name one: --session %s (this branch's) or --session %s; or unset ORC_SESSION", own.SessionID, c.id)
+			WithHint("name one: --session=%s (this branch's) or --session=%s; or unset ORC_SESSION", own.SessionID, c.id)
 	}
 	return fault.Usagef("this worktree is bound to session %s, but its branch %q has its own session %s", c.id, c.own, own.SessionID).
-		WithHint("name one: --session %s or --session %s; orc-state worktree leave unbinds this worktree", c.id, own.SessionID)
+		WithHint("name one: --session=%s or --session=%s; orc-state worktree leave unbinds this worktree", c.id, own.SessionID)
 }
 
 // isLive reports whether a session is in progress or paused.
@@ -266,7 +295,7 @@ func collision(reg *registry.Registry, branch string) *registry.Session {
 
 func collisionError(branch string, s *registry.Session) error {
 	return fault.Usagef("branch %q has no session; session %s is branch %q's, not this one's", branch, s.SessionID, s.GitBranch).
-		WithHint("to act on %s's session pass --session %s; a session for %s needs a branch name that does not map to %s", s.GitBranch, safetext.Quote(s.SessionID), branch, s.SessionID)
+		WithHint("to act on %s's session pass --session=%s; a session for %s needs a branch name that does not map to %s", s.GitBranch, safetext.Quote(s.SessionID), branch, s.SessionID)
 }
 
 // unsureError refuses to take the name of a branch git could not look up
@@ -275,7 +304,7 @@ func collisionError(branch string, s *registry.Session) error {
 // acting on the wrong one.
 func unsureError(c choice, s *registry.Session) error {
 	return fault.Usagef("git cannot say whether %q is a branch (%v); session %s is branch %q's, not necessarily this one's", c.branch, c.unsure, s.SessionID, s.GitBranch).
-		WithHint("to act on %s's session pass --session %s; to use %s as a branch, make git answer here (git status shows why it cannot)", s.GitBranch, s.SessionID, c.branch)
+		WithHint("to act on %s's session pass --session=%s; to use %s as a branch, make git answer here (git status shows why it cannot)", s.GitBranch, s.SessionID, c.branch)
 }
 
 // notFound is the exit-1 error for a missing session.

@@ -97,7 +97,7 @@ func (c *SessionRemoveCmd) Run(e *Env) error {
 func (c *SessionRemoveCmd) refuseLive(s *registry.Session) error {
 	if (s.Status == "in_progress" || s.Status == "paused") && !c.Force {
 		return fault.Usagef("session %s is %s; refusing to remove a live session", safetext.Escape(s.SessionID), s.Status).
-			WithHint("finish it first (orc-state status set completed --session %s), then orc-state session remove --session %s; %s",
+			WithHint("finish it first (orc-state status set completed --session=%s), then orc-state session remove --session=%s; %s",
 				safetext.Quote(s.SessionID), safetext.Quote(s.SessionID), restoreHint(s.SessionID))
 	}
 	return nil

@@ -66,7 +66,7 @@ func (c *SessionRestoreCmd) Run(e *Env) error {
 		if at != "" {
 			what += " made at " + at
 		}
-		return fault.NotFoundf("%s", what).WithHint("orc-state archive list --session %s shows its archives", safetext.Quote(id))
+		return fault.NotFoundf("%s", what).WithHint("orc-state archive list --session=%s shows its archives", safetext.Quote(id))
 	}
 	r, err := restorable(store, a)
 	if err != nil {
@@ -130,7 +130,7 @@ func restorable(store *archive.Store, a archive.Archive) (archive.Restorable, er
 // its branch or its folder (case-insensitively too, as macOS and Windows
 // see folders), naming both.
 func restoreConflict(tx *state.Tx, id string, entry *registry.Session) error {
-	keep := "the archive stays; orc-state archive list --session " + safetext.Quote(id) + " shows it"
+	keep := "the archive stays; orc-state archive list --session=" + safetext.Quote(id) + " shows it"
 	if live := findExact(tx.Reg, id); live != nil {
 		return fault.Usagef("session %s is live (branch %s); restoring its archive would replace it; nothing was written",
 			safetext.Escape(id), safetext.Escape(live.GitBranch)).WithHint("%s", keep)
@@ -147,7 +147,7 @@ func restoreConflict(tx *state.Tx, id string, entry *registry.Session) error {
 	}
 	if _, err := os.Lstat(filepath.Join(tx.Dir().Path, id)); !errors.Is(err, fs.ErrNotExist) {
 		return fault.Usagef("folder %s exists in the state dir; restoring would mix two sessions' files; nothing was written",
-			safetext.Escape(id)).WithHint("orc-state doctor says what it is; the archive stays; orc-state archive list --session %s shows it", safetext.Quote(id))
+			safetext.Escape(id)).WithHint("orc-state doctor says what it is; the archive stays; orc-state archive list --session=%s shows it", safetext.Quote(id))
 	}
 	return nil
 }

@@ -36,6 +36,9 @@ func (c *SliceClaimCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
+	if err := checkNewAgent(c.Agent); err != nil {
+		return err
+	}
 	now := e.now()
 	var (
 		r    slices.ClaimResult
@@ -75,10 +78,43 @@ func (c *SliceClaimCmd) Run(e *Env) error {
 	}
 	if c.JSON {
 		_, err = e.Stdout.Write(append(view, '\n'))
-		return err
+	} else {
+		_, err = fmt.Fprintln(e.Stdout, safetext.Escape(r.ID))
 	}
-	_, err = fmt.Fprintln(e.Stdout, safetext.Escape(r.ID))
+	if err != nil {
+		// Nobody learned which slice is held: a claim nobody knows of
+		// would block it for the whole lease. It is released in this run
+		// (docs/protocol.md §7), unless it changed meanwhile.
+		if rerr := e.unclaimUnprinted(c.Branch, r, agent); rerr != nil {
+			e.warn("slice %s stays claimed by %s until %s: its id could not be printed, and releasing it failed too (%v)", r.ID, agent, r.Until.Format(slices.TimeLayout), rerr)
+		} else {
+			e.warn("slice %s was released again: its id could not be printed", r.ID)
+		}
+	}
 	return err
+}
+
+// unclaimUnprinted releases the claim r made for agent, in a transaction
+// of its own, when it is still agent's with the same end (nobody renewed
+// or took it meanwhile); journaled with why.
+func (e *Env) unclaimUnprinted(branch string, r slices.ClaimResult, agent string) error {
+	now := e.now()
+	return e.onSession(branch, func(tx *state.Tx, s *registry.Session) error {
+		l, err := readLedger(tx, s.SessionID)
+		if err != nil {
+			return err
+		}
+		v, ok := l.Get(r.ID)
+		if !ok || v.ClaimedBy != agent || !v.ClaimedUntil.Equal(r.Until) {
+			return nil // no longer this run's claim
+		}
+		if _, err := l.Release(r.ID, agent, now, false); err != nil {
+			return err
+		}
+		tx.Write(s.SessionID, state.LedgerFile, l.Marshal())
+		tx.Touch(s.SessionID, map[string]any{"released": r.ID, "agent": agent, "why": "its id could not be printed"})
+		return nil
+	})
 }
 
 // agent returns the agent id: the flag, else the agent of this worktree's

@@ -8,6 +8,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/orc-state/orc-state/internal/binding"
@@ -93,7 +94,7 @@ func (e *Env) worktreeBinding() (*binding.Binding, error) {
 		e.boundErr = err
 		return nil, err
 	}
-	if b := f.ByGitDir(l.GitDir); b != nil && gitx.SameDir(b.Path, l.WorktreeRoot) {
+	if b := f.ByGitDir(l.GitDir); b != nil && b.Names(l.GitDir, l.WorktreeRoot, binding.MadeAt(l.GitDir), gitx.SameDir) {
 		e.bound = b
 	}
 	return e.bound, nil
@@ -143,7 +144,7 @@ func (e *Env) joinHint() string {
 	case 0:
 		return ""
 	case 1:
-		return fmt.Sprintf("this worktree is bound to no session; the live session is %s: orc-state worktree join --session %s binds this worktree to it (run here)", safetext.Escape(ids[0]), safetext.Quote(ids[0]))
+		return fmt.Sprintf("this worktree is bound to no session; the live session is %s: orc-state worktree join --session=%s binds this worktree to it (run here)", safetext.Escape(ids[0]), safetext.Quote(ids[0]))
 	}
 	return fmt.Sprintf("this worktree is bound to no session; the live sessions are %s: orc-state worktree join --session S binds this worktree to one (run here)", quotedList(ids, 5))
 }
@@ -180,12 +181,13 @@ func (e *Env) bindWorktree(l gitx.Layout, id, agent string) error {
 		if err != nil {
 			return err
 		}
-		b := binding.Binding{Path: l.WorktreeRoot, GitDir: l.GitDir, Session: s.SessionID, Agent: agent, BoundAt: e.stamp()}
-		if old := f.ByGitDir(l.GitDir); old != nil && gitx.SameDir(old.Path, l.WorktreeRoot) {
+		made := binding.MadeAt(l.GitDir)
+		b := binding.Binding{Path: l.WorktreeRoot, GitDir: l.GitDir, Session: s.SessionID, Agent: agent, BoundAt: e.stamp(), GitDirMade: made}
+		if old := f.ByGitDir(l.GitDir); old != nil && old.Names(l.GitDir, l.WorktreeRoot, made, gitx.SameDir) {
 			switch {
 			case old.Session != s.SessionID:
 				return fault.Usagef("this worktree is already bound to session %s", safetext.Escape(old.Session)).
-					WithHint("orc-state worktree leave, then orc-state worktree join --session %s", safetext.Quote(s.SessionID))
+					WithHint("orc-state worktree leave, then orc-state worktree join --session=%s", safetext.Quote(s.SessionID))
 			case agent == "" || agent == old.Agent:
 				return nil // bound so already: nothing to write
 			}
@@ -257,8 +259,16 @@ func bindingFindings(d *state.Dir, env environ.List, id string, found func(id st
 				Message: fmt.Sprintf("the worktree %s is bound to session %s, which does not exist", safetext.Escape(b.Path), b.Session)})
 			continue
 		}
+		if d.Git != nil && d.Git.CommonDir != "" && !inside(b.GitDir, filepath.Join(d.Git.CommonDir, "worktrees")) {
+			// only this repository's worktrees can be bound (join and add
+			// bind where they run): a planted or copied binding
+			out = append(out, verify.Finding{Code: "worktree.foreign", Next: leave,
+				Message: fmt.Sprintf("the worktree %s bound to session %s is not a worktree of this repository (its git dir %s is outside %s)",
+					safetext.Escape(b.Path), b.Session, safetext.Escape(b.GitDir), safetext.Escape(filepath.Join(d.Git.CommonDir, "worktrees")))})
+			continue
+		}
 		l, err := gitx.Discover(b.Path, gitx.CleanEnv(env))
-		if err != nil || !gitx.SameDir(l.WorktreeRoot, b.Path) || !gitx.SameDir(l.GitDir, b.GitDir) {
+		if err != nil || !gitx.SameDir(l.WorktreeRoot, b.Path) || !gitx.SameDir(l.GitDir, b.GitDir) || !sameMaking(b, l.GitDir) {
 			out = append(out, verify.Finding{Code: "worktree.gone", Next: leave,
 				Message: fmt.Sprintf("the worktree %s bound to session %s is gone", safetext.Escape(b.Path), b.Session)})
 			continue
@@ -281,4 +291,10 @@ func quotedList(ids []string, n int) string {
 		out[i] = safetext.Quote(id)
 	}
 	return strings.Join(capList(out, n, ""), ", ")
+}
+
+// sameMaking reports whether the worktree whose git dir is gitDir is the
+// one b was made for (binding.Binding.GitDirMade).
+func sameMaking(b binding.Binding, gitDir string) bool {
+	return b.GitDirMade == "" || b.GitDirMade == binding.MadeAt(gitDir)
 }

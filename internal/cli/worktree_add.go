@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/orc-state/orc-state/internal/binding"
 	"github.com/orc-state/orc-state/internal/fault"
@@ -42,6 +43,12 @@ func (c *WorktreeAddCmd) Run(e *Env) error {
 		return fault.Usagef("not inside a git repository").WithHint("run orc-state worktree add inside the repository")
 	}
 	path := e.abs(c.Path)
+	if inside(path, d.Path) {
+		// git would make it, and orc-state would then find a repository
+		// inside the folder it alone writes
+		return fault.Usagef("%s is inside the state dir %s, which only orc-state writes", safetext.Escape(path), safetext.Escape(d.Path)).
+			WithHint("name a folder outside %s for the worktree", safetext.Escape(d.Path))
+	}
 	// What git is about to check out, as far as it can be told beforehand:
 	// a branch with a session of its own would make the binding ambiguous.
 	if b := c.branchToBe(path); b != "" {
@@ -77,9 +84,16 @@ func (c *WorktreeAddCmd) Run(e *Env) error {
 		err = e.bindWorktree(l, s.SessionID, c.Agent)
 	}
 	if err != nil {
+		// The worktree stays (git made it; removing it could lose what
+		// another process put there meanwhile): the exit is the binding's
+		// failure, and the hint is the one command that completes the add.
 		code, msg, _ := fault.Explain(err)
+		join := "cd " + safetext.Quote(path) + " && orc-state worktree join --session=" + safetext.Quote(s.SessionID)
+		if c.Agent != "" {
+			join += " --agent=" + safetext.Quote(c.Agent)
+		}
 		return &fault.Error{Code: code, Err: err, Msg: fmt.Sprintf("git created the worktree %s, but it was not bound: %s", path, msg),
-			Hint: fmt.Sprintf("cd %s && orc-state worktree join --session %s", safetext.Quote(path), safetext.Quote(s.SessionID))}
+			Hint: join + " binds it (git's worktree stays as it is)"}
 	}
 	return e.printBound(l)
 }
@@ -109,7 +123,25 @@ func checkWorktreeAgent(agent string) error {
 	if err := slices.CheckAgent(agent); err != nil {
 		return err
 	}
-	return refuseSecrets("--agent", []byte(agent))
+	if err := refuseSecrets("--agent", []byte(agent)); err != nil {
+		return err
+	}
+	return checkNewAgent(agent)
+}
+
+// checkNewAgent refuses an --agent that new data would record (a claim,
+// a binding) outside the safe alphabet of slice ids (docs/protocol.md
+// §4, §7): such an id is printed and pasted as itself and never reads as
+// a flag. "" (the default agent) passes.
+func checkNewAgent(agent string) error {
+	if agent == "" {
+		return nil
+	}
+	if p := safetext.NameProblem(agent, safetext.MaxName); p != "" {
+		return fault.Usagef("--agent %s %s; a new agent id is %s, at most %d characters", safetext.Quote(agent), p, safetext.Alphabet, safetext.MaxName).
+			WithHint("pass --agent=NAME with such a name")
+	}
+	return nil
 }
 
 // agentTaken refuses a second worktree for one agent id in a session.
@@ -126,4 +158,25 @@ func taken(path string) bool {
 	}
 	_, err = os.Lstat(path)
 	return err == nil
+}
+
+// inside reports whether path is dir or beneath it, symbolic links of the
+// longest existing prefix of path resolved as in dir.
+func inside(path, dir string) bool {
+	real := func(p string) string {
+		rest := ""
+		for {
+			if r, err := filepath.EvalSymlinks(p); err == nil {
+				return filepath.Join(r, rest)
+			}
+			parent := filepath.Dir(p)
+			if parent == p {
+				return filepath.Join(p, rest)
+			}
+			rest = filepath.Join(filepath.Base(p), rest)
+			p = parent
+		}
+	}
+	rel, err := filepath.Rel(real(dir), real(path))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

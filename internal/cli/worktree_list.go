@@ -84,7 +84,7 @@ func worktreeRows(d *state.Dir, reg *registry.Registry, f *binding.File, trees [
 		}
 		r := worktreeRow{Path: w.Path, Branch: w.Branch, Detached: w.Detached, Main: w.Main}
 		agent := w.Path
-		if b := f.ByGitDir(w.GitDir); b != nil && !w.Main && gitx.SameDir(b.Path, w.Path) {
+		if b := f.ByGitDir(w.GitDir); b != nil && !w.Main && b.Names(w.GitDir, w.Path, binding.MadeAt(w.GitDir), gitx.SameDir) {
 			used[b.GitDir] = true
 			r.Session, r.Bound, r.Agent = b.Session, true, b.Agent
 			if b.Agent != "" {

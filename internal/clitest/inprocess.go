@@ -1,6 +1,8 @@
 package clitest
 
 import (
+	"bytes"
+	"io"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/cli"
 	"github.com/orc-state/orc-state/internal/environ"
+	"github.com/orc-state/orc-state/internal/pastetest"
 )
 
 // orcState is the scenario command `orc-state ARGS`: the CLI run inside
@@ -44,12 +47,30 @@ func runInProcess(ts *testscript.TestScript, args []string) int {
 	}
 	self, err := exec.LookPath("orc-state") // the refresher's program: this binary as orc-state
 	ts.Check(err)
+	var out, errs bytes.Buffer
 	p := cli.Process{
-		Args: args, Stdin: strings.NewReader(stdin), Stdout: ts.Stdout(), Stderr: ts.Stderr(),
+		Args: args, Stdin: strings.NewReader(stdin), Stdout: io.MultiWriter(ts.Stdout(), &out), Stderr: io.MultiWriter(ts.Stderr(), &errs),
 		Environ: env, Dir: ts.MkAbs("."), Executable: self,
 	}
 	ts.Check(Clock(&p))
-	return cli.Run(p)
+	code := cli.Run(p)
+	checkSuggestions(ts, out.String()+"\n"+errs.String())
+	return code
+}
+
+// checkSuggestions holds every command the run suggested (hint:, next:
+// and warning lines) to docs/protocol.md §4's promise, parsed and pasted
+// into a sandboxed shell (package pastetest): every scenario checks the
+// suggestions it makes orc-state print.
+func checkSuggestions(ts *testscript.TestScript, text string) {
+	for _, cmd := range pastetest.Commands(text) {
+		if p := pastetest.Problem(cmd); p != "" {
+			ts.Fatalf("suggested command %q %s", cmd, p)
+		}
+		if p := pastetest.Run(cmd); p != "" {
+			ts.Fatalf("suggested command %q, pasted: %s", cmd, p)
+		}
+	}
 }
 
 // testscriptVersion is the release of github.com/rogpeppe/go-internal

@@ -60,6 +60,11 @@ func explainKnown(err error) (code int, hint, suffix string, ok bool) {
 	switch e := err.(type) {
 	case *Error:
 		return e.Code, e.Hint, "", true
+	case *OutputError:
+		if e.ClosedPipe {
+			return Internal, "", "", true
+		}
+		return Internal, "make room where the output goes (or send it elsewhere), then run the command again", "", true
 	case *lock.TimeoutError:
 		return Locked, "", "", true
 	case *registry.InvalidError:
@@ -149,8 +154,19 @@ func sliceUsageHint(e *slices.UsageError) string {
 	return ""
 }
 
-// nothingReadyHint says when a claim may succeed.
+// nothingReadyHint says when a claim may succeed, or that it will not
+// until a person acts: an escalated slice waits for a human, not for time.
 func nothingReadyHint(e *slices.NothingReadyError) string {
+	var escalated []string
+	for _, w := range e.Waiting {
+		if id, ok := strings.CutSuffix(w, " escalated"); ok {
+			escalated = append(escalated, safetext.Quote(id))
+		}
+	}
+	if r := e.Reason(); len(escalated) > 0 && (r == "blocked" || r == "waiting") {
+		return "a human must act: escalated slice(s) " + strings.Join(escalated, ", ") + " used their retry budget, and retrying the claim will not change that; " +
+			"a person sets each to pending or red (to try again) or to skipped with a note (orc-state slice list shows them)"
+	}
 	switch e.Reason() {
 	case "done":
 		return ""

@@ -66,3 +66,22 @@ func NotFoundf(format string, args ...any) *Error { return New(NotFound, format,
 
 // Invalidf is invalid state on disk (exit 3).
 func Invalidf(format string, args ...any) *Error { return New(Invalid, format, args...) }
+
+// OutputError is stdout refusing what a verb printed (a full disk, a
+// closed pipe, a file system error): exit 7 for every verb and for help,
+// since an answer that was not written was not given. ClosedPipe says the
+// reader went away (a pipe into head), which is said as such.
+type OutputError struct {
+	Err        error
+	ClosedPipe bool
+}
+
+func (e *OutputError) Error() string {
+	if e.ClosedPipe {
+		return "the output's reader closed the pipe, so the rest of the output was not written (" + e.Err.Error() + ")"
+	}
+	return "the output could not be written: " + e.Err.Error()
+}
+
+// Unwrap returns the write's error.
+func (e *OutputError) Unwrap() error { return e.Err }

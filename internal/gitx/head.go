@@ -139,9 +139,11 @@ func (r *Repo) ResolveCommit(claim string) (full string, ok bool) {
 // commit.
 var ErrNoRevision = errors.New("names no commit of this repository")
 
-// ResolveRevision asks git (git cat-file, "<rev>^{commit}") which commit
-// a revision names: HEAD, a branch, a tag (peeled), HEAD~1, main@{1}, an
-// abbreviated or full id, anything git's revision syntax resolves. It
+// ResolveRevision asks git (git cat-file --batch, the name as given, then
+// an annotated tag peeled by its id) which commit a revision names: HEAD,
+// a branch, a tag, HEAD~1, main@{1}, :/message text, an abbreviated or
+// full id, anything git's revision syntax resolves, exactly as git rev-parse
+// --verify REV^{commit} does. It
 // returns the commit's full id; ErrNoRevision (wrapped) when git resolves
 // the name to no commit, or to several; another error when git cannot
 // answer. Git is the oracle: nothing is parsed here.
@@ -153,9 +155,16 @@ func (r *Repo) ResolveRevision(rev string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	id, kind, _, err := objs.get(rev + "^{commit}")
+	// The name is asked for as it is, and what it names is peeled by its
+	// id: a suffix appended to the name would become part of a :/text
+	// search or of a path (HEAD:file^{commit}).
+	id, kind, _, err := objs.get(rev)
+	if err == nil && kind == "tag" {
+		id, err = objs.peel(id)
+		kind = "commit"
+	}
 	switch {
-	case errors.Is(err, errMissing), errors.Is(err, errAmbiguous):
+	case errors.Is(err, errMissing), errors.Is(err, errAmbiguous), errors.Is(err, errNotCommit):
 		return "", fmt.Errorf("revision %q: %w", rev, ErrNoRevision)
 	case err != nil:
 		return "", err

@@ -450,21 +450,28 @@ func TestResolveRevision(t *testing.T) {
 	t.Parallel()
 	repo := initRepo(t)
 	one := commit(t, repo, "one")
-	two := commit(t, repo, "two")
+	two := commit(t, repo, "second message")
 	mustGit(t, repo, "tag", "-a", "-m", "release", "v1", one)
 	mustGit(t, repo, "tag", "light", two)
+	mustGit(t, repo, "tag", "-a", "-m", "on a tag", "v1b", "v1")
 	mustGit(t, repo, "branch", "feature/x", one)
 	r := mustOpen(t, repo)
 	for rev, want := range map[string]string{
 		"HEAD": two, "main": two, "HEAD~1": one, "HEAD^": one, "v1": one, "light": two,
 		"feature/x": one, "refs/heads/feature/x": one, two[:7]: two, strings.ToUpper(one): one,
-		"main~1^{commit}": one,
+		"main~1^{commit}": one, ":/second message": two, ":/one": one, ":/^second": two,
+		"v1b": one, "v1^0": one, "main@{0}": two,
 	} {
 		if got, err := r.ResolveRevision(rev); err != nil || got != want {
 			t.Errorf("ResolveRevision(%q) = %q, %v; want %q", rev, got, err, want)
 		}
+		// git is the oracle: rev-parse names the same commit.
+		if oracle := mustGit(t, repo, "rev-parse", "--verify", "--end-of-options", rev); oracle != want && mustGit(t, repo, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}") != want {
+			t.Errorf("git rev-parse %q = %q; the table says %q", rev, oracle, want)
+		}
 	}
-	for _, rev := range []string{"nope", "", "HEAD~5", "HEAD^{tree}", "HEAD:x", "main\nHEAD", "-h", "--all", "v2"} {
+	for _, rev := range []string{"nope", "", "HEAD~5", "HEAD^{tree}", "HEAD:x", "main\nHEAD", "-h", "--all", "v2",
+		":/no such message", "v1^{tree}", ":/second message^{tree}"} {
 		if got, err := r.ResolveRevision(rev); !errors.Is(err, ErrNoRevision) {
 			t.Errorf("ResolveRevision(%q) = %q, %v; want ErrNoRevision", rev, got, err)
 		}

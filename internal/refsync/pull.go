@@ -36,7 +36,7 @@ func (s *Syncer) Pull(key string) (results []Result, warnings []string, err erro
 	}
 	if key != "" && len(ids) == 0 {
 		return nil, nil, fault.NotFoundf("%s has no session %q", s.Remote, key).
-			WithHint("orc-state sync status --remote %s", safetext.Quote(s.Remote))
+			WithHint("orc-state sync status --remote=%s", safetext.Quote(s.Remote))
 	}
 	locals, err := s.readLocals(ids, false)
 	if err != nil {

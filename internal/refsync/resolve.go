@@ -69,9 +69,9 @@ func (s *Syncer) Resolve(key, keep string, force bool) (Result, []string, error)
 	case keep == KeepLocal && (ss.state == Ahead || ss.state == NotPushed):
 		return Result{Session: id, Outcome: IsAhead, Detail: "nothing to resolve: local changes not pushed; push to publish"}, nil, nil
 	case ss.state != Diverged:
-		hint := "orc-state sync pull --remote " + safetext.Quote(s.Remote) + " " + safetext.Quote(id)
+		hint := "orc-state sync pull --remote=" + safetext.Quote(s.Remote) + " " + safetext.Quote(id)
 		if ss.state == Ahead || ss.state == NotPushed {
-			hint = "orc-state sync push --remote " + safetext.Quote(s.Remote) + " " + safetext.Quote(id)
+			hint = "orc-state sync push --remote=" + safetext.Quote(s.Remote) + " " + safetext.Quote(id)
 		}
 		return Result{}, nil, fault.Usagef("%s is %s, not diverged; nothing to resolve", id, ss.state).WithHint("%s", hint)
 	}

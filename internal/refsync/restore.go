@@ -67,7 +67,7 @@ func (s *Syncer) Restore(ref string, force bool) (Result, []string, error) {
 			WithHint("orc-state sync pull%s %s", remoteFlag(s.Remote), safetext.Quote(id))
 	case ss.state == Diverged:
 		return Result{}, nil, fault.Usagef("%s is diverged; resolve it first, then restore", id).
-			WithHint("orc-state sync resolve %s --keep local|remote%s", safetext.Quote(id), remoteFlag(s.Remote))
+			WithHint("orc-state sync resolve %s --keep=SIDE%s (SIDE: local or remote)", safetext.Quote(id), remoteFlag(s.Remote))
 	}
 	discards := lacking(changesOf(journalOf(ss.local)), changesOf(journalOf(tree.Snapshot())))
 	if len(discards) > 0 && !force {

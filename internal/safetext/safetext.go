@@ -92,15 +92,33 @@ func hex2(c byte) string {
 //	it's         →  'it'\''s'
 //
 // Inside single quotes a shell expands nothing ($(...), backquotes, $VAR,
-// globs, ~), so the pasted word is arg itself. Printed, the result still
-// goes through [Escape] like all output: a control character in arg is
-// shown, never sent to the terminal.
+// globs, ~), so the pasted word is arg itself.
+//
+// An arg holding a character [Escape] shows escaped (a control, a bidi or
+// zero-width character, a line separator, invalid UTF-8) cannot be both
+// shown safely and pasted as itself: the escaped text would name another
+// value. Such an arg is never given as a pasteable word: Quote returns
+// (unpastable:ESCAPED), which shows the value escaped and which no shell
+// parses (an unquoted "(" inside a word is a syntax error), so the
+// suggested command runs nothing; [Unpastable] tells the two apart. The
+// value is reached another way (its --json output, a listing that selects
+// it).
 func Quote(arg string) string {
 	if arg != "" && strings.IndexFunc(arg, special) < 0 {
 		return arg
 	}
+	if Escape(arg) != arg {
+		return unpastable + Escape(arg) + ")"
+	}
 	return "'" + strings.ReplaceAll(arg, "'", `'\''`) + "'"
 }
+
+// unpastable begins what Quote returns for a value that cannot be pasted.
+const unpastable = "(unpastable:"
+
+// Unpastable reports whether a suggested command holds a value Quote
+// refused to give as a pasteable word.
+func Unpastable(command string) bool { return strings.Contains(command, unpastable) }
 
 // special reports a character Quote does not leave bare.
 func special(r rune) bool {
@@ -142,3 +160,14 @@ func NameProblem(s string, max int) string {
 }
 
 func alnum(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' }
+
+// Operand is arg as the last operand of a suggested command: [Quote]d,
+// and after "--" when it begins with "-", so that a value from data (an
+// orphan folder named -rf) never reads as a flag where the command takes
+// it as a positional argument.
+func Operand(arg string) string {
+	if strings.HasPrefix(arg, "-") {
+		return "-- " + Quote(arg)
+	}
+	return Quote(arg)
+}

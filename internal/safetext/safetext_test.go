@@ -75,13 +75,28 @@ func TestQuote(t *testing.T) {
 		{"~root", "'~root'"},
 		{"x;rm -rf /", "'x;rm -rf /'"},
 		{"$HOME", "'$HOME'"},
-		{"new\nline", "'new\nline'"},
+		// A value shown escaped cannot be pasted as itself: no pasteable
+		// word is given for it.
+		{"new\nline", `(unpastable:new\nline)`},
+		{"feat-\u202eevil", `(unpastable:feat-\u202eevil)`},
+		{"a\u200bb", `(unpastable:a\u200bb)`},
+		{"x\xff", `(unpastable:x\xff)`},
 	}
 	for _, tt := range tests {
 		if got := Quote(tt.in); got != tt.want {
 			t.Errorf("Quote(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+		if Unpastable(Quote(tt.in)) != (Escape(tt.in) != tt.in) {
+			t.Errorf("Unpastable(Quote(%q)) is wrong", tt.in)
+		}
 	}
+}
+
+// unparsable reports whether a POSIX shell refuses line as a whole, so
+// that pasting it runs nothing.
+func unparsable(line string) bool {
+	_, err := syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(strings.NewReader(line), "")
+	return err != nil
 }
 
 // words parses line as a POSIX shell command and returns its words as the
@@ -125,7 +140,15 @@ func FuzzQuote(f *testing.F) {
 		if strings.ContainsRune(s, 0) || !utf8Valid(s) {
 			return // no shell argument holds a NUL; the parser wants UTF-8
 		}
-		got := words(t, "orc-state repair --remove-orphan "+Quote(s))
+		line := "orc-state repair --remove-orphan " + Quote(s)
+		if Escape(s) != s {
+			// Shown escaped, so never pasteable: the shell refuses it.
+			if !Unpastable(line) || !unparsable(line) || !unparsable(line+" --force") || !unparsable("orc-state verify --session="+Quote(s)+"; touch x") {
+				t.Fatalf("Quote(%q) = %q is pasteable", s, Quote(s))
+			}
+			return
+		}
+		got := words(t, line)
 		if len(got) != 4 || got[3] != s {
 			t.Fatalf("Quote(%q) = %q parses to %q", s, Quote(s), got)
 		}
@@ -160,5 +183,18 @@ func TestNameProblem(t *testing.T) {
 		if tt.want == "" && (Quote(tt.in) != tt.in || Escape(tt.in) != tt.in) {
 			t.Errorf("%q is in the alphabet but Quote or Escape changes it", tt.in)
 		}
+	}
+}
+
+// An operand that begins with "-" comes after "--"; pasted, it is one
+// word after the end of the flags.
+func TestOperand(t *testing.T) {
+	for in, want := range map[string]string{"s1": "s1", "-rf": "-- -rf", "--force": "-- --force", "-a b": "-- '-a b'", "a-b": "a-b"} {
+		if got := Operand(in); got != want {
+			t.Errorf("Operand(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := words(t, "orc-state session restore "+Operand("-rf")); len(got) != 5 || got[3] != "--" || got[4] != "-rf" {
+		t.Errorf("pasted: %q", got)
 	}
 }

@@ -59,7 +59,7 @@ func Resolve(flagDir, cwd string, env environ.List) (*Dir, error) {
 		parent, err := d.Git.StateParent()
 		if err != nil {
 			return nil, fault.Usagef("%v", err).
-				WithHint("run a verb that writes (e.g. orc-state init) once in the repository's main work tree, which records where it is; or pass --dir <main work tree>/.orc")
+				WithHint("run a verb that writes (e.g. orc-state init) once in the repository's main work tree, which records where it is; or pass --dir=DIR, DIR the .orc folder in the main work tree")
 		}
 		d.Path = filepath.Join(parent, ".orc")
 	default:

@@ -45,7 +45,7 @@ func Session(d *state.Dir, reg *registry.Registry, s *registry.Session, now time
 	add := func(code, next, format string, args ...any) {
 		out = append(out, Finding{Code: code, Message: fmt.Sprintf(format, args...), Next: next})
 	}
-	repair := "orc-state repair --session " + safetext.Quote(s.SessionID)
+	repair := "orc-state repair --session=" + safetext.Quote(s.SessionID)
 	f, mid := interrupted(d, s.SessionID)
 	if f != nil {
 		out = append(out, *f)
@@ -82,7 +82,7 @@ func Session(d *state.Dir, reg *registry.Registry, s *registry.Session, now time
 // reads every file of the session, so verify and doctor run it and
 // resume, on the hooks' path, does not.
 func StoredSecrets(d *state.Dir, s *registry.Session) []Finding {
-	next := "orc-state repair --redact --session " + safetext.Quote(s.SessionID)
+	next := "orc-state repair --redact --session=" + safetext.Quote(s.SessionID)
 	files, err := redact.Read(d.FilesDir(s.SessionID))
 	var plan *redact.Plan
 	if err == nil {
@@ -165,11 +165,11 @@ func mirrorDiff(got, want checkpoint.Frontmatter) []string {
 func nextFor(code, id string) string {
 	switch code {
 	case checkpoint.CodeFrontmatterMissing, checkpoint.CodeFrontmatterInvalid:
-		return "orc-state repair --session " + safetext.Quote(id)
+		return "orc-state repair --session=" + safetext.Quote(id)
 	case checkpoint.CodeOverCap, checkpoint.CodeOpenDecisionsCap:
-		return "move history to progress.md (orc-state progress append - --session " + safetext.Quote(id) + "), then shorten checkpoint.md"
+		return "move history to progress.md (orc-state progress append - --session=" + safetext.Quote(id) + "), then shorten checkpoint.md"
 	default:
-		return "orc-state digest write - --session " + safetext.Quote(id)
+		return "orc-state digest write - --session=" + safetext.Quote(id)
 	}
 }
 
@@ -182,11 +182,11 @@ func journalFindings(d *state.Dir, reg *registry.Registry, s *registry.Session) 
 		return []Finding{{Code: "journal.unreadable", Message: err.Error(), Next: "orc-state doctor"}}
 	}
 	for _, p := range problems {
-		out = append(out, Finding{Code: p.Code, Message: p.Message, Next: "orc-state log --session " + safetext.Quote(s.SessionID) + " (inspect), then orc-state doctor"})
+		out = append(out, Finding{Code: p.Code, Message: p.Message, Next: "orc-state log --session=" + safetext.Quote(s.SessionID) + " (inspect), then orc-state doctor"})
 	}
 	if len(entries) == 0 {
 		return append(out, Finding{Code: "journal.missing", Message: "the session has no journal; changes cannot be checked",
-			Next: "orc-state repair --session " + safetext.Quote(s.SessionID)})
+			Next: "orc-state repair --session=" + safetext.Quote(s.SessionID)})
 	}
 	if p, err := anchorProblem(d, s.SessionID); err != nil || p != nil {
 		msg := ""
@@ -196,7 +196,7 @@ func journalFindings(d *state.Dir, reg *registry.Registry, s *registry.Session) 
 			msg = p.Message
 		}
 		out = append(out, Finding{Code: "journal.anchor", Message: msg,
-			Next: "orc-state log --session " + safetext.Quote(s.SessionID) + " (inspect the last lines), then orc-state repair --session " + safetext.Quote(s.SessionID) + " to acknowledge it"})
+			Next: "orc-state log --session=" + safetext.Quote(s.SessionID) + " (inspect the last lines), then orc-state repair --session=" + safetext.Quote(s.SessionID) + " to acknowledge it"})
 	}
 	out = append(out, noticedEdits(entries, s.SessionID)...)
 	now, err := d.Digests(reg, s.SessionID)
@@ -208,7 +208,7 @@ func journalFindings(d *state.Dir, reg *registry.Registry, s *registry.Session) 
 		if *last.Field(what) != *now.Field(what) {
 			out = append(out, Finding{Code: "edited." + what,
 				Message: fmt.Sprintf("%s changed outside orc-state since journal seq %d", fileOf(what), entries[len(entries)-1].Seq),
-				Next:    "orc-state log --session " + safetext.Quote(s.SessionID) + " (see the last change), then orc-state repair --session " + safetext.Quote(s.SessionID) + ", which keeps your edit and re-baselines the journal (to drop the edit, restore the file by hand first)"})
+				Next:    "orc-state log --session=" + safetext.Quote(s.SessionID) + " (see the last change), then orc-state repair --session=" + safetext.Quote(s.SessionID) + ", which keeps your edit and re-baselines the journal (to drop the edit, restore the file by hand first)"})
 		}
 	}
 	return out
@@ -231,7 +231,7 @@ func noticedEdits(entries []journal.Entry, id string) []Finding {
 			}
 			out = append(out, Finding{Code: code,
 				Message: fmt.Sprintf("%s was changed outside orc-state before journal seq %d (noticed by %s)", fileOf(what), entries[i].Seq, entries[i].Verb),
-				Next:    "orc-state log --session " + safetext.Quote(id) + " (see when), then orc-state repair --session " + safetext.Quote(id) + ", which keeps your edit and re-baselines the journal (to drop the edit, restore the file by hand first)"})
+				Next:    "orc-state log --session=" + safetext.Quote(id) + " (see when), then orc-state repair --session=" + safetext.Quote(id) + ", which keeps your edit and re-baselines the journal (to drop the edit, restore the file by hand first)"})
 		}
 	}
 	return out
@@ -290,14 +290,14 @@ func Timely(id string, ledger *slices.Ledger, dec *decisions.File, now time.Time
 		// (exit 3) rather than use the default in its place.
 		for _, p := range dec.SettingProblems() {
 			out = append(out, Finding{Code: "decision.value", Message: p.Error(),
-				Next: "orc-state decision set " + safetext.Quote(p.Key) + " N --provenance policy --supersede --session " + safetext.Quote(id)})
+				Next: "orc-state decision set " + safetext.Quote(p.Key) + " N --provenance policy --supersede --session=" + safetext.Quote(id)})
 		}
 	}
 	if ledger == nil {
 		return out
 	}
 	for _, p := range ledger.ClaimProblems(now) {
-		next := "orc-state slice release " + safetext.Quote(p.ID) + " --force --session " + safetext.Quote(id)
+		next := "orc-state slice release " + safetext.Quote(p.ID) + " --force --session=" + safetext.Quote(id)
 		if p.Code == "claim.expired" {
 			next += " (or let the next orc-state slice claim take it)"
 		}
@@ -332,7 +332,7 @@ func dataFindings(d *state.Dir, id string, now time.Time) []Finding {
 		}
 		if err != nil {
 			out = append(out, Finding{Code: f.Invalid, Message: err.Error(),
-				Next: "restore " + f.Name + " (orc-state log --session " + safetext.Quote(id) + " shows its last recorded change), or fix it by hand"})
+				Next: "restore " + f.Name + " (orc-state log --session=" + safetext.Quote(id) + " shows its last recorded change), or fix it by hand"})
 		}
 	}
 	return append(out, Timely(id, ledger, dec, now)...)

@@ -1,0 +1,80 @@
+package pastetest
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// Commands finds each suggested command and ends it where the sentence
+// goes on.
+func TestCommands(t *testing.T) {
+	text := strings.Join([]string{
+		"orc-state verify: 2 problem(s)",
+		"hint: run orc-state repair --session=feat-x, then orc-state verify --session=feat-x",
+		"  next: orc-state log --session='a b' (inspect), then orc-state doctor",
+		"hint: finish or release your own claim (orc-state slice set, orc-state slice release)",
+		"orc-state slice claim: warning: you also hold slice s1 until 2026-01-01T00:00:00Z",
+		"hint: keep one side: orc-state sync resolve feat-x --keep=SIDE (SIDE: local or remote)",
+		"hint: run orc-state --help",
+		`{"next": "orc-state repair --session=x"}`,
+		"plain orc-state repair line that is no hint",
+		"hint: remove it with orc-state repair --remove-orphan (unpastable:a\\u202eb) (archived first)",
+	}, "\n")
+	want := []string{
+		"orc-state repair --session=feat-x",
+		"orc-state verify --session=feat-x",
+		"orc-state log --session='a b'",
+		"orc-state doctor",
+		"orc-state slice set",
+		"orc-state slice release",
+		"orc-state sync resolve feat-x --keep=SIDE",
+		"orc-state --help",
+		"orc-state repair --remove-orphan (unpastable:a\\u202eb)",
+	}
+	if got := Commands(text); !reflect.DeepEqual(got, want) {
+		t.Fatalf("Commands:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// Problem and Run refuse what a shell would do more with than run the
+// command shown, and pass what it would run as shown.
+func TestProblemAndRun(t *testing.T) {
+	for _, tt := range []struct {
+		cmd string
+		ok  bool
+	}{
+		{"orc-state slice set s1 --status=committed --commit=SHA --force --session=feat-x", true},
+		{"orc-state log --session='it'\\''s'", true},
+		{"orc-state repair --session='o$(touch x)'", true},
+		{"orc-state slice set ID --status red|green|committed", false},
+		{"orc-state sync resolve x --keep local|remote", false},
+		{"orc-state slice set s1 --commit <sha> --force", false},
+		{"orc-state verify --session $HOME", false},
+		{"orc-state verify --session `id`", false},
+		{"orc-state verify; touch x", false},
+		{"orc-state slice claim --agent ---rf", false},
+		{"orc-state verify --session=*", false},
+		{"orc-state verify --session=(unpastable:a\\u202eb)", true},
+	} {
+		p := Problem(tt.cmd)
+		r := ""
+		if p == "" {
+			r = Run(tt.cmd)
+		}
+		if (p == "" && r == "") != tt.ok {
+			t.Errorf("%s: problem %q, run %q; want ok=%v", tt.cmd, p, r, tt.ok)
+		}
+	}
+	// The shell itself, without the parser's judgement, catches the
+	// issue's three.
+	for _, cmd := range []string{
+		"orc-state slice set ID --status red|green|committed",
+		"orc-state sync resolve x --keep local|remote",
+		"orc-state slice set s1 --commit <sha> --force",
+	} {
+		if Run(cmd) == "" {
+			t.Errorf("Run(%q) found nothing wrong", cmd)
+		}
+	}
+}
