@@ -124,7 +124,7 @@ func entryFromFolder(tx *state.Tx, name string) (registry.Session, string, error
 	}
 	doc := checkpoint.Parse(data)
 	if data == nil || doc.Front == nil {
-		return s, "", fmt.Errorf("no checkpoint with valid frontmatter (orc-state repair --remove-orphan %s removes it, archived first: orc-state session restore %s brings it back)", safetext.Quote(name), safetext.Quote(name))
+		return s, "", fmt.Errorf("no checkpoint with valid frontmatter (orc-state repair --remove-orphan=%s removes it, archived first: orc-state session restore %s brings it back)", safetext.Quote(name), safetext.Operand(name))
 	}
 	fm := doc.Front
 	if fm.Branch != name {

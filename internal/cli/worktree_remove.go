@@ -70,7 +70,7 @@ func (e *Env) refuseHeldWorktree(path string) error {
 		return nil
 	}
 	return fault.New(fault.NotFound, "the agent of %s holds live claims in session %s: %s", safetext.Escape(b.Path), b.Session, safetext.Escape(strings.Join(held, ", "))).
-		WithHint("release them (orc-state slice release ID --session %s --agent AGENT), or pass --force", safetext.Quote(b.Session))
+		WithHint("release them (orc-state slice release ID --session=%s --agent=AGENT), or pass --force", safetext.Quote(b.Session))
 }
 
 // removeWorktree runs git worktree remove on path when git still lists
