@@ -25,6 +25,10 @@ type plan struct {
 	removes  []string    // files removed
 	folders  []string    // folders removed
 	sessions []string
+	// purge says the transaction rewrites an append-only file (a
+	// redaction): the log, whose earlier records hold the old bytes, is
+	// checkpointed and removed right after it.
+	purge bool
 }
 
 type fileWrite struct {
@@ -136,6 +140,14 @@ func (tx *Tx) plan() (*plan, error) {
 	// orc.json goes last: a reader sees session files no older than it.
 	// Its proof follows it (a proof of bytes not yet in place vouches for
 	// nothing, and a failure names orc.json first).
+	removedPath := filepath.Join(tx.dir.Path, RemovedFile)
+	for _, path := range tx.order {
+		if base := filepath.Base(path); base == journal.FileName || base == ProgressFile || path == removedPath {
+			if _, err := os.Lstat(tx.physical(path)); err == nil {
+				p.purge = true
+			}
+		}
+	}
 	reg, proof := tx.dir.RegistryPath(), filepath.Join(tx.dir.Path, ProofFile)
 	for _, path := range tx.order {
 		if path != reg && path != proof {
@@ -300,14 +312,13 @@ func (d *Dir) run(opts Options, p *plan, args map[string]json.RawMessage, physic
 		return refused(err, "cannot read "+IntentFile)
 	}
 	// Folder moves and folder removals change which paths the earlier
-	// records name: those records are made durable first, and so is this
-	// one right after its steps.
-	eager := BootID() == "" || len(p.moves) > 0 || len(p.folders) > 0
-	if st.exists && (st.due() || eager) {
-		if err := d.checkpoint(st); err != nil {
+	// records name: those records are made durable first (nothing visible
+	// changes), and this one right after its steps.
+	eager := BootID() == "" || len(p.moves) > 0 || len(p.folders) > 0 || p.purge
+	if st.exists && eager {
+		if err := d.syncLogged(st); err != nil {
 			return refused(err, "cannot make the earlier transactions durable")
 		}
-		st = logState{applied: map[int64]bool{}}
 	}
 	in, err := d.prepare(opts, p, args, physical, pr, st)
 	if err != nil {
@@ -333,11 +344,19 @@ func (d *Dir) run(opts Options, p *plan, args map[string]json.RawMessage, physic
 	if err != nil {
 		return interrupted(opts.Verb, err)
 	}
-	if eager {
-		// The record is durable already: a checkpoint that fails here
-		// leaves the log, which the next writer checkpoints first.
-		st.txs, st.applied = []*Intent{in}, map[int64]bool{in.Seq: true}
-		_ = d.checkpoint(st)
+	// The checkpoint: after the change, so that a refused transaction
+	// leaves the log as it was. The record is durable already: a
+	// checkpoint that fails here leaves the log, whose records keep the
+	// change, and the next writer checkpoints it.
+	after := st
+	after.txs = append(append([]*Intent{}, st.txs...), in)
+	after.size = pr.logEnd
+	switch {
+	case eager:
+		after.txs = []*Intent{in} // the earlier ones were synced before
+		_ = d.checkpoint(after)
+	case after.due():
+		_ = d.checkpoint(after)
 	}
 	return nil
 }

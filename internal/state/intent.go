@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -272,8 +271,8 @@ func (in *Intent) sameCommand(tx *Tx) bool {
 // exactly what the transaction would have written. A torn record is
 // removed (nothing of it was applied).
 func (d *Dir) Finish(ctx context.Context, opts Options) (*Intent, error) {
-	if _, err := os.Lstat(filepath.Join(d.Path, IntentFile)); err != nil {
-		return nil, nil
+	if in, err := d.Pending(); err != nil || in == nil {
+		return nil, err // a clean log needs no lock (finish checks again under it)
 	}
 	l, err := lock.Acquire(ctx, d.Path, opts.Verb, opts.LockTimeout)
 	if err != nil {

@@ -102,3 +102,79 @@ func TestOwnRecordsPassTheCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// After a restart the files the log names may be old, torn or gone (they
+// were renamed into place without an fsync): the next writer does every
+// record of the log again from its content, so the state is exactly what
+// the transactions wrote, and a restart that lost nothing changes nothing.
+func TestRestartReplaysTheLog(t *testing.T) {
+	d := newDir(t)
+	mustUpdate(t, d, "init", func(tx *Tx) error { return addSession(tx, "main") })
+	mustUpdate(t, d, "phase set", setPhase(3))
+	mustUpdate(t, d, "progress append", func(tx *Tx) error {
+		tx.Append("main", ProgressFile, []byte("a line\n"))
+		tx.Touch("main", nil)
+		return nil
+	})
+	want := manifest(t, d.Path)
+	jpath := d.File("main", "journal.jsonl")
+	journalData, _ := os.ReadFile(jpath)
+	for _, c := range []struct {
+		name string
+		harm func(t *testing.T)
+	}{
+		{"nothing lost", func(t *testing.T) {}},
+		{"orc.json empty, checkpoint gone", func(t *testing.T) {
+			if err := os.WriteFile(d.RegistryPath(), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Remove(d.File("main", CheckpointFile)); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"the journal's last line zeros", func(t *testing.T) {
+			torn := append([]byte{}, journalData...)
+			last := strings.LastIndex(strings.TrimSuffix(string(torn), "\n"), "\n") + 1
+			for i := last; i < len(torn); i++ {
+				torn[i] = 0
+			}
+			if err := os.WriteFile(jpath, torn, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"the journal's last line missing", func(t *testing.T) {
+			last := strings.LastIndex(strings.TrimSuffix(string(journalData), "\n"), "\n") + 1
+			if err := os.WriteFile(jpath, journalData[:last], 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			saved, _ := os.ReadFile(filepath.Join(d.Path, IntentFile))
+			c.harm(t)
+			old := bootOnce
+			bootOnce = func() string { return "another-boot" }
+			defer func() { bootOnce = old }()
+			in, err := d.Pending()
+			if err != nil || in == nil || !in.Restart {
+				t.Fatalf("Pending after a restart: %+v, %v", in, err)
+			}
+			if _, err := d.Finish(context.Background(), opts("repair")); err != nil {
+				t.Fatal(err)
+			}
+			if got := manifest(t, d.Path); got != want {
+				t.Fatalf("after the replay:\n%s\nwant:\n%s", got, want)
+			}
+			if in, _ := d.Pending(); in != nil {
+				t.Fatalf("still pending: %s", in.Describe())
+			}
+			if _, err := os.Stat(filepath.Join(d.Path, IntentFile)); !os.IsNotExist(err) {
+				t.Fatalf("the log is still there after its checkpoint: %v", err)
+			}
+			// put the log back for the next case
+			if err := os.WriteFile(filepath.Join(d.Path, IntentFile), saved, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}

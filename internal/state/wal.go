@@ -191,6 +191,14 @@ func (st logState) due() bool {
 // again, which writes what the files durably hold already, and the next
 // record's creation fsyncs the state dir.
 func (d *Dir) checkpoint(st logState) error {
+	if err := d.syncLogged(st); err != nil {
+		return err
+	}
+	return d.root().Remove(IntentFile)
+}
+
+// syncLogged fsyncs every file and folder the log's records changed.
+func (d *Dir) syncLogged(st logState) error {
 	root := d.root()
 	seen := map[string]bool{}
 	var dirs []string
@@ -222,7 +230,7 @@ func (d *Dir) checkpoint(st logState) error {
 			return err
 		}
 	}
-	return root.Remove(IntentFile)
+	return nil
 }
 
 // missing reports an error saying a file or a folder on its way is gone.
