@@ -191,6 +191,11 @@ func (d *Dir) ReadRegistryFor(keys ...string) (reg *registry.Registry, exists bo
 	if err != nil {
 		return nil, false, fault.Wrap(fault.Invalid, err, "cannot read orc.json").WithHint("run orc-state doctor")
 	}
+	if d.restartedSince() {
+		return nil, true, &fault.Error{Code: fault.Interrupted, Err: errors.New("restarted"),
+			Msg:  "the machine restarted after a change was recorded in " + IntentFile + " and before its files were known durable: they may be old or torn",
+			Hint: "run orc-state repair (does the recorded changes again; the next command that writes does too)"}
+	}
 	proof, _ := atomicfile.ReadFile(filepath.Join(d.Path, ProofFile)) // missing or unreadable: no proof
 	r, err := registry.Read(data, proof, keys...)
 	if err != nil {

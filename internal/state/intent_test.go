@@ -159,6 +159,10 @@ func TestRestartReplaysTheLog(t *testing.T) {
 			if err != nil || in == nil || !in.Restart {
 				t.Fatalf("Pending after a restart: %+v, %v", in, err)
 			}
+			// A reader, taking no lock, does not trust the files meanwhile.
+			if _, _, err := d.ReadRegistry(); fault.Code(err) != fault.Interrupted {
+				t.Fatalf("a read after a restart, before the replay: %v (exit %d)", err, fault.Code(err))
+			}
 			if _, err := d.Finish(context.Background(), opts("repair")); err != nil {
 				t.Fatal(err)
 			}
@@ -167,6 +171,9 @@ func TestRestartReplaysTheLog(t *testing.T) {
 			}
 			if in, _ := d.Pending(); in != nil {
 				t.Fatalf("still pending: %s", in.Describe())
+			}
+			if _, _, err := d.ReadRegistry(); err != nil {
+				t.Fatalf("a read after the replay: %v", err)
 			}
 			if _, err := os.Stat(filepath.Join(d.Path, IntentFile)); !os.IsNotExist(err) {
 				t.Fatalf("the log is still there after its checkpoint: %v", err)

@@ -265,3 +265,32 @@ func readBootID() string {
 	}
 	return strings.TrimSpace(string(data))
 }
+
+// restartedSince reports, for a reader that takes no lock, whether the
+// log holds records from before a restart: then the files they name may
+// be old or torn until a writer (or repair) does the records again, and a
+// reader must not trust what it reads. It reads the first record's boot
+// only (the log's first bytes), so a clean log costs a stat and a short
+// read.
+func (d *Dir) restartedSince() bool {
+	f, err := atomicfile.Open(filepath.Join(d.Path, IntentFile))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 256)
+	n, _ := f.ReadAt(head, 0)
+	head = head[:n]
+	const key = `"rec":{"boot":"`
+	i := bytes.Index(head, []byte(key))
+	if i < 0 || !bytes.HasPrefix(head, []byte(`{"sum":`)) {
+		return false // empty, torn, or the older single record (Pending names it)
+	}
+	rest := head[i+len(key):]
+	j := bytes.IndexByte(rest, '"')
+	if j < 0 {
+		return false
+	}
+	now := BootID()
+	return now != "" && string(rest[:j]) != now
+}
