@@ -311,10 +311,14 @@ func (d *Dir) run(opts Options, p *plan, args map[string]json.RawMessage, physic
 	if err != nil {
 		return refused(err, "cannot read "+IntentFile)
 	}
-	// Folder moves and folder removals change which paths the earlier
-	// records name: those records are made durable first (nothing visible
-	// changes), and this one right after its steps.
-	eager := BootID() == "" || len(p.moves) > 0 || len(p.folders) > 0 || p.purge
+	// A folder move changes which paths the earlier records name: those
+	// records are made durable first (nothing visible changes), and this
+	// one right after its steps. (A folder removal needs no such barrier:
+	// done again in order after a restart, the records before it write
+	// into the folder, it removes the folder, the records after it make it
+	// anew.) A redaction (purge) removes the log, whose earlier records
+	// hold what it redacts.
+	eager := BootID() == "" || len(p.moves) > 0 || p.purge
 	if st.exists && eager {
 		if err := d.syncLogged(st); err != nil {
 			return refused(err, "cannot make the earlier transactions durable")
