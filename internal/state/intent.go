@@ -308,6 +308,11 @@ func (d *Dir) finish() (*Intent, error) {
 			return nil, untrusted(err)
 		}
 	}
+	for i, tx := range txs {
+		if txs[i], err = st.full(st.index(tx)); err != nil {
+			return nil, d.finishFault(in, err)
+		}
+	}
 	for _, tx := range txs {
 		for _, s := range tx.Steps {
 			if err := d.redo(s, true, in.Restart); err != nil {

@@ -30,14 +30,18 @@ import (
 // crash before its fsync) ends the log, and the next record is written
 // over it.
 
-// logLine is one line of the log.
-type logLine struct {
-	Sum string          `json:"sum"`
-	Rec json.RawMessage `json:"rec"`
-}
+// linePrefix opens every line of the log: the sum's 64 hex digits follow,
+// then linePrefix2, the record, and "}".
+const (
+	linePrefix  = `{"sum":"`
+	linePrefix2 = `","rec":`
+	recStart    = len(linePrefix) + 64 + len(linePrefix2)
+)
 
 // logState is the log as read: its records in order, the markers, where
 // its whole lines end, and a record of the older single-record format.
+// The records' contents are not decoded (logMeta): a scan of the log
+// costs a hash of its bytes, not a copy.
 type logState struct {
 	txs     []*Intent
 	applied map[int64]bool
@@ -45,28 +49,75 @@ type logState struct {
 	size    int64 // the file's length
 	legacy  *Intent
 	exists  bool
+	lines   [][]byte // each record's bytes (rec), for a replay's full decode
 }
 
-// encodeLine renders rec as one line of the log.
+// encodeLine renders rec as one line of the log, in one buffer sized
+// beforehand: the record's contents are most of it (a large registry's
+// orc.json), so it is encoded once and never copied.
 func encodeLine(rec *Intent) ([]byte, error) {
-	raw, err := json.Marshal(rec)
-	if err != nil {
+	size := 1024
+	for _, s := range rec.Steps {
+		size += len(s.Path) + len(s.To) + 96 + (len(s.Data)+2)/3*4
+	}
+	var buf bytes.Buffer
+	buf.Grow(recStart + size)
+	buf.WriteString(linePrefix + strings.Repeat("0", 64) + linePrefix2)
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(rec); err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256(raw)
-	line, err := json.Marshal(logLine{Sum: hex.EncodeToString(sum[:]), Rec: raw})
-	if err != nil {
-		return nil, err
-	}
-	return append(line, '\n'), nil
+	line := buf.Bytes()
+	line[len(line)-1] = '}' // Encode ended the record with a newline
+	line = append(line, '\n')
+	sum := sha256.Sum256(line[recStart : len(line)-2])
+	hex.Encode(line[len(linePrefix):], sum[:])
+	return line, nil
 }
 
-// parseLog reads the log's bytes. A file that is one JSON object without
-// a sum is a record of the older format (a single transaction, steps
+// splitLine returns the record of one line of the log (without its
+// newline), or nil when the line is not whole and valid.
+func splitLine(line []byte) []byte {
+	if len(line) < recStart+2 || !bytes.HasPrefix(line, []byte(linePrefix)) ||
+		string(line[len(linePrefix)+64:recStart]) != linePrefix2 || line[len(line)-1] != '}' {
+		return nil
+	}
+	rec := line[recStart : len(line)-1]
+	sum := sha256.Sum256(rec)
+	var want [32]byte
+	if _, err := hex.Decode(want[:], line[len(linePrefix):len(linePrefix)+64]); err != nil || want != sum {
+		return nil
+	}
+	return rec
+}
+
+// logMeta is a record without its contents: what a scan of the log needs.
+type logMeta struct {
+	Boot     string                     `json:"boot"`
+	Seq      int64                      `json:"seq"`
+	Applied  int64                      `json:"applied"`
+	Verb     string                     `json:"verb"`
+	Actor    string                     `json:"actor"`
+	At       string                     `json:"at"`
+	PID      int                        `json:"pid"`
+	Sessions []string                   `json:"sessions"`
+	Args     map[string]json.RawMessage `json:"args"`
+	Steps    []struct {
+		Op   string `json:"op"`
+		Path string `json:"path"`
+		To   string `json:"to"`
+		Size int64  `json:"size"`
+	} `json:"steps"`
+	Sync []string `json:"sync"`
+}
+
+// parseLog reads the log's bytes. A file that does not begin like a line
+// of the log is a record of the older format (a single transaction, steps
 // renaming fsynced temp files), completed as before.
 func parseLog(data []byte) logState {
 	st := logState{applied: map[int64]bool{}, size: int64(len(data)), exists: true}
-	if len(data) > 0 && !bytes.HasPrefix(data, []byte(`{"sum":`)) {
+	if len(data) > 0 && !bytes.HasPrefix(data, []byte(linePrefix)) {
 		in := &Intent{}
 		if err := json.Unmarshal(data, in); err != nil || in.Verb == "" {
 			in = &Intent{Torn: true}
@@ -80,25 +131,22 @@ func parseLog(data []byte) logState {
 		if nl < 0 {
 			break
 		}
-		var l logLine
-		if json.Unmarshal(data[off:off+nl], &l) != nil {
-			break
-		}
-		sum := sha256.Sum256(l.Rec)
-		if hex.EncodeToString(sum[:]) != l.Sum {
-			break
-		}
-		in := &Intent{}
-		if json.Unmarshal(l.Rec, in) != nil {
+		rec := splitLine(data[off : off+nl])
+		var m logMeta
+		if rec == nil || json.Unmarshal(rec, &m) != nil {
 			break
 		}
 		switch {
-		case in.Verb != "" && in.Seq > 0:
+		case m.Verb != "" && m.Seq > 0:
+			in := &Intent{Boot: m.Boot, Seq: m.Seq, Verb: m.Verb, Actor: m.Actor, At: m.At, PID: m.PID,
+				Sessions: m.Sessions, Args: m.Args, Sync: m.Sync}
+			for _, s := range m.Steps {
+				in.Steps = append(in.Steps, Step{Op: s.Op, Path: s.Path, To: s.To, Size: s.Size})
+			}
 			st.txs = append(st.txs, in)
-		case in.Applied > 0:
-			st.applied[in.Applied] = true
-		default:
-			break
+			st.lines = append(st.lines, rec)
+		case m.Applied > 0:
+			st.applied[m.Applied] = true
 		}
 		off += nl + 1
 		st.end = int64(off)
@@ -106,9 +154,31 @@ func parseLog(data []byte) logState {
 	return st
 }
 
+// index is the place of record tx in the log.
+func (st logState) index(tx *Intent) int {
+	for i, t := range st.txs {
+		if t.Seq == tx.Seq {
+			return i
+		}
+	}
+	return -1
+}
+
+// full decodes record i of the log with its contents, for a replay.
+func (st logState) full(i int) (*Intent, error) {
+	if i < 0 || i >= len(st.lines) {
+		return nil, errors.New("no such record in the log")
+	}
+	in := &Intent{}
+	if err := json.Unmarshal(st.lines[i], in); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
 // readLog reads the log; a missing one is an empty state.
 func (d *Dir) readLog() (logState, error) {
-	data, err := readRegular(filepath.Join(d.Path, IntentFile))
+	data, err := readRegularShared(filepath.Join(d.Path, IntentFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return logState{applied: map[int64]bool{}}, nil
 	}
@@ -281,12 +351,11 @@ func (d *Dir) restartedSince() bool {
 	head := make([]byte, 256)
 	n, _ := f.ReadAt(head, 0)
 	head = head[:n]
-	const key = `"rec":{"boot":"`
-	i := bytes.Index(head, []byte(key))
-	if i < 0 || !bytes.HasPrefix(head, []byte(`{"sum":`)) {
-		return false // empty, torn, or the older single record (Pending names it)
+	const key = `{"boot":"`
+	if len(head) < recStart+len(key) || !bytes.HasPrefix(head, []byte(linePrefix)) || string(head[recStart:recStart+len(key)]) != key {
+		return false // empty, torn, without a boot, or the older single record (Pending names it)
 	}
-	rest := head[i+len(key):]
+	rest := head[recStart+len(key):]
 	j := bytes.IndexByte(rest, '"')
 	if j < 0 {
 		return false
