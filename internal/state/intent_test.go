@@ -1,13 +1,16 @@
 package state
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
+	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/fault"
 )
 
@@ -183,5 +186,52 @@ func TestRestartReplaysTheLog(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
+	}
+}
+
+// A file of largeFile bytes or more is not copied into its record: its
+// temp file and its folder are fsynced before the record, which names the
+// temp; an interruption before its rename, then a restart, is completed
+// by renaming that temp, to exactly the content written.
+func TestLargeFileIsDurableBeforeItsRecord(t *testing.T) {
+	d := newDir(t)
+	mustUpdate(t, d, "init", func(tx *Tx) error { return addSession(tx, "main") })
+	big := bytes.Repeat([]byte(`{"k": "0123456789abcdef"}`+"\n"), largeFile/20)
+	put := func(tx *Tx) error {
+		tx.Write("main", "big.json", big)
+		tx.Touch("main", map[string]string{"artifact": "big.json"})
+		return nil
+	}
+	var order []string
+	atomicfile.Fault = func(op atomicfile.Op, path string) error {
+		rel, _ := filepath.Rel(d.Path, path)
+		if op == atomicfile.OpSync || op == atomicfile.OpSyncDir {
+			order = append(order, string(op)+" "+filepath.ToSlash(rel))
+		}
+		if op == atomicfile.OpRename && strings.HasSuffix(path, "big.json") {
+			return syscall.EIO
+		}
+		return nil
+	}
+	err := d.Update(context.Background(), opts("artifact put"), put)
+	atomicfile.Fault = nil
+	if fault.Code(err) != fault.Interrupted {
+		t.Fatalf("err = %v", err)
+	}
+	want := []string{"fsync main/files/big.json", "fsync-dir main/files", "fsync " + IntentFile}
+	if strings.Join(order, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("fsyncs:\n%s\nwant:\n%s", strings.Join(order, "\n"), strings.Join(want, "\n"))
+	}
+	if st, _ := os.Stat(filepath.Join(d.Path, IntentFile)); st.Size() >= int64(len(big)) {
+		t.Fatalf("the log is %d bytes: it carries the large file", st.Size())
+	}
+	old := bootOnce
+	bootOnce = func() string { return "another-boot" }
+	defer func() { bootOnce = old }()
+	if _, err := d.Finish(context.Background(), opts("repair")); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(d.File("main", "big.json")); !bytes.Equal(got, big) {
+		t.Fatalf("big.json: %d bytes, want %d", len(got), len(big))
 	}
 }
