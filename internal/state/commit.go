@@ -347,7 +347,7 @@ func (d *Dir) run(opts Options, p *plan, args map[string]json.RawMessage, physic
 			return interrupted(opts.Verb, err)
 		}
 	}
-	marker, err := encodeLine(&Intent{Applied: in.Seq})
+	marker, err := encodeMarker(in.Seq)
 	if err == nil {
 		pr.log.Size = pr.logEnd
 		err = pr.log.Write(marker)
@@ -378,7 +378,7 @@ func (d *Dir) run(opts Options, p *plan, args map[string]json.RawMessage, physic
 // visible except the appends and new empty folders, and undo removes
 // them.
 func (d *Dir) prepare(opts Options, p *plan, args map[string]json.RawMessage, physical func(string) string, pr *prepared, st logState) (*Intent, error) {
-	in := &Intent{Boot: BootID(), Seq: st.nextSeq(), Verb: opts.Verb, Actor: opts.Actor, At: d.Now(), PID: os.Getpid(), Sessions: p.sessions, Args: args}
+	in := &Intent{loaded: true, Boot: BootID(), Seq: st.nextSeq(), Verb: opts.Verb, Actor: opts.Actor, At: d.Now(), PID: os.Getpid(), Sessions: p.sessions, Args: args}
 	syncAfter := map[string]bool{}
 	syncBefore := map[string]bool{}
 	for _, w := range p.writes {

@@ -54,6 +54,9 @@ type Intent struct {
 	Restart bool `json:"-"`
 	// wasApplied says its marker was written before the restart.
 	wasApplied bool
+	// loaded says a record read from the log has its metadata decoded
+	// (logState.load): a scan of the log decodes only boot and seq.
+	loaded bool
 }
 
 // Step is one change of a transaction. Paths are relative to the state dir,
@@ -126,7 +129,11 @@ func (d *Dir) Pending() (*Intent, error) {
 		return nil, nil
 	}
 	for _, tx := range st.replayed() {
-		if err := d.checkRecord(tx); err != nil {
+		err := tx.Invalid
+		if err == nil {
+			err = d.checkRecord(tx)
+		}
+		if err != nil {
 			in.Invalid = err
 			break
 		}
@@ -138,6 +145,9 @@ func (d *Dir) Pending() (*Intent, error) {
 // record of the log (in order), otherwise the last, unmarked one.
 func (st logState) replayed() []*Intent {
 	if st.restarted() {
+		if err := st.loadAll(); err != nil {
+			return []*Intent{{Verb: "?", Invalid: err}}
+		}
 		return st.txs
 	}
 	if in := st.interrupted(); in != nil {
@@ -304,7 +314,11 @@ func (d *Dir) finish() (*Intent, error) {
 	}
 	txs := st.replayed()
 	for _, tx := range txs {
-		if err := d.checkRecord(tx); err != nil {
+		err := tx.Invalid
+		if err == nil {
+			err = d.checkRecord(tx)
+		}
+		if err != nil {
 			return nil, untrusted(err)
 		}
 	}

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"fmt"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -60,6 +61,19 @@ func encodeLine(rec *Intent) ([]byte, error) {
 	for _, s := range rec.Steps {
 		size += len(s.Path) + len(s.To) + 96 + (len(s.Data)+2)/3*4
 	}
+	return encodeRec(rec, size)
+}
+
+// marker is the line that says record Applied's steps were all taken.
+type marker struct {
+	Applied int64 `json:"applied"`
+}
+
+// encodeMarker renders the marker of record seq.
+func encodeMarker(seq int64) ([]byte, error) { return encodeRec(marker{seq}, 32) }
+
+// encodeRec renders rec (about size bytes as JSON) as a line of the log.
+func encodeRec(rec any, size int) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.Grow(recStart + size)
 	buf.WriteString(linePrefix + strings.Repeat("0", 64) + linePrefix2)
@@ -132,21 +146,21 @@ func parseLog(data []byte) logState {
 			break
 		}
 		rec := splitLine(data[off : off+nl])
-		var m logMeta
-		if rec == nil || json.Unmarshal(rec, &m) != nil {
+		if rec == nil {
 			break
 		}
+		boot, seq, applied, ok := peek(rec)
 		switch {
-		case m.Verb != "" && m.Seq > 0:
-			in := &Intent{Boot: m.Boot, Seq: m.Seq, Verb: m.Verb, Actor: m.Actor, At: m.At, PID: m.PID,
-				Sessions: m.Sessions, Args: m.Args, Sync: m.Sync}
-			for _, s := range m.Steps {
-				in.Steps = append(in.Steps, Step{Op: s.Op, Path: s.Path, To: s.To, Size: s.Size})
-			}
-			st.txs = append(st.txs, in)
+		case !ok:
+			break
+		case applied > 0:
+			st.applied[applied] = true
+		default:
+			st.txs = append(st.txs, &Intent{Boot: boot, Seq: seq})
 			st.lines = append(st.lines, rec)
-		case m.Applied > 0:
-			st.applied[m.Applied] = true
+		}
+		if !ok {
+			break
 		}
 		off += nl + 1
 		st.end = int64(off)
@@ -162,6 +176,74 @@ func (st logState) index(tx *Intent) int {
 		}
 	}
 	return -1
+}
+
+// peek reads what a scan needs from a record's first bytes, as
+// encodeLine lays them out: a marker is {"applied":N}, a transaction's
+// record begins {"boot":"ID","seq":N, (no boot where none can be read).
+// The rest of a record (its steps, its contents) is decoded only when
+// needed (load), so a scan costs a hash of the log, not a decode.
+func peek(rec []byte) (boot string, seq, applied int64, ok bool) {
+	num := func(b []byte) (int64, []byte, bool) {
+		var n int64
+		i := 0
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' && i < 18 {
+			n = n*10 + int64(b[i]-'0')
+			i++
+		}
+		return n, b[i:], i > 0 && n > 0
+	}
+	if rest, found := bytes.CutPrefix(rec, []byte(`{"applied":`)); found {
+		n, rest, ok := num(rest)
+		return "", 0, n, ok && string(rest) == "}"
+	}
+	rest, found := bytes.CutPrefix(rec, []byte(`{"boot":"`))
+	if found {
+		i := bytes.IndexByte(rest, '"')
+		if i < 0 {
+			return "", 0, 0, false
+		}
+		boot, rest = string(rest[:i]), rest[i+1:]
+		if rest, found = bytes.CutPrefix(rest, []byte(`,"seq":`)); !found {
+			return "", 0, 0, false
+		}
+	} else if rest, found = bytes.CutPrefix(rec, []byte(`{"seq":`)); !found {
+		return "", 0, 0, false
+	}
+	seq, rest, ok = num(rest)
+	return boot, seq, 0, ok && len(rest) > 0 && rest[0] == ','
+}
+
+// load decodes record i's metadata (not its contents) into st.txs[i],
+// once.
+func (st logState) load(i int) (*Intent, error) {
+	tx := st.txs[i]
+	if tx.loaded || i >= len(st.lines) {
+		return tx, nil
+	}
+	var m logMeta
+	if err := json.Unmarshal(st.lines[i], &m); err != nil {
+		return nil, fmt.Errorf("record %d of %s: %v", m.Seq, IntentFile, err)
+	}
+	if m.Verb == "" || m.Seq != tx.Seq || m.Boot != tx.Boot {
+		return nil, fmt.Errorf("record %d of %s is no transaction orc-state wrote", tx.Seq, IntentFile)
+	}
+	*tx = Intent{Boot: m.Boot, Seq: m.Seq, Verb: m.Verb, Actor: m.Actor, At: m.At, PID: m.PID,
+		Sessions: m.Sessions, Args: m.Args, Sync: m.Sync, loaded: true}
+	for _, s := range m.Steps {
+		tx.Steps = append(tx.Steps, Step{Op: s.Op, Path: s.Path, To: s.To, Size: s.Size})
+	}
+	return tx, nil
+}
+
+// loadAll loads every record's metadata.
+func (st logState) loadAll() error {
+	for i := range st.txs {
+		if _, err := st.load(i); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // full decodes record i of the log with its contents, for a replay.
@@ -202,12 +284,18 @@ func (st logState) restarted() bool {
 	return false
 }
 
-// last is the log's last record, nil for none.
+// last is the log's last record, nil for none. Its metadata is loaded;
+// one that does not decode is returned as it is (Invalid says why).
 func (st logState) last() *Intent {
 	if len(st.txs) == 0 {
 		return nil
 	}
-	return st.txs[len(st.txs)-1]
+	tx, err := st.load(len(st.txs) - 1)
+	if err != nil {
+		tx = st.txs[len(st.txs)-1]
+		tx.Invalid = err
+	}
+	return tx
 }
 
 // interrupted is the record the log says is not complete: the last
@@ -232,8 +320,8 @@ func (st logState) interrupted() *Intent {
 
 // nextSeq is the sequence number of the next record.
 func (st logState) nextSeq() int64 {
-	if last := st.last(); last != nil {
-		return last.Seq + 1
+	if n := len(st.txs); n > 0 {
+		return st.txs[n-1].Seq + 1
 	}
 	return 1
 }
@@ -269,6 +357,9 @@ func (d *Dir) checkpoint(st logState) error {
 
 // syncLogged fsyncs every file and folder the log's records changed.
 func (d *Dir) syncLogged(st logState) error {
+	if err := st.loadAll(); err != nil {
+		return err
+	}
 	root := d.root()
 	seen := map[string]bool{}
 	var dirs []string
