@@ -41,6 +41,12 @@ const faultDigest = "- Done: phase 1\n- Next: phase 2\n- Open decisions: none\n-
 var faultCases = []faultCase{
 	{name: "init (new state dir)", args: []string{"init", "--command", "flow", "--total-phases", "9"}},
 	{name: "phase set", args: []string{"phase", "set", "3", "--label", "build"}},
+	// A record of an 800 KB append makes the log hold 1 MiB in three
+	// records: the phase set after it, the fourth, checkpoints the log
+	// (every file it names fsynced, then its removal).
+	{name: "phase set (checkpoint due)", setup: [][]string{
+		{"sh", "echo first | orc-state progress append - && head -c 800000 /dev/zero | tr '\\0' x | orc-state progress append -"}},
+		args: []string{"phase", "set", "3", "--label", "build"}},
 	{name: "digest write", args: []string{"digest", "write", "-"}, stdin: faultDigest},
 	{name: "decision set", args: []string{"decision", "set", "db", "postgres", "--provenance", "asked"}},
 	{name: "progress append", args: []string{"progress", "append", "-", "--title", "Parser"}, stdin: "Built the parser.\n"},
