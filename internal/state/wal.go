@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 
@@ -417,14 +416,7 @@ func readBootID() string {
 	if testBoot := os.Getenv("ORC_TEST_BOOT_ID"); testBoot != "" && atomicfile.Fault != nil {
 		return testBoot // a test playing a restart (only with the test seams)
 	}
-	if runtime.GOOS != "linux" {
-		return ""
-	}
-	data, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(data))
+	return strings.TrimSpace(systemBootID())
 }
 
 // restartedSince reports, for a reader that takes no lock, whether the
