@@ -284,7 +284,7 @@ func (tx *Tx) safe(p *plan) error {
 // a large registry's orc.json (4 MB at 10,000 sessions), which the record
 // would copy and its fsync flush a second time. Small files (a
 // one-session registry, every session file) ride in the record.
-const largeFile = 256 << 10
+const largeFile = 1 << 20
 
 // prepared is what the transaction created before its commit point, so it
 // can be undone.
