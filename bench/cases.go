@@ -71,6 +71,7 @@ const (
 	largeWriteOver = 3.0
 	gitOverStatus  = 1.1
 	refTimes       = 2.0
+	maxFsyncs      = 2        // per mutation, as the process counts them
 	rssPerByte     = 4        // peak RSS ≤ rssPerByte × orc.json + rssSlack
 	rssSlack       = 16 << 20 // bytes
 	floorKey       = "floor"

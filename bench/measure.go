@@ -13,19 +13,23 @@ import (
 
 // result is one row of the report.
 type result struct {
-	group     *group
-	c         benchCase
-	runs      int
-	median    time.Duration // wall clock, exec to wait
-	p90       time.Duration
-	cpu       time.Duration // median user+system time of the process and its waited-for children
-	rss       int64         // median peak resident set, bytes
-	overFloor float64       // median / the floor's median in the same group (0: none)
-	overOne   float64       // median / the same case's 1-session median (0: none)
-	perK      time.Duration // sweeps: (median - 1-session median) per 1,000 sessions
-	target    string        // the target, in words ("" none)
-	verdict   string        // PASS, OVER, or ""
-	note      string        // a skipped case's reason
+	group  *group
+	c      benchCase
+	runs   int
+	median time.Duration // wall clock, exec to wait
+	p90    time.Duration
+	cpu    time.Duration // median user+system time of the process and its waited-for children
+	rss    int64         // median peak resident set, bytes
+	// fsyncs and procs are what the process counted itself (ORC_COUNT_FILE)
+	// in its untimed runs (warm-up and the peak-RSS run): the fewest and
+	// the most; -1 when not counted (the floor, git).
+	fsyncs, procs [2]int
+	overFloor     float64       // median / the floor's median in the same group (0: none)
+	overOne       float64       // median / the same case's 1-session median (0: none)
+	perK          time.Duration // sweeps: (median - 1-session median) per 1,000 sessions
+	target        string        // the target, in words ("" none)
+	verdict       string        // PASS, OVER, or ""
+	note          string        // a skipped case's reason
 }
 
 // measure runs the group's cases round-robin: warmup untimed rounds, then
@@ -65,26 +69,30 @@ func (h *harness) measure(g *group, c config) ([]result, error) {
 	}
 	samples := make([][]sample, len(g.cases))
 	peaks := make([]int64, len(g.cases))
+	counted := make([][]sample, len(g.cases))
 	for _, st := range sets {
 		for round := 0; round < st.warmup+st.runs; round++ {
 			for _, i := range st.cases {
-				s, err := h.runCase(g.cases[i], round, "")
+				s, err := h.runCase(g.cases[i], round, "", round < st.warmup)
 				if err != nil {
 					return nil, fmt.Errorf("%s, %s: %w", g.name, g.cases[i].key, err)
 				}
 				if round >= st.warmup {
 					samples[i] = append(samples[i], s)
+				} else {
+					counted[i] = append(counted[i], s)
 				}
 			}
 		}
 		// One more round, untimed, through the peak-RSS probe; the run
 		// number goes on, so a mutation still changes state.
 		for _, i := range st.cases {
-			s, err := h.runCase(g.cases[i], st.warmup+st.runs, h.peak)
+			s, err := h.runCase(g.cases[i], st.warmup+st.runs, h.peak, true)
 			if err != nil {
 				return nil, fmt.Errorf("%s, %s (peak RSS): %w", g.name, g.cases[i].key, err)
 			}
 			peaks[i] = s.rss
+			counted[i] = append(counted[i], s)
 		}
 	}
 	for _, args := range g.restore {
@@ -101,6 +109,20 @@ func (h *harness) measure(g *group, c config) ([]result, error) {
 		out[i].runs = len(samples[i])
 		out[i].median, out[i].p90, out[i].cpu = summarize(samples[i])
 		out[i].rss = peaks[i]
+		out[i].fsyncs, out[i].procs = [2]int{-1, -1}, [2]int{-1, -1}
+		for _, c := range counted[i] {
+			if c.fsyncs < 0 {
+				continue
+			}
+			if out[i].fsyncs[0] < 0 || c.fsyncs < out[i].fsyncs[0] {
+				out[i].fsyncs[0] = c.fsyncs
+			}
+			out[i].fsyncs[1] = max(out[i].fsyncs[1], c.fsyncs)
+			if out[i].procs[0] < 0 || c.procs < out[i].procs[0] {
+				out[i].procs[0] = c.procs
+			}
+			out[i].procs[1] = max(out[i].procs[1], c.procs)
+		}
 	}
 	return out, nil
 }
@@ -133,17 +155,27 @@ func (h *harness) check(c benchCase) error {
 type sample struct {
 	wall, cpu time.Duration
 	rss       int64 // peak resident set, bytes (runs through the probe only)
+	// fsyncs and procs: what orc-state counted itself (a counted run of
+	// orc-state only; -1 otherwise)
+	fsyncs, procs int
 }
 
 // runCase runs one process of c and times it. Its streams are plain files
 // (stdin prepared beforehand, stdout to /dev/null, stderr to a file), so
 // no copying goroutine runs while it is timed. With probe set, the process
 // runs under the peak-RSS probe instead and only its peak RSS counts.
-func (h *harness) runCase(c benchCase, round int, probe string) (sample, error) {
+//
+// With count set and the case an orc-state run, the process reports its
+// own fsyncs and the processes it started (ORC_COUNT_FILE, written when it
+// exits); such a run is never a timed one.
+func (h *harness) runCase(c benchCase, round int, probe string, count bool) (sample, error) {
 	exe := c.exe
 	if exe == "" {
 		exe = h.bin
 	}
+	count = count && exe == h.bin
+	countFile := filepath.Join(h.tmp, "counts.txt")
+	_ = os.Remove(countFile)
 	stdinText := ""
 	if c.stdin != nil {
 		stdinText = c.stdin(round)
@@ -176,6 +208,9 @@ func (h *harness) runCase(c benchCase, round int, probe string) (sample, error) 
 		cmd = exec.Command(probe, append([]string{peakFile, exe}, args...)...)
 	}
 	cmd.Dir, cmd.Env = c.dir, h.env
+	if count {
+		cmd.Env = append(append([]string{}, h.env...), "ORC_COUNT_FILE="+countFile)
+	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
 
 	start := time.Now()
@@ -187,7 +222,16 @@ func (h *harness) runCase(c benchCase, round int, probe string) (sample, error) 
 		return sample{}, fmt.Errorf("%s %s: %v: %s", filepath.Base(exe), strings.Join(args, " "), err, strings.TrimSpace(string(msg)))
 	}
 	ps := cmd.ProcessState
-	s := sample{wall: wall, cpu: ps.UserTime() + ps.SystemTime()}
+	s := sample{wall: wall, cpu: ps.UserTime() + ps.SystemTime(), fsyncs: -1, procs: -1}
+	if count {
+		data, err := os.ReadFile(countFile)
+		if err != nil {
+			return sample{}, fmt.Errorf("%s %s: no counts written (ORC_COUNT_FILE): %v", filepath.Base(exe), strings.Join(args, " "), err)
+		}
+		if _, err := fmt.Sscanf(string(data), "fsyncs %d processes %d", &s.fsyncs, &s.procs); err != nil {
+			return sample{}, fmt.Errorf("counts %q: %v", data, err)
+		}
+	}
 	if probe != "" {
 		kib, err := os.ReadFile(peakFile)
 		if err != nil {

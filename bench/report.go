@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -96,13 +97,13 @@ func render(c config, m machine, rs []result) string {
 			fmt.Fprintf(&b, "- %s: orc.json is %s bytes\n", g.name, thousands(int(g.registry)))
 		}
 	}
-	b.WriteString("\n| Fixture | Case | Median | p90 | CPU | Peak RSS | × floor | × 1 session | Target | Result |\n")
-	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---|---|\n")
+	b.WriteString("\n| Fixture | Case | Median | p90 | CPU | Peak RSS | fsyncs | procs | × floor | × 1 session | Target | Result |\n")
+	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n")
 	var notes []string
 	pass, over := 0, 0
 	for _, r := range rs {
 		if r.note != "" {
-			fmt.Fprintf(&b, "| %s | %s | — | — | — | — | — | — | — | SKIP |\n", r.group.name, r.c.label)
+			fmt.Fprintf(&b, "| %s | %s | — | — | — | — | — | — | — | — | — | SKIP |\n", r.group.name, r.c.label)
 			notes = append(notes, fmt.Sprintf("%s, %s: %s", r.group.name, r.c.label, r.note))
 			continue
 		}
@@ -124,8 +125,8 @@ func render(c config, m machine, rs []result) string {
 		if target == "" {
 			target = "—"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			r.group.name, r.c.label, ms(r.median), ms(r.p90), ms(r.cpu), mib(r.rss), times(r.overFloor), one, target, verdict)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			r.group.name, r.c.label, ms(r.median), ms(r.p90), ms(r.cpu), mib(r.rss), span(r.fsyncs), span(r.procs), times(r.overFloor), one, target, verdict)
 	}
 	if len(notes) > 0 {
 		b.WriteString("\n")
@@ -136,6 +137,7 @@ func render(c config, m machine, rs []result) string {
 	fmt.Fprintf(&b, "\n%d PASS, %d OVER. Median and p90 are wall clock from exec to wait; CPU is the median user + system time of the process "+
 		"and its waited-for children (git for the git-bound verbs); Peak RSS is the process's maximum resident set in one more run under a small probe "+
 		"(a process started from Go inherits its parent's high-water mark; the probe's own, about 1-2 MiB, is included, as the floor's row shows). "+
+		"fsyncs and procs are what orc-state counted itself in the case's untimed runs (warm-up and the peak-RSS run; ORC_COUNT_FILE): the fsyncs it issued and the processes it started, as fewest–most; a mutation's target is ≤ 2 fsyncs. "+
 		"× floor is the median over the floor's median on the same fixture (for the git-bound verbs: over git status's); "+
 		"× 1 session is the median over the same case's median on the 1-session fixture.\n", pass, over)
 	return b.String()
@@ -165,4 +167,15 @@ func commandArgs() string {
 		return ""
 	}
 	return " " + strings.Join(os.Args[1:], " ")
+}
+
+// span shows a counted range: "1", "1–3", or "—" when not counted.
+func span(r [2]int) string {
+	switch {
+	case r[0] < 0:
+		return "—"
+	case r[0] == r[1]:
+		return strconv.Itoa(r[0])
+	}
+	return fmt.Sprintf("%d–%d", r[0], r[1])
 }

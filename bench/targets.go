@@ -118,6 +118,17 @@ func applyTargets(rs []result) {
 				over += "RSS"
 			}
 		}
+		if r.c.class == classWrite && r.fsyncs[1] > maxFsyncs {
+			if r.target != "" {
+				r.target += "; "
+			}
+			r.target += fmt.Sprintf("≤ %d fsyncs", maxFsyncs)
+			verdict = "OVER"
+			if over != "" {
+				over += ", "
+			}
+			over += "fsyncs"
+		}
 		r.verdict = verdict
 		if over != "" {
 			r.verdict = "OVER (" + over + ")"

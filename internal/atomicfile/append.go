@@ -3,6 +3,7 @@ package atomicfile
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -55,7 +56,7 @@ func (a *Appender) Append(data []byte) error {
 	}
 	if err == nil {
 		if err = step(OpSync, a.Path); err == nil {
-			err = a.f.Sync()
+			err = fsync(a.f)
 		}
 	}
 	if err != nil {
@@ -67,12 +68,63 @@ func (a *Appender) Append(data []byte) error {
 	return nil
 }
 
+// Write is Append without the fsync: for a file whose bytes a synced
+// write-ahead record also holds (package state). On failure it cuts the
+// file back (and that cut is synced), so nothing of data remains.
+func (a *Appender) Write(data []byte) error {
+	err := step(OpAppend, a.Path)
+	if err == nil {
+		_, err = a.f.WriteAt(data, a.Size)
+	}
+	if err != nil {
+		if uerr := a.Undo(); uerr != nil {
+			return fmt.Errorf("append %s: %w (and cutting it back failed: %v)", a.Path, err, uerr)
+		}
+		return fmt.Errorf("append %s: %w", a.Path, err)
+	}
+	return nil
+}
+
+// Sync fsyncs the file.
+func (a *Appender) Sync() error {
+	if err := step(OpSync, a.Path); err != nil {
+		return fmt.Errorf("fsync %s: %w", a.Path, err)
+	}
+	if err := fsync(a.f); err != nil {
+		return fmt.Errorf("fsync %s: %w", a.Path, err)
+	}
+	return nil
+}
+
+// Cut truncates the file to size, without an fsync (the next synced write
+// makes the length durable with it).
+func (a *Appender) Cut(size int64) error {
+	if err := step(OpTruncate, a.Path); err != nil {
+		return err
+	}
+	return a.f.Truncate(size)
+}
+
+// ReadAll reads the whole file from its start.
+func (a *Appender) ReadAll() ([]byte, error) {
+	st, err := a.f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	buf := make([]byte, st.Size())
+	n, err := a.f.ReadAt(buf, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return buf[:n], nil
+}
+
 // Undo cuts the file back to the length it had when opened, and fsyncs.
 func (a *Appender) Undo() error {
 	if err := a.f.Truncate(a.Size); err != nil {
 		return err
 	}
-	return a.f.Sync()
+	return fsync(a.f)
 }
 
 // Close closes the file.

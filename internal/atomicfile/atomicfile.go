@@ -130,7 +130,7 @@ func stage(target string, data []byte, perm os.FileMode, durable bool) (t *Temp,
 	}
 	if durable {
 		if err = step(OpSync, target); err == nil {
-			err = f.Sync()
+			err = fsync(f)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("write %s: fsync: %w", target, err)

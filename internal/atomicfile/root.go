@@ -148,6 +148,17 @@ func (r Root) ReadRange(rel string, from, to int64) ([]byte, error) {
 // folder that holds rel, and its Commit and Discard act beneath the root
 // too.
 func (r Root) Stage(rel string, data []byte, perm os.FileMode) (t *Temp, err error) {
+	return r.stage(rel, data, perm, true)
+}
+
+// StageLazy is [Root.Stage] without the fsync: for a transaction whose
+// write-ahead record carries the content, so that the record's one fsync
+// makes the change durable and the file's own can wait (package state).
+func (r Root) StageLazy(rel string, data []byte, perm os.FileMode) (t *Temp, err error) {
+	return r.stage(rel, data, perm, false)
+}
+
+func (r Root) stage(rel string, data []byte, perm os.FileMode, durable bool) (t *Temp, err error) {
 	target := r.abs(rel)
 	h, base, err := r.at(rel)
 	if err != nil {
@@ -180,11 +191,13 @@ func (r Root) Stage(rel string, data []byte, perm os.FileMode) (t *Temp, err err
 	if err != nil {
 		return nil, fmt.Errorf("write %s: %w", target, err)
 	}
-	if err = step(OpSync, target); err == nil {
-		err = f.Sync()
-	}
-	if err != nil {
-		return nil, fmt.Errorf("write %s: fsync: %w", target, err)
+	if durable {
+		if err = step(OpSync, target); err == nil {
+			err = fsync(f)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("write %s: fsync: %w", target, err)
+		}
 	}
 	if err = f.Close(); err != nil {
 		return nil, fmt.Errorf("write %s: %w", target, err)
@@ -355,6 +368,17 @@ func ignoreMissing(err error) error {
 // the missing folders on its way, fsyncing the parent of each, and returns
 // the ones it created (relative to the root), outermost first.
 func (r Root) MkdirAll(rel string) (created []string, err error) {
+	return r.mkdirAll(rel, true)
+}
+
+// MkdirAllLazy is [Root.MkdirAll] without the fsyncs of the parents: for a
+// transaction whose write-ahead record lets a recovery create the folders
+// again (package state).
+func (r Root) MkdirAllLazy(rel string) (created []string, err error) {
+	return r.mkdirAll(rel, false)
+}
+
+func (r Root) mkdirAll(rel string, durable bool) (created []string, err error) {
 	rel, err = r.local(rel)
 	if err != nil || rel == "." {
 		return nil, err
@@ -375,8 +399,10 @@ func (r Root) MkdirAll(rel string) (created []string, err error) {
 			if err == nil || errors.Is(err, fs.ErrExist) {
 				if err == nil {
 					created = append(created, cur)
-					if err = step(OpSyncDir, r.abs(done)); err == nil && dirSync {
-						err = h.sync()
+					if durable {
+						if err = step(OpSyncDir, r.abs(done)); err == nil && dirSync {
+							err = h.sync()
+						}
 					}
 				}
 				if err == nil {
@@ -423,6 +449,68 @@ func (r Root) SyncDir(rel string) error {
 	}
 	defer h.close()
 	return h.sync()
+}
+
+// SyncFile fsyncs the regular file rel, so what was written to it is
+// durable; a missing file (removed since) is no error.
+func (r Root) SyncFile(rel string) error {
+	if err := step(OpSync, r.abs(rel)); err != nil {
+		return err
+	}
+	h, base, err := r.at(rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer h.close()
+	f, err := h.open(base, os.O_RDONLY, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	err = fsync(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// OpenLog opens the append-only file rel for reading and writing, creating
+// it (mode perm) when missing; created says it did. The caller positions
+// each write itself ([Appender.Size]).
+func (r Root) OpenLog(rel string, perm os.FileMode) (a *Appender, created bool, err error) {
+	path := r.abs(rel)
+	h, base, err := r.at(rel)
+	if err != nil {
+		return nil, false, fmt.Errorf("open %s: %w", path, err)
+	}
+	defer h.close()
+	if err := step(OpOpenAppend, path); err != nil {
+		return nil, false, fmt.Errorf("open %s: %w", path, err)
+	}
+	f, err := h.open(base, os.O_RDWR, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = step(OpCreate, path); err == nil {
+			f, err = h.open(base, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+			created = err == nil
+		}
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("open %s: %w", path, err)
+	}
+	st, err := f.Stat()
+	if err == nil && !st.Mode().IsRegular() {
+		err = errNotRegular
+	}
+	if err != nil {
+		_ = f.Close()
+		return nil, false, fmt.Errorf("open %s: %w", path, err)
+	}
+	return &Appender{f: f, Path: path, Size: st.Size()}, created, nil
 }
 
 // Probe is [Probe] for the folder rel ("." is the root).

@@ -189,7 +189,7 @@ func (d fdDir) sync() error {
 	if err != nil {
 		return err
 	}
-	err = f.Sync()
+	err = fsync(f)
 	if unsupportedSync(err) {
 		err = nil
 	}

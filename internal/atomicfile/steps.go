@@ -193,7 +193,7 @@ func syncDirPath(dir string) error {
 	if err != nil {
 		return err
 	}
-	err = d.Sync()
+	err = fsync(d)
 	if unsupportedSync(err) {
 		err = nil
 	}
@@ -234,7 +234,7 @@ func fill(f *os.File, path string, data []byte) error {
 		return err
 	}
 	if err = step(OpSync, path); err == nil {
-		err = f.Sync()
+		err = fsync(f)
 	}
 	if err != nil {
 		return err

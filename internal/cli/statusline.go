@@ -164,10 +164,13 @@ func runStatusline(proc *Process, args []string) {
 	files, err := statusline.OpenFiles(proc.tempDir())
 	if err == nil {
 		key := statusline.Key(p.SessionID)
-		placeKey := key
-		if placeKey == "" {
-			sum := sha256.Sum256([]byte(root))
-			placeKey = "dir-" + hex.EncodeToString(sum[:8])
+		// The git cache is per place: a session whose renders come from two
+		// work trees (a linked one and the main one) would otherwise find
+		// the other's look every time and wait on git for each render.
+		sum := sha256.Sum256([]byte(root))
+		placeKey := "dir-" + hex.EncodeToString(sum[:8])
+		if key != "" {
+			placeKey = key + "-" + hex.EncodeToString(sum[:4])
 		}
 		if opts.Off {
 			// nothing is shown: no look at git

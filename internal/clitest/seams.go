@@ -21,8 +21,8 @@ import (
 //	ORC_TEST_FAULT_LOG=FILE      each step is appended to FILE as "op path"
 func installSeams() {
 	spec, logPath := os.Getenv("ORC_TEST_FAULT"), os.Getenv("ORC_TEST_FAULT_LOG")
-	if spec == "" && logPath == "" {
-		return
+	if spec == "" && logPath == "" && os.Getenv("ORC_TEST_BOOT_ID") == "" {
+		return // (ORC_TEST_BOOT_ID, read by internal/state, plays a restart)
 	}
 	failAt, errno := -1, syscall.EIO
 	var failOp, failSuffix string

@@ -19,6 +19,7 @@ import (
 	"github.com/orc-state/orc-state/internal/cli"
 	"github.com/orc-state/orc-state/internal/clitest"
 	"github.com/orc-state/orc-state/internal/environ"
+	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -40,6 +41,12 @@ const faultDigest = "- Done: phase 1\n- Next: phase 2\n- Open decisions: none\n-
 var faultCases = []faultCase{
 	{name: "init (new state dir)", args: []string{"init", "--command", "flow", "--total-phases", "9"}},
 	{name: "phase set", args: []string{"phase", "set", "3", "--label", "build"}},
+	// A record of an 800 KB append makes the log hold 1 MiB in three
+	// records: the phase set after it, the fourth, checkpoints the log
+	// (every file it names fsynced, then its removal).
+	{name: "phase set (checkpoint due)", setup: [][]string{
+		{"sh", "echo first | orc-state progress append - && head -c 800000 /dev/zero | tr '\\0' x | orc-state progress append -"}},
+		args: []string{"phase", "set", "3", "--label", "build"}},
 	{name: "digest write", args: []string{"digest", "write", "-"}, stdin: faultDigest},
 	{name: "decision set", args: []string{"decision", "set", "db", "postgres", "--provenance", "asked"}},
 	{name: "progress append", args: []string{"progress", "append", "-", "--title", "Parser"}, stdin: "Built the parser.\n"},
@@ -160,6 +167,7 @@ func TestFaultInjection(t *testing.T) {
 			t.Parallel()
 			template := templates[i]
 			old := faultManifest(t, template)
+			oldRecords, _ := faultLog(template)
 
 			// The uninterrupted run, a process: the new state, and the steps.
 			clean := faultCopy(t, template)
@@ -205,9 +213,17 @@ func TestFaultInjection(t *testing.T) {
 						code, stdout, stderr, _ := faultRun(t, c, dir, k, errno)
 						points.Add(1)
 						switch code {
+						case 0:
+							// A checkpoint after the change failed: the record keeps it.
+							if got := faultManifest(t, dir); got != want {
+								t.Errorf("%s: exit 0, but the state is not what the verb writes:\n%s", what, clitest.ManifestDiff(want, got))
+							}
 						case 3:
 							if got := faultManifest(t, dir); got != old {
 								t.Errorf("%s: exit 3, but the state changed:\n%s", what, clitest.ManifestDiff(old, got))
+							}
+							if n, pending := faultLog(dir); n > oldRecords || pending != "" {
+								t.Errorf("%s: exit 3, but the log holds %d records (was %d), interrupted: %q", what, n, oldRecords, pending)
 							}
 							if !strings.Contains(stderr, "nothing was written") {
 								t.Errorf("%s: exit 3 without saying nothing was written: %s", what, stderr)
@@ -224,6 +240,9 @@ func TestFaultInjection(t *testing.T) {
 							}
 							if got := faultManifest(t, dir); got != want {
 								t.Errorf("%s: after repair the state is not what the verb writes:\n%s", what, clitest.ManifestDiff(want, got))
+							}
+							if _, pending := faultLog(dir); pending != "" {
+								t.Errorf("%s: after repair the log still names %s", what, pending)
 							}
 						default:
 							t.Errorf("%s: exit %d (want 3, or 6 and a recorded transaction)\nstderr: %s", what, code, stderr)
@@ -337,9 +356,8 @@ func faultEnv(dir string) environ.List {
 // and reports nothing it is in the middle of as damage, and that verify
 // names it for each session it touches.
 func faultCheckNamed(t *testing.T, what string, r *clitest.Rig) {
-	var in struct{ Sessions []string }
-	data, err := os.ReadFile(filepath.Join(r.Dir, ".orc", ".transaction.json"))
-	if err != nil || json.Unmarshal(data, &in) != nil {
+	in, err := (&state.Dir{Path: filepath.Join(r.Dir, ".orc")}).Pending()
+	if err != nil || in == nil {
 		t.Errorf("%s: exit 6 without a readable record: %v", what, err)
 		return
 	}
@@ -444,6 +462,23 @@ func faultCopy(t *testing.T, from string) string {
 // files under refs/orc/ and packed-refs, byte for byte: stricter than
 // what git lists, and no git process per check). It may run on a worker
 // goroutine.
+// faultLog is what the state dir's write-ahead log says: how many
+// records it holds and the transaction it names as interrupted ("" for
+// none).
+func faultLog(dir string) (records int, pending string) {
+	d := &state.Dir{Path: filepath.Join(dir, "repo", ".orc")}
+	if in, _ := d.Pending(); in != nil {
+		pending = in.Describe()
+	}
+	data, _ := os.ReadFile(filepath.Join(d.Path, state.IntentFile))
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.Contains(line, `"verb":`) {
+			records++
+		}
+	}
+	return records, pending
+}
+
 func faultManifest(t *testing.T, dir string) string {
 	var b strings.Builder
 	gitDir := filepath.Join(dir, "repo", ".git")
@@ -457,6 +492,11 @@ func faultManifest(t *testing.T, dir string) string {
 		}
 		if part.name == "refs" { // the folders git leaves when it deletes a ref are no ref
 			m = strings.Join(slices.DeleteFunc(strings.Split(m, "\n"), func(l string) bool { return strings.HasPrefix(l, "D ") }), "\n")
+		}
+		if part.name == "state" { // the log is compared by what it says (faultLog), not byte for byte
+			m = strings.Join(slices.DeleteFunc(strings.Split(m, "\n"), func(l string) bool {
+				return strings.HasPrefix(l, "F "+state.IntentFile+" ")
+			}), "\n")
 		}
 		fmt.Fprintf(&b, "%s:\n%s\n", part.name, m)
 	}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/orc-state/orc-state/internal/atomicfile"
 	"io"
 	"os"
 	"os/exec"
@@ -86,6 +87,7 @@ func (p place) command(ctx context.Context, read bool, args ...string) (*exec.Cm
 		args = append(append([]string{}, readOptions...), args...)
 	}
 	cmd := exec.CommandContext(ctx, bin, args...)
+	atomicfile.NoteProcess() // counted for the bench (ORC_COUNT_FILE)
 	cmd.Dir = p.dir
 	cmd.Env = append(append([]string{}, p.env...), "GIT_TERMINAL_PROMPT=0")
 	cmd.WaitDelay = 500 * time.Millisecond

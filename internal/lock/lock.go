@@ -44,9 +44,6 @@ import (
 // FileName is the name of the lock file inside the state directory.
 const FileName = ".lock"
 
-// retryDelay is how often Acquire polls a busy lock.
-const retryDelay = 5 * time.Millisecond
-
 // filePerm is the mode of a newly created lock file.
 const filePerm fs.FileMode = 0o644
 
@@ -113,8 +110,8 @@ func parseHolder(h string) (pid, verb, since string, ok bool) {
 }
 
 // Acquire takes the exclusive lock on dir/.lock, creating the file if
-// needed (dir itself must exist). It polls every 5ms until it gets the lock,
-// ctx ends, or timeout passes; timeout <= 0 means a single attempt. On
+// needed (dir itself must exist). It waits (in flock(2), woken when the lock
+// is released) until it gets the lock, ctx ends, or timeout passes; timeout <= 0 means a single attempt. On
 // timeout it returns a *TimeoutError naming the current holder; when ctx
 // ends first it returns an error wrapping ctx.Err().
 //
@@ -144,7 +141,7 @@ func AcquireFile(ctx context.Context, path string, verb string, timeout time.Dur
 			err error
 		)
 		if timeout > 0 {
-			ok, err = fl.TryLockContext(waitCtx, retryDelay)
+			ok, err = lockWaiting(waitCtx, fl)
 		} else if err = ctx.Err(); err == nil {
 			ok, err = fl.TryLock()
 		}
@@ -175,6 +172,32 @@ func AcquireFile(ctx context.Context, path string, verb string, timeout time.Dur
 			return nil, fmt.Errorf("lock %s: record holder: %w", path, err)
 		}
 		return l, nil
+	}
+}
+
+// lockWaiting takes fl, waiting in the kernel until it is free or ctx
+// ends. The kernel wakes a waiter the moment the holder releases the lock,
+// where polling left the lock idle for up to the poll's delay after each
+// release, a long time beside a commit of one fsync, and 50 pollers cost
+// the CPU their wake-ups. A wait given up leaves its goroutine blocked in
+// flock(2); should it get the lock later, it releases it at once.
+func lockWaiting(ctx context.Context, fl *flock.Flock) (bool, error) {
+	if ok, err := fl.TryLock(); ok || err != nil {
+		return ok, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- fl.Lock() }()
+	select {
+	case err := <-done:
+		return err == nil, err
+	case <-ctx.Done():
+		go func() {
+			if <-done == nil {
+				_ = fl.Unlock()
+			}
+			_ = fl.Close()
+		}()
+		return false, ctx.Err()
 	}
 }
 

@@ -25,6 +25,10 @@ type plan struct {
 	removes  []string    // files removed
 	folders  []string    // folders removed
 	sessions []string
+	// purge says the transaction rewrites an append-only file (a
+	// redaction): the log, whose earlier records hold the old bytes, is
+	// checkpointed and removed right after it.
+	purge bool
 }
 
 type fileWrite struct {
@@ -136,6 +140,14 @@ func (tx *Tx) plan() (*plan, error) {
 	// orc.json goes last: a reader sees session files no older than it.
 	// Its proof follows it (a proof of bytes not yet in place vouches for
 	// nothing, and a failure names orc.json first).
+	removedPath := filepath.Join(tx.dir.Path, RemovedFile)
+	for _, path := range tx.order {
+		if base := filepath.Base(path); base == journal.FileName || base == ProgressFile || path == removedPath {
+			if _, err := os.Lstat(tx.physical(path)); err == nil {
+				p.purge = true
+			}
+		}
+	}
 	reg, proof := tx.dir.RegistryPath(), filepath.Join(tx.dir.Path, ProofFile)
 	for _, path := range tx.order {
 		if path != reg && path != proof {
@@ -267,6 +279,13 @@ func (tx *Tx) safe(p *plan) error {
 	return nil
 }
 
+// largeFile is the size from which a new file is not carried in its
+// record but fsynced as a temp file, with its folder, before the record:
+// a large registry's orc.json (4 MB at 10,000 sessions), which the record
+// would copy and its fsync flush a second time. Small files (a
+// one-session registry, every session file) ride in the record.
+const largeFile = 1 << 20
+
 // prepared is what the transaction created before its commit point, so it
 // can be undone.
 type prepared struct {
@@ -275,20 +294,44 @@ type prepared struct {
 	temps     []*atomicfile.Temp
 	appenders []*atomicfile.Appender
 	appended  int // how many appenders appended
-	intent    bool
+	log       *atomicfile.Appender
+	logBefore int64 // the log's length before the record
+	logEnd    int64 // and after it
+	logMade   bool  // the log was created for the record
+	recorded  bool  // the record is in the log
 }
 
 // run writes a plan: everything that can fail for want of space or
-// permission happens before the first visible change, then the record,
-// then the changes.
+// permission happens before the first visible change, then the record
+// (the one fsync), then the changes, then the record's marker.
 func (d *Dir) run(opts Options, p *plan, args map[string]json.RawMessage, physical func(string) string) (err error) {
 	pr := &prepared{root: d.root()}
 	defer func() {
 		for _, a := range pr.appenders {
 			_ = a.Close()
 		}
+		if pr.log != nil {
+			_ = pr.log.Close()
+		}
 	}()
-	in, err := d.prepare(opts, p, args, physical, pr)
+	st, err := d.readLog()
+	if err != nil {
+		return refused(err, "cannot read "+IntentFile)
+	}
+	// A folder move changes which paths the earlier records name: those
+	// records are made durable first (nothing visible changes), and this
+	// one right after its steps. (A folder removal needs no such barrier:
+	// done again in order after a restart, the records before it write
+	// into the folder, it removes the folder, the records after it make it
+	// anew.) A redaction (purge) removes the log, whose earlier records
+	// hold what it redacts.
+	eager := BootID() == "" || len(p.moves) > 0 || p.purge
+	if st.exists && eager {
+		if err := d.syncLogged(st); err != nil {
+			return refused(err, "cannot make the earlier transactions durable")
+		}
+	}
+	in, err := d.prepare(opts, p, args, physical, pr, st)
 	if err != nil {
 		if uerr := d.undo(pr); uerr != nil {
 			return interrupted(opts.Verb, fmt.Errorf("%v (undoing it failed: %v)", err, uerr))
@@ -300,46 +343,69 @@ func (d *Dir) run(opts Options, p *plan, args map[string]json.RawMessage, physic
 		if s.Op == "append" {
 			continue // done in prepare
 		}
-		if err := d.redo(s); err != nil {
+		if err := d.redo(s, false, false); err != nil {
 			return interrupted(opts.Verb, err)
 		}
 	}
-	for _, dir := range in.Sync {
-		if err := pr.root.SyncDir(filepath.FromSlash(dir)); err != nil {
-			return interrupted(opts.Verb, err)
-		}
+	marker, err := encodeMarker(in.Seq)
+	if err == nil {
+		pr.log.Size = pr.logEnd
+		err = pr.log.Write(marker)
 	}
-	if err := pr.root.Remove(IntentFile); err != nil {
+	if err != nil {
 		return interrupted(opts.Verb, err)
+	}
+	// The checkpoint: after the change, so that a refused transaction
+	// leaves the log as it was. The record is durable already: a
+	// checkpoint that fails here leaves the log, whose records keep the
+	// change, and the next writer checkpoints it.
+	after := st
+	after.txs = append(append([]*Intent{}, st.txs...), in)
+	after.size = pr.logEnd
+	switch {
+	case eager:
+		after.txs = []*Intent{in} // the earlier ones were synced before
+		_ = d.checkpoint(after)
+	case after.due():
+		_ = d.checkpoint(after)
 	}
 	return nil
 }
 
 // prepare proves every target writable, stages every new file, writes the
-// record, then makes the appends (which it can still cut back). Nothing it
-// does is visible except the appends and new empty folders, and undo
-// removes them.
-func (d *Dir) prepare(opts Options, p *plan, args map[string]json.RawMessage, physical func(string) string, pr *prepared) (*Intent, error) {
-	in := &Intent{Verb: opts.Verb, Actor: opts.Actor, At: d.Now(), PID: os.Getpid(), Sessions: p.sessions, Args: args}
-	syncBefore := map[string]bool{}
+// record (with every new content and every appended byte) and fsyncs it,
+// then makes the appends (which it can still cut back). Nothing it does is
+// visible except the appends and new empty folders, and undo removes
+// them.
+func (d *Dir) prepare(opts Options, p *plan, args map[string]json.RawMessage, physical func(string) string, pr *prepared, st logState) (*Intent, error) {
+	in := &Intent{loaded: true, Boot: BootID(), Seq: st.nextSeq(), Verb: opts.Verb, Actor: opts.Actor, At: d.Now(), PID: os.Getpid(), Sessions: p.sessions, Args: args}
 	syncAfter := map[string]bool{}
+	syncBefore := map[string]bool{}
 	for _, w := range p.writes {
 		phys := physical(w.path)
 		rel, err := d.inside(phys)
 		if err != nil {
 			return nil, err
 		}
-		created, err := pr.root.MkdirAll(filepath.Dir(rel))
+		created, err := pr.root.MkdirAllLazy(filepath.Dir(rel))
 		pr.dirs = append(pr.dirs, created...)
 		if err != nil {
 			return nil, refused(err, "cannot create "+filepath.Dir(phys))
 		}
-		t, err := pr.root.Stage(rel, w.data, 0o644)
+		for _, c := range created {
+			syncAfter[filepath.Join(d.Path, filepath.Dir(c))] = true
+		}
+		stage := pr.root.StageLazy
+		if len(w.data) >= largeFile {
+			// Not carried in the record: fsynced itself, its name too.
+			stage = pr.root.Stage
+			syncBefore[filepath.Dir(phys)] = true
+		}
+		t, err := stage(rel, w.data, 0o644)
 		if err != nil {
 			return nil, refused(err, "cannot write "+w.path)
 		}
 		pr.temps = append(pr.temps, t)
-		syncBefore[filepath.Dir(phys)] = true
 		syncAfter[filepath.Dir(w.path)] = true
 	}
 	// The record lists the folder moves first: the appends (made before
@@ -364,7 +430,11 @@ func (d *Dir) prepare(opts Options, p *plan, args map[string]json.RawMessage, ph
 	}
 	for i, w := range p.writes {
 		temp := filepath.Join(filepath.Dir(w.path), filepath.Base(pr.temps[i].Path)) // where the temp is after the moves
-		in.Steps = append(in.Steps, Step{Op: "rename", Path: d.rel(temp), To: d.rel(w.path)})
+		if len(w.data) >= largeFile {
+			in.Steps = append(in.Steps, Step{Op: "rename", Path: d.rel(temp), To: d.rel(w.path)})
+			continue
+		}
+		in.Steps = append(in.Steps, Step{Op: "rename", Path: d.rel(temp), To: d.rel(w.path), Data: w.data, Content: true})
 	}
 	probed := map[string]bool{d.Path: true} // the record proves the state dir itself
 	for _, path := range p.removes {
@@ -388,12 +458,12 @@ func (d *Dir) prepare(opts Options, p *plan, args map[string]json.RawMessage, ph
 		in.Steps = append(in.Steps, Step{Op: "remove-all", Path: d.rel(folder)})
 		syncAfter[d.Path] = true
 	}
-	// The temp files' names must be durable before the record that names
-	// them; the state dir's own entries are synced with the record.
+	for _, dir := range sortedKeys(syncAfter) {
+		in.Sync = append(in.Sync, d.rel(dir))
+	}
+	// A large file's temp must be durable, by name too, before the record
+	// that names it (a replay renames it; the record has no copy).
 	for _, dir := range sortedKeys(syncBefore) {
-		if dir == d.Path {
-			continue
-		}
 		rel, err := d.inside(dir)
 		if err == nil {
 			err = pr.root.SyncDir(rel)
@@ -402,27 +472,55 @@ func (d *Dir) prepare(opts Options, p *plan, args map[string]json.RawMessage, ph
 			return nil, refused(err, "cannot sync "+dir)
 		}
 	}
-	for _, dir := range sortedKeys(syncAfter) {
-		in.Sync = append(in.Sync, d.rel(dir))
-	}
-	data, err := json.Marshal(in)
+	line, err := encodeLine(in)
 	if err != nil {
 		return nil, err
 	}
-	if err := pr.root.Create(IntentFile, append(data, '\n'), 0o644); err != nil {
+	if err := d.record(pr, st, line); err != nil {
 		return nil, refused(err, "cannot record the transaction in "+IntentFile)
 	}
-	pr.intent = true
-	if err := pr.root.SyncDir("."); err != nil {
-		return nil, refused(err, "cannot sync "+d.Path)
-	}
 	for i, a := range p.appends {
-		if err := pr.appenders[i].Append(a.data); err != nil {
+		if err := pr.appenders[i].Write(a.data); err != nil {
 			return nil, refused(err, "cannot append to "+a.path)
 		}
 		pr.appended = i + 1
 	}
 	return in, nil
+}
+
+// record adds the transaction's line to the log, over a torn last line,
+// and fsyncs it; a log it creates has its name made durable too (the
+// state dir's fsync). On failure the log is as it was.
+func (d *Dir) record(pr *prepared, st logState, line []byte) error {
+	lg, created, err := pr.root.OpenLog(IntentFile, 0o644)
+	if err != nil {
+		return err
+	}
+	pr.log, pr.logMade = lg, created
+	end := st.end
+	if created {
+		end = 0
+	}
+	if lg.Size != end {
+		if err := lg.Cut(end); err != nil {
+			return err
+		}
+	}
+	lg.Size, pr.logBefore, pr.logEnd = end, end, end
+	if err := lg.Write(line); err != nil {
+		return err
+	}
+	pr.recorded = true
+	if err := lg.Sync(); err != nil {
+		return err
+	}
+	if created {
+		if err := pr.root.SyncDir("."); err != nil {
+			return err
+		}
+	}
+	pr.logEnd = end + int64(len(line))
+	return nil
 }
 
 // undo removes what prepare created, newest first. The record goes last,
@@ -445,10 +543,16 @@ func (d *Dir) undo(pr *prepared) error {
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	if pr.intent {
-		if err := pr.root.Unmake(IntentFile); err != nil {
+	if pr.recorded {
+		// The record was (or may have been) made durable: its removal must
+		// be too, or a restart would do the transaction after all.
+		pr.log.Size = pr.logBefore
+		if err := pr.log.Undo(); err != nil {
 			return err
 		}
+	}
+	if pr.logMade {
+		return pr.root.Unmake(IntentFile) // ours, and empty
 	}
 	return nil
 }

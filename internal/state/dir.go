@@ -7,32 +7,41 @@
 //
 // Update takes the lock, re-reads orc.json strictly, and runs the verb's
 // function on the in-memory state; the function stages files through the
-// Tx. Then the transaction writes, in three stages:
+// Tx. Then the transaction writes, in these stages (the step-by-step
+// crash argument is docs/reliability.md section 6):
 //
 //  1. Prepare (nothing visible yet). Every target is checked (no symlink,
 //     a regular file, inside the state dir); every new file's content,
 //     including orc.json, each session's journal anchor and any new
-//     append-only file, is written and fsynced to a temp file beside its
-//     target; every existing append-only file (journal.jsonl, progress.md,
+//     append-only file, is written to a temp file beside its target, not
+//     fsynced; every existing append-only file (journal.jsonl, progress.md,
 //     removed.jsonl) is opened for writing; every folder to delete is
 //     probed. A full disk, a read-only file or folder, or a symlink fails
 //     here: the temps are removed and the verb exits 3 (2 for refused
 //     input), nothing written.
-//  2. Record. The write-ahead record .orc/.transaction.json ([Intent])
-//     lists every step still to do, in order, with the appended bytes and
-//     the temp names; it is fsynced with its directory. Then the appends are
-//     made; a failed append is cut back to its old length and the whole
+//  2. Record. The write-ahead record ([Intent]) lists every step, in order,
+//     with every new file's whole content and every appended byte, and the
+//     machine's boot id; it is one line of the log .orc/.transaction.json
+//     (wal.go), fsynced: the transaction's one fsync, after which it is
+//     durable. Then the appends are made, unsynced; a failed append is cut
+//     back and the record cut out of the log (both fsynced) and the whole
 //     transaction undone (exit 3, nothing written).
 //  3. Commit point, then apply: folder moves, the renames of the temps
-//     over their targets (session files, then orc.json), removals, one
-//     fsync per directory touched, and the record is removed. A failure
-//     here exits 6 (fault.Interrupted): the record stays, verify and doctor
-//     name the interrupted transaction (never as an outside edit), and
-//     repair, or the next writer before its own change, does every step
-//     again (each is a no-op when already done), so the state becomes
-//     exactly what the transaction would have written. The same command
-//     run again after that is recognised (same verb, same journaled
-//     arguments) and not applied twice.
+//     over their targets (session files, then orc.json), removals, no
+//     fsync, then a marker line says the record was applied. A failure
+//     here exits 6 (fault.Interrupted): the record stays unmarked, verify
+//     and doctor name the interrupted transaction (never as an outside
+//     edit), and repair, or the next writer before its own change, does
+//     every step again from the record (each is a no-op when already
+//     done), so the state becomes exactly what the transaction would have
+//     written. The same command run again after that is recognised (same
+//     verb, same journaled arguments) and not applied twice. After a
+//     restart of the machine (another boot id), which may have lost any
+//     unsynced write, every record of the log is done again; readers
+//     refuse (exit 6) until then.
+//  4. Checkpoint, when due (the log's size or count, a folder moved or
+//     removed, a redaction): every file and folder the log names is
+//     fsynced, and the log removed.
 //
 // Each touched session gets one journal line with the digests of its files
 // after the change, and its journal.anchor is rewritten to the new tip.
@@ -190,6 +199,11 @@ func (d *Dir) ReadRegistryFor(keys ...string) (reg *registry.Registry, exists bo
 	}
 	if err != nil {
 		return nil, false, fault.Wrap(fault.Invalid, err, "cannot read orc.json").WithHint("run orc-state doctor")
+	}
+	if d.restartedSince() {
+		return nil, true, &fault.Error{Code: fault.Interrupted, Err: errors.New("restarted"),
+			Msg:  "the machine restarted after a change was recorded in " + IntentFile + " and before its files were known durable: they may be old or torn",
+			Hint: "run orc-state repair (does the recorded changes again; the next command that writes does too)"}
 	}
 	proof, _ := atomicfile.ReadFile(filepath.Join(d.Path, ProofFile)) // missing or unreadable: no proof
 	r, err := registry.Read(data, proof, keys...)

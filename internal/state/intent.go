@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -16,15 +15,24 @@ import (
 	"github.com/orc-state/orc-state/internal/lock"
 )
 
-// IntentFile is the write-ahead record of the transaction in progress, in
-// the state dir. It exists only between a transaction's first visible
-// change and its last; one left behind names an interrupted transaction.
+// IntentFile is the write-ahead log of the state dir (wal.go): the records
+// of the transactions whose files are not yet known durable, one JSON line
+// each. A record without its marker, or records from before a restart,
+// name an interrupted transaction; an older orc-state wrote a single
+// record there, which is completed the same way.
 const IntentFile = ".transaction.json"
 
 // Intent is the write-ahead record: everything a transaction does after it
-// is written, in order, so that it can be done again to the end.
+// is written, in order, with every new file's content and every appended
+// byte, so that it can be done again to the end.
 type Intent struct {
-	Verb     string   `json:"verb"`
+	// Boot is the boot of the machine the record was written in (BootID);
+	// Seq its place in the log; Applied, in a marker line, the Seq of the
+	// record whose steps were all taken.
+	Boot     string   `json:"boot,omitempty"`
+	Seq      int64    `json:"seq,omitempty"`
+	Applied  int64    `json:"applied,omitempty"`
+	Verb     string   `json:"verb,omitempty"`
 	Actor    string   `json:"actor"`
 	At       string   `json:"at"`
 	PID      int      `json:"pid"`
@@ -41,6 +49,14 @@ type Intent struct {
 	// never takes, a path that leaves the state dir or passes through a
 	// symlink): nothing of it is done again (see checkRecord).
 	Invalid error `json:"-"`
+	// Restart says the machine restarted since the record was written: its
+	// files (and those of the records before it) may be old or torn.
+	Restart bool `json:"-"`
+	// wasApplied says its marker was written before the restart.
+	wasApplied bool
+	// loaded says a record read from the log has its metadata decoded
+	// (logState.load): a scan of the log decodes only boot and seq.
+	loaded bool
 }
 
 // Step is one change of a transaction. Paths are relative to the state dir,
@@ -51,7 +67,10 @@ type Step struct {
 	Path string `json:"path"`           // the file appended to, the folder moved, the temp file renamed, what is removed
 	To   string `json:"to,omitempty"`   // move and rename: the new name
 	Size int64  `json:"size,omitempty"` // append: the file's length before
-	Data []byte `json:"data,omitempty"` // append: the bytes appended
+	Data []byte `json:"data,omitempty"` // append: the bytes appended; rename: the content
+	// Content says Data is a rename's whole content (a record of an older
+	// orc-state renames only fsynced temp files).
+	Content bool `json:"content,omitempty"`
 }
 
 // Touches reports whether the transaction changes or removes session id
@@ -85,6 +104,9 @@ func (in *Intent) Describe() string {
 	if in.Torn {
 		return "a transaction whose record is incomplete (nothing of it was applied)"
 	}
+	if in.Restart {
+		return fmt.Sprintf("%q (pid %d, started %s) and the transactions before it, recorded before the machine restarted", in.Verb, in.PID, in.At)
+	}
 	return fmt.Sprintf("%q (pid %d, started %s)", in.Verb, in.PID, in.At)
 }
 
@@ -92,19 +114,46 @@ func (in *Intent) Describe() string {
 // none. A transaction in progress in another process (holding the lock)
 // has one too; lock.Held tells them apart.
 func (d *Dir) Pending() (*Intent, error) {
-	data, err := readRegular(filepath.Join(d.Path, IntentFile))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
+	st, err := d.readLog()
 	if err != nil {
 		return nil, fault.Wrap(fault.Invalid, err, "cannot read %s", IntentFile)
 	}
-	in := &Intent{}
-	if err := json.Unmarshal(data, in); err != nil || in.Verb == "" {
-		return &Intent{Torn: true}, nil
+	if st.legacy != nil {
+		if !st.legacy.Torn {
+			st.legacy.Invalid = d.checkRecord(st.legacy)
+		}
+		return st.legacy, nil
 	}
-	in.Invalid = d.checkRecord(in)
+	in := st.interrupted()
+	if in == nil {
+		return nil, nil
+	}
+	for _, tx := range st.replayed() {
+		err := tx.Invalid
+		if err == nil {
+			err = d.checkRecord(tx)
+		}
+		if err != nil {
+			in.Invalid = err
+			break
+		}
+	}
 	return in, nil
+}
+
+// replayed are the records a recovery does again: after a restart every
+// record of the log (in order), otherwise the last, unmarked one.
+func (st logState) replayed() []*Intent {
+	if st.restarted() {
+		if err := st.loadAll(); err != nil {
+			return []*Intent{{Verb: "?", Invalid: err}}
+		}
+		return st.txs
+	}
+	if in := st.interrupted(); in != nil {
+		return []*Intent{in}
+	}
+	return nil
 }
 
 // checkRecord refuses a record orc-state would not have written, before
@@ -213,7 +262,7 @@ func interrupted(verb string, cause error) error {
 // transaction in run again: the same verb with the same journaled
 // arguments for the same sessions.
 func (in *Intent) sameCommand(tx *Tx) bool {
-	if in == nil || in.Torn || in.Verb != tx.opts.Verb || len(in.Args) == 0 || len(in.Args) != len(tx.touched) {
+	if in == nil || in.Torn || in.wasApplied || in.Verb != tx.opts.Verb || len(in.Args) == 0 || len(in.Args) != len(tx.touched) {
 		return false
 	}
 	for id, args := range tx.touched {
@@ -232,8 +281,8 @@ func (in *Intent) sameCommand(tx *Tx) bool {
 // exactly what the transaction would have written. A torn record is
 // removed (nothing of it was applied).
 func (d *Dir) Finish(ctx context.Context, opts Options) (*Intent, error) {
-	if _, err := os.Lstat(filepath.Join(d.Path, IntentFile)); err != nil {
-		return nil, nil
+	if in, err := d.Pending(); err != nil || in == nil {
+		return nil, err // a clean log needs no lock (finish checks again under it)
 	}
 	l, err := lock.Acquire(ctx, d.Path, opts.Verb, opts.LockTimeout)
 	if err != nil {
@@ -252,16 +301,59 @@ func (d *Dir) Finish(ctx context.Context, opts Options) (*Intent, error) {
 // A record that fails checkRecord is refused whole (exit 3): none of its
 // steps is done.
 func (d *Dir) finish() (*Intent, error) {
-	in, err := d.Pending()
-	if err != nil || in == nil {
-		return nil, err
+	st, err := d.readLog()
+	if err != nil {
+		return nil, fault.Wrap(fault.Invalid, err, "cannot read %s", IntentFile)
 	}
-	if in.Invalid != nil {
+	if st.legacy != nil {
+		return d.finishLegacy(st.legacy)
+	}
+	in := st.interrupted()
+	if in == nil {
+		return nil, nil
+	}
+	txs := st.replayed()
+	for _, tx := range txs {
+		err := tx.Invalid
+		if err == nil {
+			err = d.checkRecord(tx)
+		}
+		if err != nil {
+			return nil, untrusted(err)
+		}
+	}
+	for i, tx := range txs {
+		if txs[i], err = st.full(st.index(tx)); err != nil {
+			return nil, d.finishFault(in, err)
+		}
+	}
+	for _, tx := range txs {
+		for _, s := range tx.Steps {
+			if err := d.redo(s, true, in.Restart); err != nil {
+				return nil, d.finishFault(in, err)
+			}
+		}
+	}
+	// Done again by hand: made durable at once, and the log removed.
+	if err := d.checkpoint(st); err != nil {
+		return nil, d.finishFault(in, err)
+	}
+	return in, nil
+}
+
+// finishLegacy completes the single record an older orc-state left: its
+// temp files were fsynced before it, so its renames, then the folders'
+// fsyncs, complete it.
+func (d *Dir) finishLegacy(in *Intent) (*Intent, error) {
+	if in.Torn {
+		return in, d.root().Remove(IntentFile)
+	}
+	if in.Invalid = d.checkRecord(in); in.Invalid != nil {
 		return nil, untrusted(in.Invalid)
 	}
 	root := d.root()
 	for _, s := range in.Steps {
-		if err := d.redo(s); err != nil {
+		if err := d.redo(s, true, false); err != nil {
 			return nil, d.finishFault(in, err)
 		}
 	}
@@ -311,8 +403,13 @@ func (d *Dir) rel(path string) string {
 // redo does one step, or nothing when it already happened. Every path is
 // resolved beneath the state dir through no symlink (atomicfile.Root); a
 // step the record could not hold is refused before anything is done
-// (checkRecord), so it is refused here only as a last line.
-func (d *Dir) redo(s Step) error {
+// (checkRecord), so it is refused here only as a last line. Applying a
+// transaction (again false) renames its temp files; doing a step again
+// writes a rename's content from the record (the temp file may be gone,
+// or torn by a restart) and removes the temp file. After a restart
+// (restart) an append may also find zero bytes where its bytes were not
+// yet written, which it writes over.
+func (d *Dir) redo(s Step, again, restart bool) error {
 	if err := stepPath(s.Path); err != nil {
 		return untrusted(fmt.Errorf("a step names %q, %v", s.Path, err))
 	}
@@ -321,10 +418,24 @@ func (d *Dir) redo(s Step) error {
 	exists := func(p string) bool { _, err := root.Lstat(p); return err == nil }
 	switch s.Op {
 	case "append":
-		return redoAppend(root, rel, s.Size, s.Data)
+		return redoAppend(root, rel, s.Size, s.Data, restart)
 	case "move", "rename":
 		if err := stepPath(s.To); err != nil {
 			return untrusted(fmt.Errorf("a step names %q, %v", s.To, err))
+		}
+		if s.Op == "rename" && again && s.Content {
+			if _, err := root.MkdirAllLazy(filepath.Dir(to)); err != nil {
+				return err
+			}
+			t, err := root.StageLazy(to, s.Data, 0o644)
+			if err != nil {
+				return err
+			}
+			if err := t.Commit(); err != nil {
+				_ = t.Discard()
+				return err
+			}
+			return root.Remove(rel)
 		}
 		if !exists(rel) {
 			return nil // done already: only this transaction knew a temp name
@@ -341,7 +452,7 @@ func (d *Dir) redo(s Step) error {
 // redoAppend makes the file hold data at offset size: done when it does,
 // finished when it holds a prefix of it (a torn append), refused when it
 // holds anything else there.
-func redoAppend(root atomicfile.Root, rel string, size int64, data []byte) error {
+func redoAppend(root atomicfile.Root, rel string, size int64, data []byte, restart bool) error {
 	path := filepath.Join(root.Dir, rel)
 	a, err := root.OpenAppend(rel)
 	if err != nil {
@@ -353,11 +464,11 @@ func redoAppend(root atomicfile.Root, rel string, size int64, data []byte) error
 		if err != nil {
 			return err
 		}
-		if !bytes.HasPrefix(data, have) {
+		if !bytes.HasPrefix(data, have) && !(restart && allZero(have)) {
 			return fault.Invalidf("cannot complete the interrupted append to %s: it changed since", path).
 				WithHint("restore it from the record in .orc/%s, or move the record away and run orc-state doctor", IntentFile)
 		}
-		if a.Size >= size+int64(len(data)) {
+		if a.Size >= size+int64(len(data)) && bytes.Equal(have, data) {
 			return nil // appended already
 		}
 	} else if a.Size < size {
@@ -366,4 +477,15 @@ func redoAppend(root atomicfile.Root, rel string, size int64, data []byte) error
 	}
 	a.Size = size
 	return a.Append(data)
+}
+
+// allZero reports whether b holds only zero bytes: what a restart leaves
+// where a file was extended but its bytes not yet written.
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
 }

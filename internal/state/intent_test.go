@@ -1,13 +1,16 @@
 package state
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
+	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/fault"
 )
 
@@ -100,5 +103,135 @@ func TestOwnRecordsPassTheCheck(t *testing.T) {
 	}, Sync: []string{".", "main/files"}}
 	if err := d.checkRecord(in); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// After a restart the files the log names may be old, torn or gone (they
+// were renamed into place without an fsync): the next writer does every
+// record of the log again from its content, so the state is exactly what
+// the transactions wrote, and a restart that lost nothing changes nothing.
+func TestRestartReplaysTheLog(t *testing.T) {
+	d := newDir(t)
+	mustUpdate(t, d, "init", func(tx *Tx) error { return addSession(tx, "main") })
+	mustUpdate(t, d, "phase set", setPhase(3))
+	mustUpdate(t, d, "progress append", func(tx *Tx) error {
+		tx.Append("main", ProgressFile, []byte("a line\n"))
+		tx.Touch("main", nil)
+		return nil
+	})
+	want := manifest(t, d.Path)
+	jpath := d.File("main", "journal.jsonl")
+	journalData, _ := os.ReadFile(jpath)
+	for _, c := range []struct {
+		name string
+		harm func(t *testing.T)
+	}{
+		{"nothing lost", func(t *testing.T) {}},
+		{"orc.json empty, checkpoint gone", func(t *testing.T) {
+			if err := os.WriteFile(d.RegistryPath(), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Remove(d.File("main", CheckpointFile)); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"the journal's last line zeros", func(t *testing.T) {
+			torn := append([]byte{}, journalData...)
+			last := strings.LastIndex(strings.TrimSuffix(string(torn), "\n"), "\n") + 1
+			for i := last; i < len(torn); i++ {
+				torn[i] = 0
+			}
+			if err := os.WriteFile(jpath, torn, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"the journal's last line missing", func(t *testing.T) {
+			last := strings.LastIndex(strings.TrimSuffix(string(journalData), "\n"), "\n") + 1
+			if err := os.WriteFile(jpath, journalData[:last], 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			saved, _ := os.ReadFile(filepath.Join(d.Path, IntentFile))
+			c.harm(t)
+			old := bootOnce
+			bootOnce = func() string { return "another-boot" }
+			defer func() { bootOnce = old }()
+			in, err := d.Pending()
+			if err != nil || in == nil || !in.Restart {
+				t.Fatalf("Pending after a restart: %+v, %v", in, err)
+			}
+			// A reader, taking no lock, does not trust the files meanwhile.
+			if _, _, err := d.ReadRegistry(); fault.Code(err) != fault.Interrupted {
+				t.Fatalf("a read after a restart, before the replay: %v (exit %d)", err, fault.Code(err))
+			}
+			if _, err := d.Finish(context.Background(), opts("repair")); err != nil {
+				t.Fatal(err)
+			}
+			if got := manifest(t, d.Path); got != want {
+				t.Fatalf("after the replay:\n%s\nwant:\n%s", got, want)
+			}
+			if in, _ := d.Pending(); in != nil {
+				t.Fatalf("still pending: %s", in.Describe())
+			}
+			if _, _, err := d.ReadRegistry(); err != nil {
+				t.Fatalf("a read after the replay: %v", err)
+			}
+			if _, err := os.Stat(filepath.Join(d.Path, IntentFile)); !os.IsNotExist(err) {
+				t.Fatalf("the log is still there after its checkpoint: %v", err)
+			}
+			// put the log back for the next case
+			if err := os.WriteFile(filepath.Join(d.Path, IntentFile), saved, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// A file of largeFile bytes or more is not copied into its record: its
+// temp file and its folder are fsynced before the record, which names the
+// temp; an interruption before its rename, then a restart, is completed
+// by renaming that temp, to exactly the content written.
+func TestLargeFileIsDurableBeforeItsRecord(t *testing.T) {
+	d := newDir(t)
+	mustUpdate(t, d, "init", func(tx *Tx) error { return addSession(tx, "main") })
+	big := bytes.Repeat([]byte(`{"k": "0123456789abcdef"}`+"\n"), largeFile/20)
+	put := func(tx *Tx) error {
+		tx.Write("main", "big.json", big)
+		tx.Touch("main", map[string]string{"artifact": "big.json"})
+		return nil
+	}
+	var order []string
+	atomicfile.Fault = func(op atomicfile.Op, path string) error {
+		rel, _ := filepath.Rel(d.Path, path)
+		if op == atomicfile.OpSync || op == atomicfile.OpSyncDir {
+			order = append(order, string(op)+" "+filepath.ToSlash(rel))
+		}
+		if op == atomicfile.OpRename && strings.HasSuffix(path, "big.json") {
+			return syscall.EIO
+		}
+		return nil
+	}
+	err := d.Update(context.Background(), opts("artifact put"), put)
+	atomicfile.Fault = nil
+	if fault.Code(err) != fault.Interrupted {
+		t.Fatalf("err = %v", err)
+	}
+	want := []string{"fsync main/files/big.json", "fsync-dir main/files", "fsync " + IntentFile}
+	if strings.Join(order, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("fsyncs:\n%s\nwant:\n%s", strings.Join(order, "\n"), strings.Join(want, "\n"))
+	}
+	if st, _ := os.Stat(filepath.Join(d.Path, IntentFile)); st.Size() >= int64(len(big)) {
+		t.Fatalf("the log is %d bytes: it carries the large file", st.Size())
+	}
+	old := bootOnce
+	bootOnce = func() string { return "another-boot" }
+	defer func() { bootOnce = old }()
+	if _, err := d.Finish(context.Background(), opts("repair")); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(d.File("main", "big.json")); !bytes.Equal(got, big) {
+		t.Fatalf("big.json: %d bytes, want %d", len(got), len(big))
 	}
 }

@@ -86,6 +86,9 @@ func manifest(t *testing.T, root string) string {
 		}
 		rel, _ := filepath.Rel(root, path)
 		switch {
+		case rel == IntentFile:
+			// The log is compared by what it says (loggedSeq, Pending),
+			// not by its bytes: a checkpoint removes it.
 		case de.Type()&fs.ModeSymlink != 0:
 			target, _ := os.Readlink(path)
 			lines = append(lines, "L "+rel+" -> "+target)
@@ -192,30 +195,43 @@ func stepLog(t *testing.T, d *Dir) *[]string {
 }
 
 // The order of a mutation's steps: everything that can fail for want of
-// space or permission first (temps, opening the journal), then the record,
-// then the append, then the renames with orc.json last, then the record's
-// removal.
+// space or permission first (temps, unsynced; opening the journal), then
+// the record carrying the whole change and its one fsync, then the append,
+// then the renames with orc.json last, then the record's marker (no fsync
+// of the files: the next checkpoint makes them durable).
 func TestStepOrder(t *testing.T) {
 	d := newDir(t)
 	mustUpdate(t, d, "init", func(tx *Tx) error { return addSession(tx, "main") })
 	steps := stepLog(t, d)
 	mustUpdate(t, d, "phase set", setPhase(3))
 	want := []string{
-		"create main/files/checkpoint.md", "write main/files/checkpoint.md", "fsync main/files/checkpoint.md",
-		"create main/files/journal.anchor", "write main/files/journal.anchor", "fsync main/files/journal.anchor",
-		"create orc.json", "write orc.json", "fsync orc.json",
-		"create .orc.json.proof", "write .orc.json.proof", "fsync .orc.json.proof", // registry.Proof of the new orc.json
+		"create main/files/checkpoint.md", "write main/files/checkpoint.md",
+		"create main/files/journal.anchor", "write main/files/journal.anchor",
+		"create orc.json", "write orc.json",
+		"create .orc.json.proof", "write .orc.json.proof", // registry.Proof of the new orc.json
 		"open-append main/files/journal.jsonl",
-		"fsync-dir main/files",
-		"create .transaction.json", "write .transaction.json", "fsync .transaction.json", "fsync-dir .",
-		"append main/files/journal.jsonl", "fsync main/files/journal.jsonl",
+		"open-append .transaction.json", "append .transaction.json", "fsync .transaction.json", // the record: the one fsync
+		"append main/files/journal.jsonl",
 		"rename main/files/checkpoint.md", "rename main/files/journal.anchor", "rename orc.json", "rename .orc.json.proof",
-		"fsync-dir .", "fsync-dir main/files",
-		"remove .transaction.json",
+		"append .transaction.json", // the record's marker
 	}
 	if got := strings.Join(*steps, "\n"); got != strings.Join(want, "\n") {
 		t.Fatalf("steps:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
 	}
+}
+
+// loggedSeq is the sequence number of the last record in the state dir's
+// log (0: none): a refused transaction adds none.
+func loggedSeq(t *testing.T, d *Dir) int64 {
+	t.Helper()
+	st, err := d.readLog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := st.last(); last != nil {
+		return last.Seq
+	}
+	return 0
 }
 
 // A symlinked removed.jsonl, a read-only journal (through an injected
@@ -259,8 +275,10 @@ func TestPreflightRefusals(t *testing.T) {
 		{atomicfile.OpCreate, "checkpoint.md", syscall.EACCES},
 		{atomicfile.OpWrite, "orc.json", syscall.ENOSPC},
 		{atomicfile.OpAppend, "journal.jsonl", syscall.ENOSPC},
-		{atomicfile.OpSync, "journal.jsonl", syscall.EIO},
+		{atomicfile.OpAppend, IntentFile, syscall.ENOSPC},
+		{atomicfile.OpSync, IntentFile, syscall.EIO},
 	} {
+		seq := loggedSeq(t, d)
 		atomicfile.Fault = func(op atomicfile.Op, path string) error {
 			if op == c.op && strings.HasSuffix(path, c.match) {
 				return c.errno
@@ -274,6 +292,9 @@ func TestPreflightRefusals(t *testing.T) {
 		}
 		if after := manifest(t, d.Path); after != before {
 			t.Fatalf("%s %s changed the state:\n%s\nwas:\n%s", c.op, c.match, after, before)
+		}
+		if got := loggedSeq(t, d); got > seq {
+			t.Fatalf("%s %s left its record (seq %d)", c.op, c.match, got)
 		}
 	}
 	mustUpdate(t, d, "phase set", setPhase(4)) // and then it works
@@ -340,6 +361,7 @@ func TestEveryStepFails(t *testing.T) {
 		return d
 	}
 	old := manifest(t, base.Path)
+	oldSeq := loggedSeq(t, base)
 	total, interrupted := 0, 0
 	for _, tr := range transactions {
 		clean := copyDir(t)
@@ -368,9 +390,17 @@ func TestEveryStepFails(t *testing.T) {
 				total++
 				got := manifest(t, d.Path)
 				switch fault.Code(err) {
+				case fault.OK:
+					// a failed checkpoint after the change: its record keeps it
+					if got != want {
+						t.Errorf("%s, step %d (%s) failed with %v: exit 0 but the state is not the transaction's:\n%s\nwant:\n%s", tr.verb, k, failed, errno, got, want)
+					}
 				case fault.Invalid:
 					if got != old {
 						t.Errorf("%s, step %d (%s) failed with %v: exit 3 but the state changed:\n%s", tr.verb, k, failed, errno, got)
+					}
+					if seq := loggedSeq(t, d); seq > oldSeq {
+						t.Errorf("%s, step %d (%s) failed with %v: exit 3 but its record (seq %d) stayed", tr.verb, k, failed, errno, seq)
 					}
 				case fault.Interrupted:
 					interrupted++

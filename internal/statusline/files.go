@@ -21,7 +21,9 @@ import (
 //	context-<key>.json    the context level of the last render (a Level)
 //	warned-<key>.<tier>   hook post-tool-use warned at that tier (created once, O_EXCL)
 //
-// where <key> is the session id made safe for a file name. Nothing in it is
+// where <key> is the session id made safe for a file name (for the git
+// cache, with a short hash of the work tree's root after it: one cache per
+// session and place). Nothing in it is
 // state: losing it costs one git status and, at worst, a repeated warning.
 // Files older than a day are swept by the refresher.
 type Files struct {

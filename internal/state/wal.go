@@ -1,0 +1,448 @@
+package state
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/orc-state/orc-state/internal/atomicfile"
+)
+
+// The write-ahead log. IntentFile holds, one line each, the records of the
+// transactions whose files may not be durable yet, each carrying its whole
+// change (every new file's content, every appended byte), and after each
+// record a marker once its steps were taken. A transaction is durable when
+// its record is: the record's line is the one fsync of a mutation. The
+// files are renamed into place without an fsync of their own, and made
+// durable together later, by a checkpoint (see the package doc and
+// docs/reliability.md, "The commit protocol").
+//
+// Each line is {"sum": SHA-256 of rec's bytes in hex, "rec": the record}:
+// a line whose sum does not match (a writer killed while writing it, or a
+// crash before its fsync) ends the log, and the next record is written
+// over it.
+
+// linePrefix opens every line of the log: the sum's 64 hex digits follow,
+// then linePrefix2, the record, and "}".
+const (
+	linePrefix  = `{"sum":"`
+	linePrefix2 = `","rec":`
+	recStart    = len(linePrefix) + 64 + len(linePrefix2)
+)
+
+// logState is the log as read: its records in order, the markers, where
+// its whole lines end, and a record of the older single-record format.
+// The records' contents are not decoded (logMeta): a scan of the log
+// costs a hash of its bytes, not a copy.
+type logState struct {
+	txs     []*Intent
+	applied map[int64]bool
+	end     int64 // the length of its whole, valid lines
+	size    int64 // the file's length
+	legacy  *Intent
+	exists  bool
+	lines   [][]byte // each record's bytes (rec), for a replay's full decode
+}
+
+// encodeLine renders rec as one line of the log, in one buffer sized
+// beforehand: the record's contents are most of it (a large registry's
+// orc.json), so it is encoded once and never copied.
+func encodeLine(rec *Intent) ([]byte, error) {
+	size := 1024
+	for _, s := range rec.Steps {
+		size += len(s.Path) + len(s.To) + 96 + (len(s.Data)+2)/3*4
+	}
+	return encodeRec(rec, size)
+}
+
+// marker is the line that says record Applied's steps were all taken.
+type marker struct {
+	Applied int64 `json:"applied"`
+}
+
+// encodeMarker renders the marker of record seq.
+func encodeMarker(seq int64) ([]byte, error) { return encodeRec(marker{seq}, 32) }
+
+// encodeRec renders rec (about size bytes as JSON) as a line of the log.
+func encodeRec(rec any, size int) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.Grow(recStart + size)
+	buf.WriteString(linePrefix + strings.Repeat("0", 64) + linePrefix2)
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(rec); err != nil {
+		return nil, err
+	}
+	line := buf.Bytes()
+	line[len(line)-1] = '}' // Encode ended the record with a newline
+	line = append(line, '\n')
+	sum := sha256.Sum256(line[recStart : len(line)-2])
+	hex.Encode(line[len(linePrefix):], sum[:])
+	return line, nil
+}
+
+// splitLine returns the record of one line of the log (without its
+// newline), or nil when the line is not whole and valid.
+func splitLine(line []byte) []byte {
+	if len(line) < recStart+2 || !bytes.HasPrefix(line, []byte(linePrefix)) ||
+		string(line[len(linePrefix)+64:recStart]) != linePrefix2 || line[len(line)-1] != '}' {
+		return nil
+	}
+	rec := line[recStart : len(line)-1]
+	sum := sha256.Sum256(rec)
+	var want [32]byte
+	if _, err := hex.Decode(want[:], line[len(linePrefix):len(linePrefix)+64]); err != nil || want != sum {
+		return nil
+	}
+	return rec
+}
+
+// logMeta is a record without its contents: what a scan of the log needs.
+type logMeta struct {
+	Boot     string                     `json:"boot"`
+	Seq      int64                      `json:"seq"`
+	Applied  int64                      `json:"applied"`
+	Verb     string                     `json:"verb"`
+	Actor    string                     `json:"actor"`
+	At       string                     `json:"at"`
+	PID      int                        `json:"pid"`
+	Sessions []string                   `json:"sessions"`
+	Args     map[string]json.RawMessage `json:"args"`
+	Steps    []struct {
+		Op   string `json:"op"`
+		Path string `json:"path"`
+		To   string `json:"to"`
+		Size int64  `json:"size"`
+	} `json:"steps"`
+	Sync []string `json:"sync"`
+}
+
+// parseLog reads the log's bytes. A file that does not begin like a line
+// of the log is a record of the older format (a single transaction, steps
+// renaming fsynced temp files), completed as before.
+func parseLog(data []byte) logState {
+	st := logState{applied: map[int64]bool{}, size: int64(len(data)), exists: true}
+	if len(data) > 0 && !bytes.HasPrefix(data, []byte(linePrefix)) {
+		in := &Intent{}
+		if err := json.Unmarshal(data, in); err != nil || in.Verb == "" {
+			in = &Intent{Torn: true}
+		}
+		st.legacy = in
+		return st
+	}
+	off := 0
+	for off < len(data) {
+		nl := bytes.IndexByte(data[off:], '\n')
+		if nl < 0 {
+			break
+		}
+		rec := splitLine(data[off : off+nl])
+		if rec == nil {
+			break
+		}
+		boot, seq, applied, ok := peek(rec)
+		switch {
+		case !ok:
+			break
+		case applied > 0:
+			st.applied[applied] = true
+		default:
+			st.txs = append(st.txs, &Intent{Boot: boot, Seq: seq})
+			st.lines = append(st.lines, rec)
+		}
+		if !ok {
+			break
+		}
+		off += nl + 1
+		st.end = int64(off)
+	}
+	return st
+}
+
+// index is the place of record tx in the log.
+func (st logState) index(tx *Intent) int {
+	for i, t := range st.txs {
+		if t.Seq == tx.Seq {
+			return i
+		}
+	}
+	return -1
+}
+
+// peek reads what a scan needs from a record's first bytes, as
+// encodeLine lays them out: a marker is {"applied":N}, a transaction's
+// record begins {"boot":"ID","seq":N, (no boot where none can be read).
+// The rest of a record (its steps, its contents) is decoded only when
+// needed (load), so a scan costs a hash of the log, not a decode.
+func peek(rec []byte) (boot string, seq, applied int64, ok bool) {
+	num := func(b []byte) (int64, []byte, bool) {
+		var n int64
+		i := 0
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' && i < 18 {
+			n = n*10 + int64(b[i]-'0')
+			i++
+		}
+		return n, b[i:], i > 0 && n > 0
+	}
+	if rest, found := bytes.CutPrefix(rec, []byte(`{"applied":`)); found {
+		n, rest, ok := num(rest)
+		return "", 0, n, ok && string(rest) == "}"
+	}
+	rest, found := bytes.CutPrefix(rec, []byte(`{"boot":"`))
+	if found {
+		i := bytes.IndexByte(rest, '"')
+		if i < 0 {
+			return "", 0, 0, false
+		}
+		boot, rest = string(rest[:i]), rest[i+1:]
+		if rest, found = bytes.CutPrefix(rest, []byte(`,"seq":`)); !found {
+			return "", 0, 0, false
+		}
+	} else if rest, found = bytes.CutPrefix(rec, []byte(`{"seq":`)); !found {
+		return "", 0, 0, false
+	}
+	seq, rest, ok = num(rest)
+	return boot, seq, 0, ok && len(rest) > 0 && rest[0] == ','
+}
+
+// load decodes record i's metadata (not its contents) into st.txs[i],
+// once.
+func (st logState) load(i int) (*Intent, error) {
+	tx := st.txs[i]
+	if tx.loaded || i >= len(st.lines) {
+		return tx, nil
+	}
+	var m logMeta
+	if err := json.Unmarshal(st.lines[i], &m); err != nil {
+		return nil, fmt.Errorf("record %d of %s: %v", m.Seq, IntentFile, err)
+	}
+	if m.Verb == "" || m.Seq != tx.Seq || m.Boot != tx.Boot {
+		return nil, fmt.Errorf("record %d of %s is no transaction orc-state wrote", tx.Seq, IntentFile)
+	}
+	*tx = Intent{Boot: m.Boot, Seq: m.Seq, Verb: m.Verb, Actor: m.Actor, At: m.At, PID: m.PID,
+		Sessions: m.Sessions, Args: m.Args, Sync: m.Sync, loaded: true}
+	for _, s := range m.Steps {
+		tx.Steps = append(tx.Steps, Step{Op: s.Op, Path: s.Path, To: s.To, Size: s.Size})
+	}
+	return tx, nil
+}
+
+// loadAll loads every record's metadata.
+func (st logState) loadAll() error {
+	for i := range st.txs {
+		if _, err := st.load(i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// full decodes record i of the log with its contents, for a replay.
+func (st logState) full(i int) (*Intent, error) {
+	if i < 0 || i >= len(st.lines) {
+		return nil, errors.New("no such record in the log")
+	}
+	in := &Intent{}
+	if err := json.Unmarshal(st.lines[i], in); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// readLog reads the log; a missing one is an empty state.
+func (d *Dir) readLog() (logState, error) {
+	data, err := readRegularShared(filepath.Join(d.Path, IntentFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return logState{applied: map[int64]bool{}}, nil
+	}
+	if err != nil {
+		return logState{}, err
+	}
+	return parseLog(data), nil
+}
+
+// restarted reports whether the machine restarted since a record of the
+// log was written, or whether that cannot be told (then a file the log
+// names may have lost what was written to it, so the whole log is done
+// again).
+func (st logState) restarted() bool {
+	now := BootID()
+	for _, tx := range st.txs {
+		if now == "" || tx.Boot != now {
+			return true
+		}
+	}
+	return false
+}
+
+// last is the log's last record, nil for none. Its metadata is loaded;
+// one that does not decode is returned as it is (Invalid says why).
+func (st logState) last() *Intent {
+	if len(st.txs) == 0 {
+		return nil
+	}
+	tx, err := st.load(len(st.txs) - 1)
+	if err != nil {
+		tx = st.txs[len(st.txs)-1]
+		tx.Invalid = err
+	}
+	return tx
+}
+
+// interrupted is the record the log says is not complete: the last
+// record without its marker, or, after a restart, the last record (whose
+// files a crash may have left old or torn). Nil when the log is clean.
+func (st logState) interrupted() *Intent {
+	last := st.last()
+	if last == nil {
+		return nil
+	}
+	switch {
+	case st.restarted():
+		in := *last
+		in.Restart = true
+		in.wasApplied = st.applied[last.Seq]
+		return &in
+	case !st.applied[last.Seq]:
+		return last
+	}
+	return nil
+}
+
+// nextSeq is the sequence number of the next record.
+func (st logState) nextSeq() int64 {
+	if n := len(st.txs); n > 0 {
+		return st.txs[n-1].Seq + 1
+	}
+	return 1
+}
+
+// Checkpoint bounds: the log is made durable file by file and removed
+// when it holds this many bytes and at least checkpointMinRecords
+// records, or checkpointMaxRecords records whatever their size.
+const (
+	checkpointBytes      = 1 << 20
+	checkpointMinRecords = 4
+	checkpointMaxRecords = 256
+)
+
+// due reports whether the log should be checkpointed before another
+// record is added.
+func (st logState) due() bool {
+	n := len(st.txs)
+	return n >= checkpointMaxRecords || (st.size >= checkpointBytes && n >= checkpointMinRecords)
+}
+
+// checkpoint makes every file and folder the log's records changed
+// durable, then removes the log: each file once, in the order first
+// named, then each folder. A file or folder removed since is skipped.
+// The removal needs no fsync: the log coming back after a crash is done
+// again, which writes what the files durably hold already, and the next
+// record's creation fsyncs the state dir.
+func (d *Dir) checkpoint(st logState) error {
+	if err := d.syncLogged(st); err != nil {
+		return err
+	}
+	return d.root().Remove(IntentFile)
+}
+
+// syncLogged fsyncs every file and folder the log's records changed.
+func (d *Dir) syncLogged(st logState) error {
+	if err := st.loadAll(); err != nil {
+		return err
+	}
+	root := d.root()
+	seen := map[string]bool{}
+	var dirs []string
+	for _, tx := range st.txs {
+		for _, s := range tx.Steps {
+			var file string
+			switch s.Op {
+			case "append":
+				file = s.Path
+			case "rename":
+				file = s.To
+			}
+			if file != "" && !seen[file] {
+				seen[file] = true
+				if err := root.SyncFile(filepath.FromSlash(file)); err != nil && !missing(err) {
+					return err
+				}
+			}
+		}
+		dirs = append(dirs, tx.Sync...)
+	}
+	done := map[string]bool{}
+	for _, dir := range dirs {
+		if done[dir] {
+			continue
+		}
+		done[dir] = true
+		if err := root.SyncDir(filepath.FromSlash(dir)); err != nil && !missing(err) {
+			return err
+		}
+	}
+	return nil
+}
+
+// missing reports an error saying a file or a folder on its way is gone.
+func missing(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotDir)
+}
+
+var errNotDir = errors.New("not a directory")
+
+// bootOnce caches BootID.
+var bootOnce = sync.OnceValue(readBootID) // a test plays a restart by replacing it
+
+// BootID names the running boot of the machine: the same in every process
+// until the machine restarts. A restart is what can lose a write that was
+// not fsynced (a killed process loses nothing the kernel was given), so a
+// log whose records carry this boot's id needs only its incomplete last
+// record done again. Empty where it cannot be told: then every
+// transaction is made durable at once (the log is checkpointed after
+// each).
+func BootID() string { return bootOnce() }
+
+func readBootID() string {
+	if testBoot := os.Getenv("ORC_TEST_BOOT_ID"); testBoot != "" && atomicfile.Fault != nil {
+		return testBoot // a test playing a restart (only with the test seams)
+	}
+	return strings.TrimSpace(systemBootID())
+}
+
+// restartedSince reports, for a reader that takes no lock, whether the
+// log holds records from before a restart: then the files they name may
+// be old or torn until a writer (or repair) does the records again, and a
+// reader must not trust what it reads. It reads the first record's boot
+// only (the log's first bytes), so a clean log costs a stat and a short
+// read.
+func (d *Dir) restartedSince() bool {
+	f, err := atomicfile.Open(filepath.Join(d.Path, IntentFile))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 256)
+	n, _ := f.ReadAt(head, 0)
+	head = head[:n]
+	const key = `{"boot":"`
+	if len(head) < recStart+len(key) || !bytes.HasPrefix(head, []byte(linePrefix)) || string(head[recStart:recStart+len(key)]) != key {
+		return false // empty, torn, without a boot, or the older single record (Pending names it)
+	}
+	rest := head[recStart+len(key):]
+	j := bytes.IndexByte(rest, '"')
+	if j < 0 {
+		return false
+	}
+	now := BootID()
+	return now != "" && string(rest[:j]) != now
+}
