@@ -71,6 +71,7 @@
 package state
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -201,9 +202,12 @@ func (d *Dir) ReadRegistryFor(keys ...string) (reg *registry.Registry, exists bo
 		return nil, false, fault.Wrap(fault.Invalid, err, "cannot read orc.json").WithHint("run orc-state doctor")
 	}
 	if d.restartedSince() {
-		return nil, true, &fault.Error{Code: fault.Interrupted, Err: errors.New("restarted"),
-			Msg:  "the machine restarted after a change was recorded in " + IntentFile + " and before its files were known durable: they may be old or torn",
-			Hint: "run orc-state repair (does the recorded changes again; the next command that writes does too)"}
+		if err := d.recoverAfterRestart(); err != nil {
+			return nil, true, err
+		}
+		if data, err = readRegularShared(d.RegistryPath()); err != nil {
+			return nil, true, fault.Wrap(fault.Invalid, err, "cannot read orc.json").WithHint("run orc-state doctor")
+		}
 	}
 	proof, _ := atomicfile.ReadFile(filepath.Join(d.Path, ProofFile)) // missing or unreadable: no proof
 	r, err := registry.Read(data, proof, keys...)
@@ -319,3 +323,24 @@ func readRegularWith(path string, read func(string) ([]byte, error)) ([]byte, er
 	}
 	return read(path)
 }
+
+// recoverAfterRestart does the log's records again for a reader that
+// found records from before a restart (restartedSince), as the next
+// writer would: the files they name may be old or torn, and a read of
+// them must wait for the replay, not report them. It takes the lock for
+// the replay only, waiting at most readerRecoveryWait; when the lock
+// stays busy, the state dir is read-only or the replay fails, the read is
+// refused (exit 6) and names repair.
+func (d *Dir) recoverAfterRestart() error {
+	_, err := d.Finish(context.Background(), Options{Verb: "recover", LockTimeout: readerRecoveryWait})
+	if err == nil && !d.restartedSince() {
+		return nil
+	}
+	return &fault.Error{Code: fault.Interrupted, Err: errors.Join(errors.New("restarted"), err),
+		Msg:  "the machine restarted after a change was recorded in " + IntentFile + " and before its files were known durable, and they could not be completed now: they may be old or torn",
+		Hint: "run orc-state repair (does the recorded changes again; the next command that writes does too)"}
+}
+
+// readerRecoveryWait bounds how long a reader waits for the lock to
+// replay the log after a restart: a writer holding it replays it itself.
+var readerRecoveryWait = 2 * time.Second

@@ -9,9 +9,11 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/lock"
 )
 
 // A record orc-state would not have written is refused whole, before any
@@ -162,15 +164,31 @@ func TestRestartReplaysTheLog(t *testing.T) {
 			if err != nil || in == nil || !in.Restart {
 				t.Fatalf("Pending after a restart: %+v, %v", in, err)
 			}
-			// A reader, taking no lock, does not trust the files meanwhile.
-			if _, _, err := d.ReadRegistry(); fault.Code(err) != fault.Interrupted {
-				t.Fatalf("a read after a restart, before the replay: %v (exit %d)", err, fault.Code(err))
-			}
-			if _, err := d.Finish(context.Background(), opts("repair")); err != nil {
+			// A reader that cannot take the lock to replay the log does
+			// not trust the files meanwhile.
+			held, err := lock.Acquire(context.Background(), d.Path, "holder", time.Second)
+			if err != nil {
 				t.Fatal(err)
+			}
+			wait := readerRecoveryWait
+			readerRecoveryWait = 50 * time.Millisecond
+			_, _, err = d.ReadRegistry()
+			readerRecoveryWait = wait
+			held.Release()
+			if fault.Code(err) != fault.Interrupted {
+				t.Fatalf("a read after a restart, the lock held: %v (exit %d)", err, fault.Code(err))
+			}
+			// One that can does the records again first, as the next
+			// writer would, then reads what the transactions wrote.
+			reg, _, err := d.ReadRegistry()
+			if err != nil || len(reg.Sessions) != 1 || reg.Sessions[0].Phase.String() != "3" {
+				t.Fatalf("a read after a restart: %+v, %v", reg, err)
 			}
 			if got := manifest(t, d.Path); got != want {
 				t.Fatalf("after the replay:\n%s\nwant:\n%s", got, want)
+			}
+			if _, err := d.Finish(context.Background(), opts("repair")); err != nil {
+				t.Fatal(err)
 			}
 			if in, _ := d.Pending(); in != nil {
 				t.Fatalf("still pending: %s", in.Describe())
