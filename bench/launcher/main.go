@@ -2,7 +2,8 @@
 // adds to a run of orc-state once a binary of its release is installed:
 // the median of 31 runs of `sh bin/orc-state line` (the statusline's and
 // the hooks' path) against the median of 31 runs of the binary itself,
-// interleaved, after warm-up runs. Two installs are measured: the binary in
+// interleaved (each first in turn), after warm-up runs; the binary run
+// directly is the one the launcher runs. Two installs are measured: the binary in
 // the data dir (where the launcher's download or build puts it) and one on
 // PATH remembered in launcher.cache. The budget (docs/performance.md) is
 // 2 ms over the binary for the first.
@@ -91,7 +92,7 @@ func run() error {
 
 	base := []string{"HOME=" + tmp, "LANG=C.UTF-8"}
 	sysPath := "PATH=" + os.Getenv("PATH")
-	direct := cmd{argv: []string{bin, "line"}, env: append(base, sysPath), dir: project, stdin: payload}
+	direct := cmd{argv: []string{filepath.Join(data, "bin", "orc-state"), "line"}, env: append(base, sysPath), dir: project, stdin: payload}
 	own := cmd{argv: []string{"sh", filepath.Join(root, "bin", "orc-state"), "line"}, env: append(base, sysPath, "CLAUDE_PLUGIN_DATA="+data), dir: project, stdin: payload}
 	onPath := cmd{argv: own.argv, env: append(base, "PATH="+pathDir+":"+os.Getenv("PATH"), "CLAUDE_PLUGIN_DATA="+data2), dir: project, stdin: payload}
 	for _, c := range []cmd{direct, own, onPath} {
@@ -109,7 +110,8 @@ func run() error {
 		c    cmd
 	}{{"binary", direct}, {"launcher, data dir", own}, {"launcher, PATH (cache)", onPath}}
 	for i := 0; i < runs+5; i++ {
-		for _, k := range cases {
+		for j := range cases {
+			k := cases[(i+j)%len(cases)] // each case first in turn
 			start := time.Now()
 			if _, err := k.c.run(); err != nil {
 				return err
