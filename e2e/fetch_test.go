@@ -367,3 +367,22 @@ func TestLauncherDownloadsInTheBackgroundForHooks(t *testing.T) {
 		t.Errorf("%d downloads, want 1", n)
 	}
 }
+
+// Without Go, a binary of another release on PATH answers the hooks while
+// the download runs, with a warning; once installed, this release's runs.
+func TestLauncherUsesAnotherReleaseUntilTheDownloadIsInstalled(t *testing.T) {
+	rel := version.Release()
+	r := newFetchRig(t, "curl")
+	r.path = append(r.path, r.dirWith("old", fakeOrc(t, "0.0.1")))
+	s := r.serve("good")
+	s.delay = time.Second
+	r.env[1] = "ORC_STATE_DOWNLOAD_TIMEOUT=10"
+	got := r.run(startPayload, "hook", "session-start")
+	expect(t, "session-start", got, 0, []string{"stand-in 0.0.1: hook session-start"}, []string{"warning: using ", "(orc-state 0.0.1); this plugin is " + rel, "installing in the background"})
+	if strings.Contains(got.stdout, "systemMessage") {
+		t.Errorf("SessionStart printed the launcher's line beside the other binary's output:\n%s", got.stdout)
+	}
+	r.waitForStamp()
+	got = r.run(startPayload, "hook", "session-start")
+	expect(t, "after the download", got, 0, []string{"stand-in " + rel + ": hook session-start"}, nil)
+}
