@@ -76,7 +76,7 @@ type relServer struct {
 	*httptest.Server
 	hits    atomic.Int32
 	archive []byte // what a request for the archive gets
-	mode    string // "good", "404", "truncate", "stall"
+	mode    string // "good", "404", "truncate", "stall", "slow"
 	delay   time.Duration
 	stop    chan struct{}
 }
@@ -111,6 +111,15 @@ func newRelServer(t *testing.T, archive []byte, mode string) *relServer {
 			select {
 			case <-r.Context().Done():
 			case <-s.stop:
+			}
+		case "slow":
+			// Ten pieces a tenth of a second apart: long enough for a progress bar.
+			w.Header().Set("Content-Length", fmt.Sprint(len(s.archive)))
+			step := len(s.archive)/10 + 1
+			for i := 0; i < len(s.archive); i += step {
+				w.Write(s.archive[i:min(i+step, len(s.archive))])
+				w.(http.Flusher).Flush()
+				time.Sleep(100 * time.Millisecond)
 			}
 		default:
 			w.Write(s.archive)
@@ -385,4 +394,43 @@ func TestLauncherUsesAnotherReleaseUntilTheDownloadIsInstalled(t *testing.T) {
 	r.waitForStamp()
 	got = r.run(startPayload, "hook", "session-start")
 	expect(t, "after the download", got, 0, []string{"stand-in " + rel + ": hook session-start"}, nil)
+}
+
+// A person's command shows the download's progress when stderr is a
+// terminal (script(1) gives it one), and none when it is not.
+func TestLauncherShowsProgressOnATerminal(t *testing.T) {
+	scriptTool, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("no script(1) to give the launcher a terminal")
+	}
+	rel := version.Release()
+	r := newFetchRig(t, "curl")
+	r.serve("slow")
+	launcher := filepath.Join(r.root, "bin", "orc-state")
+	cmd := exec.Command(scriptTool, "-qec", "sh '"+launcher+"' resume", "/dev/null")
+	cmd.Env = append([]string{"PATH=" + strings.Join(r.path, ":"), "HOME=" + filepath.Dir(r.data), "CLAUDE_PLUGIN_DATA=" + r.data, "TERM=dumb"}, r.env...)
+	cmd.Stdin = strings.NewReader("")
+	done := make(chan struct{})
+	var out []byte
+	go func() { out, err = cmd.CombinedOutput(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the launcher on a terminal did not finish in 30 s")
+	}
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	text := string(out)
+	if !strings.Contains(text, "100.0%") || !strings.Contains(text, "stand-in "+rel+": resume") {
+		t.Errorf("no progress bar, or the command did not run, on a terminal:\n%q", text)
+	}
+	// Without a terminal (TestLauncherDownloadsAndVerifiesTheRelease): one line, no bar.
+	r2 := newFetchRig(t, "curl")
+	r2.serve("slow")
+	got := r2.run("", "resume")
+	if strings.Contains(got.stderr, "%") {
+		t.Errorf("progress on stderr that is not a terminal:\n%s", got.stderr)
+	}
 }
