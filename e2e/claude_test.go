@@ -61,6 +61,7 @@ type rig struct {
 	reqLog  string
 	path    string   // the client's PATH: no orc-state anywhere on it
 	goEnv   []string // Go's caches, shared with this machine's so the launcher's build is warm
+	extra   []string // more environment for the client (nogo_test.go: the release URL)
 }
 
 func newRig(t *testing.T) *rig {
@@ -117,6 +118,11 @@ func newRig(t *testing.T) *rig {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+
+	// The launcher's download goes to a closed port on 127.0.0.1 (never
+	// the network), so these tests see it fail at once and build instead;
+	// nogo_test.go serves it.
+	r.extra = []string{"ORC_STATE_RELEASE_URL=http://127.0.0.1:9/no-release"}
 
 	r.reqLog = filepath.Join(r.tmp, "requests.jsonl")
 	r.mock, err = mockapi.Start("127.0.0.1:0", r.reqLog)
@@ -393,7 +399,7 @@ func (r *rig) env(home string) []string {
 	env := client.Env(home, r.tmp, r.mock.URL, "PATH="+r.path,
 		"GIT_AUTHOR_NAME=orc-state e2e", "GIT_AUTHOR_EMAIL=e2e@orc-state.invalid",
 		"GIT_COMMITTER_NAME=orc-state e2e", "GIT_COMMITTER_EMAIL=e2e@orc-state.invalid")
-	return append(env, r.goEnv...)
+	return append(append(env, r.goEnv...), r.extra...)
 }
 
 // claudeCmd runs the client with args and returns its stdout; it fails

@@ -99,7 +99,7 @@ func newLauncherRig(t *testing.T, rel string) *lrig {
 	t.Helper()
 	tmp := t.TempDir()
 	r := &lrig{t: t, root: filepath.Join(tmp, rel), data: filepath.Join(tmp, "data"), tools: filepath.Join(tmp, "tools")}
-	for _, f := range []string{"bin/orc-state", "internal/version/VERSION"} {
+	for _, f := range []string{"bin/orc-state", "bin/SHA256SUMS", "internal/version/VERSION"} {
 		b, err := os.ReadFile(filepath.Join("..", f))
 		if err != nil {
 			t.Fatal(err)
@@ -178,8 +178,14 @@ type lresult struct {
 // run runs `sh <root>/bin/orc-state args...` with stdin.
 func (r *lrig) run(stdin string, args ...string) lresult {
 	r.t.Helper()
+	return r.runEnv(nil, stdin, args...)
+}
+
+// runEnv is run with more environment variables.
+func (r *lrig) runEnv(extra []string, stdin string, args ...string) lresult {
+	r.t.Helper()
 	cmd := exec.Command("/bin/sh", append([]string{filepath.Join(r.root, "bin", "orc-state")}, args...)...)
-	cmd.Env = []string{"PATH=" + strings.Join(r.path, ":"), "HOME=" + filepath.Dir(r.data), "ORC_STATE_LAUNCHER_DEBUG=1"}
+	cmd.Env = append([]string{"PATH=" + strings.Join(r.path, ":"), "HOME=" + filepath.Dir(r.data), "ORC_STATE_LAUNCHER_DEBUG=1"}, extra...)
 	if !r.noData {
 		cmd.Env = append(cmd.Env, "CLAUDE_PLUGIN_DATA="+r.data)
 	}
@@ -267,7 +273,7 @@ func TestLauncherWithNothingToRun(t *testing.T) {
 	r := newLauncherRig(t, "plugin")
 	r.path = append([]string{filepath.Join(r.root, "bin")}, r.path...) // only itself
 	got := r.run(startPayload, "hook", "session-start")
-	expect(t, "session-start", got, 0, []string{`{"systemMessage":"orc-state: no orc-state binary and no Go to build one: install Go`}, nil)
+	expect(t, "session-start", got, 0, []string{`{"systemMessage":"orc-state: no orc-state binary and no Go to build one`, "install Go (https://go.dev/dl/)"}, nil)
 	if strings.Count(got.stdout, "\n") != 1 {
 		t.Errorf("session-start printed more than one line:\n%s", got.stdout)
 	}
@@ -308,7 +314,7 @@ func TestLauncherBuildsInTheBackgroundForHooks(t *testing.T) {
 	}
 	// Hooks fired meanwhile do nothing; SessionStart says it is still building.
 	got = r.run("{}\n", "hook", "pre-compact")
-	expect(t, "pre-compact during the build", got, 0, nil, []string{"a build is running"})
+	expect(t, "pre-compact during the build", got, 0, nil, []string{"an install is running"})
 	if got.stdout != "" {
 		t.Errorf("pre-compact during the build printed %q", got.stdout)
 	}
