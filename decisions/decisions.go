@@ -16,7 +16,7 @@
 // history is present only once a value has been superseded, oldest first.
 // Parse is strict: duplicate keys, unknown fields, a missing schema or
 // decisions object, schema above 1, a bad key, value, provenance or time
-// make an *InvalidError (Newer set for a newer schema).
+// make an *InvalidError (Newer() for a newer schema).
 //
 // Keys are 1 to 128 bytes of [A-Za-z0-9._-]. Values are 1 to 4096 bytes of
 // valid UTF-8 on one line: no control character other than tab. Times are

@@ -124,7 +124,7 @@ func Migrate(data []byte, now string) (*Migration, error) {
 // refuseNewer refuses a top-level schema above Schema (schemaver.Probe:
 // lenient about the rest of the file, so nothing hides the version).
 func refuseNewer(data []byte) error {
-	if _, e := schemaver.Probe(data, Schema); e != nil && e.Kind == schemaver.Newer {
+	if _, e := schemaver.Probe(data, Schema); e != nil && e.Above() { // 2.0 or 1.5 is not converted either
 		return e.Invalid(fileName)
 	}
 	return nil

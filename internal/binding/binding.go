@@ -23,7 +23,7 @@
 // two worktrees hold each other's claims. Entries are kept sorted by path.
 // Parse is strict: duplicate keys, unknown fields, a missing schema or
 // worktrees array, schema above 1, or a field breaking the rules above
-// make an *InvalidError (Newer set for a newer schema).
+// make an *InvalidError (Newer() for a newer schema).
 package binding
 
 import (

@@ -25,15 +25,16 @@ const (
 // Error is a schema member Probe refuses.
 type Error struct {
 	Kind       Kind
-	Raw        string // the member's JSON text ("" when missing)
-	Got        int    // the version, for Newer
-	Understood int    // the version this build understands
+	Raw        string  // the member's JSON text, as written ("" when missing)
+	Got        int     // the version, for an integer
+	Value      float64 // the member's value when it is a JSON number
+	Understood int     // the version this build understands
 }
 
 func (e *Error) Error() string {
 	switch e.Kind {
 	case Newer:
-		return fmt.Sprintf("schema %d is newer than this orc-state understands (%d)", e.Got, e.Understood)
+		return fmt.Sprintf("schema %s is newer than this orc-state understands (%d)", e.Raw, e.Understood)
 	case NotInteger:
 		return "schema must be an integer, got " + e.Raw
 	}
@@ -65,12 +66,20 @@ func ProbeValue(raw []byte, understood int) (int, *Error) {
 	}
 	n, err := strconv.Atoi(string(raw))
 	if err != nil || !integerLit(raw) {
-		return 0, &Error{Kind: NotInteger, Raw: string(raw), Understood: understood}
+		v, _ := strconv.ParseFloat(string(raw), 64) // 0 for a string or bool
+		return 0, &Error{Kind: NotInteger, Raw: string(raw), Value: v, Understood: understood}
 	}
 	if e := Check(n, understood); e != nil {
 		return n, e
 	}
 	return n, nil
+}
+
+// Above reports whether the member is a number above understood, an
+// integer (Newer) or not (NotInteger: 1.5, 2.0): what a format that must
+// never convert a newer document (migrate) refuses as newer.
+func (e *Error) Above() bool {
+	return e.Kind == Newer || e.Kind == NotInteger && e.Value > float64(e.Understood)
 }
 
 // Check compares a version already decoded with understood: nil, or the
@@ -79,7 +88,7 @@ func Check(n, understood int) *Error {
 	if n <= understood {
 		return nil
 	}
-	return &Error{Kind: Newer, Raw: strconv.Itoa(n), Got: n, Understood: understood}
+	return &Error{Kind: Newer, Raw: strconv.Itoa(n), Got: n, Value: float64(n), Understood: understood}
 }
 
 // integerLit reports whether v is digits with an optional leading minus
@@ -130,8 +139,13 @@ func (e *InvalidError) Error() string { return e.Name + " is invalid: " + e.Faul
 func (e *InvalidError) Newer() bool { return e.Problem == NewerSchema }
 
 // Invalid is the InvalidError for a refused schema member: NewerSchema for
-// a newer version, Damaged otherwise.
+// a number above understood (Above: the message names it as written),
+// Damaged otherwise.
 func (e *Error) Invalid(name string) *InvalidError {
+	if e.Above() && e.Kind != Newer { // a number above understood, not an integer
+		newer := Error{Kind: Newer, Raw: e.Raw, Value: e.Value, Understood: e.Understood}
+		return &InvalidError{Name: name, Fault: newer.Error(), Problem: NewerSchema}
+	}
 	p := Damaged
 	if e.Kind == Newer {
 		p = NewerSchema

@@ -54,7 +54,17 @@ func TestProbe(t *testing.T) {
 				t.Fatalf("Probe = %d (Got %d), want %d", n, err.Got, tt.n)
 			}
 			inv := err.Invalid("x.json")
-			if inv.Newer() != (tt.kind == schemaver.Newer) || inv.Error() != "x.json is invalid: "+tt.msg {
+			numberAbove := tt.name == "fraction" || tt.name == "integral fraction" || tt.name == "overflow"
+			if above := tt.kind == schemaver.Newer || numberAbove; err.Above() != above || inv.Newer() != above {
+				t.Fatalf("Above %v, Invalid newer %v; want %v", err.Above(), inv.Newer(), above)
+			}
+			if numberAbove {
+				if want := "x.json is invalid: schema " + err.Raw + " is newer than this orc-state understands (1)"; inv.Error() != want {
+					t.Fatalf("Invalid = %q, want %q", inv, want)
+				}
+				return
+			}
+			if inv.Error() != "x.json is invalid: "+tt.msg {
 				t.Fatalf("Invalid = %q newer %v", inv, inv.Newer())
 			}
 		})
@@ -106,6 +116,30 @@ func TestFormatsAgree(t *testing.T) {
 			if !errors.As(err, &ie) || ie.Newer() || ie.Name != f.name {
 				t.Errorf("%s %s: %v; want a %s InvalidError, not Newer", f.name, in, err, f.name)
 			}
+		}
+	}
+}
+
+// TestMigrateRefusesNumbersAbove: migrate never converts a document whose
+// schema is a number above the version understood, integer or not, while
+// Parse calls a non-integer schema damaged.
+func TestMigrateRefusesNumbersAbove(t *testing.T) {
+	for _, v := range []string{"1.5", "2.0", "3e0"} {
+		in := []byte(`{"schema":` + v + `,"sessions":[]}`)
+		_, err := registry.Migrate(in, "2026-01-01T00:00:00Z")
+		want := "orc.json is invalid: schema " + v + " is newer than this orc-state understands (1)"
+		if !newer(err) || err.Error() != want {
+			t.Errorf("Migrate schema %s: %v; want %q, Newer", v, err, want)
+		}
+		_, err = registry.Parse(in)
+		var ie *registry.InvalidError
+		if !errors.As(err, &ie) || ie.Problem != registry.Damaged {
+			t.Errorf("Parse schema %s: %v; want Damaged", v, err)
+		}
+	}
+	for _, v := range []string{"0.5", `"2"`} {
+		if _, err := registry.Migrate([]byte(`{"schema":`+v+`,"sessions":[]}`), "2026-01-01T00:00:00Z"); err != nil {
+			t.Errorf("Migrate schema %s refused: %v (recorded, not refused)", v, err)
 		}
 	}
 }
