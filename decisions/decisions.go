@@ -16,7 +16,7 @@
 // history is present only once a value has been superseded, oldest first.
 // Parse is strict: duplicate keys, unknown fields, a missing schema or
 // decisions object, schema above 1, a bad key, value, provenance or time
-// make an *InvalidError (Newer set for a newer schema).
+// make an *InvalidError (Newer() for a newer schema).
 //
 // Keys are 1 to 128 bytes of [A-Za-z0-9._-]. Values are 1 to 4096 bytes of
 // valid UTF-8 on one line: no control character other than tab. Times are
@@ -36,6 +36,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/orc-state/orc-state/internal/schemaver"
 	"github.com/orc-state/orc-state/internal/strictjson"
 
 	"github.com/orc-state/orc-state/internal/textin"
@@ -103,21 +104,19 @@ func Parse(data []byte) (*File, error) {
 		return nil, invalid("the top level is not a JSON object")
 	}
 	var probe struct {
-		Schema    *int            `json:"schema"`
+		Schema    json.RawMessage `json:"schema"`
 		Decisions json.RawMessage `json:"decisions"`
 	}
 	_ = json.Unmarshal(data, &probe)
-	if probe.Schema != nil && *probe.Schema > Schema {
-		return nil, &InvalidError{
-			Fault: fmt.Sprintf("schema %d is newer than this orc-state understands (%d)", *probe.Schema, Schema),
-			Newer: true,
-		}
+	_, schemaErr := schemaver.ProbeValue(probe.Schema, Schema)
+	if schemaErr != nil && schemaErr.Kind == schemaver.Newer {
+		return nil, schemaErr.Invalid(fileName)
 	}
 	var f File
 	if err := strictjson.Decode(data, &f); err != nil {
 		return nil, invalid("%s", err)
 	}
-	if probe.Schema == nil {
+	if schemaErr != nil && schemaErr.Kind == schemaver.Missing {
 		return nil, invalid("no schema field")
 	}
 	if len(probe.Decisions) == 0 || string(probe.Decisions) == "null" {
@@ -130,7 +129,7 @@ func Parse(data []byte) (*File, error) {
 }
 
 func invalid(format string, args ...any) *InvalidError {
-	return &InvalidError{Fault: fmt.Sprintf(format, args...)}
+	return &InvalidError{Name: fileName, Fault: fmt.Sprintf(format, args...)}
 }
 
 // Validate checks the schema and every decision.

@@ -125,8 +125,8 @@ func TestParseRefuses(t *testing.T) {
 			if !errors.As(err, &ie) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Parse = %v, want *InvalidError containing %q", err, tt.want)
 			}
-			if ie.Newer != tt.newer || strings.ContainsAny(err.Error(), "\n") {
-				t.Fatalf("newer %v msg %q", ie.Newer, err)
+			if ie.Newer() != tt.newer || strings.ContainsAny(err.Error(), "\n") {
+				t.Fatalf("newer %v msg %q", ie.Newer(), err)
 			}
 		})
 	}

@@ -1,14 +1,17 @@
 package decisions
 
-import "fmt"
+import (
+	"fmt"
 
-// InvalidError is a decisions.json that cannot be trusted.
-type InvalidError struct {
-	Fault string // what is wrong, one line
-	Newer bool   // the schema is newer than this build understands
-}
+	"github.com/orc-state/orc-state/internal/schemaver"
+)
 
-func (e *InvalidError) Error() string { return "decisions.json is invalid: " + e.Fault }
+// InvalidError is a decisions.json that cannot be trusted (Name
+// "decisions.json"): the one shape every format returns.
+type InvalidError = schemaver.InvalidError
+
+// fileName names the file in its InvalidErrors.
+const fileName = "decisions.json"
 
 // InputError is a key, value, provenance or time Set refuses.
 type InputError struct{ Fault string }

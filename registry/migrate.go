@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/orc-state/orc-state/internal/schemaver"
 	"github.com/orc-state/orc-state/internal/strictjson"
 )
 
@@ -62,11 +63,11 @@ func Migrate(data []byte, now string) (*Migration, error) {
 	// Duplicate keys and invalid UTF-8 would be resolved silently below
 	// (the last key wins, bad bytes become U+FFFD): refuse them instead.
 	if err := strictjson.Check(data); err != nil {
-		return nil, &InvalidError{Fault: err.Error(), Problem: Garbled}
+		return nil, &InvalidError{Name: fileName, Fault: err.Error(), Problem: Garbled}
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
-		return nil, &InvalidError{Fault: "not a JSON object: " + err.Error(), Problem: NotObject}
+		return nil, &InvalidError{Name: fileName, Fault: "not a JSON object: " + err.Error(), Problem: NotObject}
 	}
 	m := &Migration{
 		Registry:   &Registry{Schema: Schema, Sessions: []Session{}},
@@ -90,18 +91,18 @@ func Migrate(data []byte, now string) (*Migration, error) {
 	}
 	var entries []json.RawMessage
 	if v, ok := top["sessions"]; ok && json.Unmarshal(v, &entries) != nil {
-		return nil, &InvalidError{Fault: "sessions is not a list of objects", Problem: BadSessions}
+		return nil, &InvalidError{Name: fileName, Fault: "sessions is not a list of objects", Problem: BadSessions}
 	}
 	var order []string
 	groups := map[string][]*draft{}
 	for i, raw := range entries {
 		var e map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &e); err != nil {
-			return nil, &InvalidError{Fault: "sessions is not a list of objects", Problem: BadSessions}
+			return nil, &InvalidError{Name: fileName, Fault: "sessions is not a list of objects", Problem: BadSessions}
 		}
 		d, err := newDraft(raw, e)
 		if err != nil {
-			return nil, &InvalidError{Fault: fmt.Sprintf("session %d: %v", i+1, err), Problem: BadEntry}
+			return nil, &InvalidError{Name: fileName, Fault: fmt.Sprintf("session %d: %v", i+1, err), Problem: BadEntry}
 		}
 		id := d.s.SessionID
 		if groups[id] == nil {
@@ -115,23 +116,18 @@ func Migrate(data []byte, now string) (*Migration, error) {
 		}
 	}
 	if err := m.Registry.Validate(); err != nil {
-		return nil, &InvalidError{Fault: "after migration: " + err.Error(), Problem: BadEntry}
+		return nil, &InvalidError{Name: fileName, Fault: "after migration: " + err.Error(), Problem: BadEntry}
 	}
 	return m, nil
 }
 
-// refuseNewer reads only the top-level schema, leniently (a duplicate key or
-// invalid UTF-8 elsewhere does not hide it), and refuses one above Schema.
+// refuseNewer refuses a top-level schema above Schema (schemaver.Probe:
+// lenient about the rest of the file, so nothing hides the version).
 func refuseNewer(data []byte) error {
-	var top map[string]json.RawMessage
-	var schema float64
-	if json.Unmarshal(data, &top) != nil || json.Unmarshal(top["schema"], &schema) != nil || schema <= Schema {
-		return nil
+	if _, e := schemaver.Probe(data, Schema); e != nil && e.Above() { // 2.0 or 1.5 is not converted either
+		return e.Invalid(fileName)
 	}
-	return &InvalidError{
-		Fault:   fmt.Sprintf("schema %g is newer than this orc-state understands (%d)", schema, Schema),
-		Problem: Newer,
-	}
+	return nil
 }
 
 // add merges the entries that map to one sessionId and appends the result.
@@ -143,6 +139,7 @@ func (m *Migration) add(group []*draft) error {
 	for _, d := range group[1:] {
 		if d.s.GitBranch != group[0].s.GitBranch {
 			return &InvalidError{
+				Name:    fileName,
 				Fault:   fmt.Sprintf("branches %q and %q both map to session %q", group[0].s.GitBranch, d.s.GitBranch, d.s.SessionID),
 				Problem: Collision,
 			}

@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/orc-state/orc-state/internal/portable"
+	"github.com/orc-state/orc-state/internal/schemaver"
 	"github.com/orc-state/orc-state/internal/strictjson"
 
 	"github.com/orc-state/orc-state/internal/textin"
@@ -152,78 +153,59 @@ func IsTime(v string) bool {
 // Stamp formats t as recorded timestamps are written: TimeLayout, in UTC.
 func Stamp(t time.Time) string { return t.UTC().Format(TimeLayout) }
 
-// InvalidError is a registry that cannot be trusted. Its Problem says
-// what kind of fault it is, which decides what can be done about it.
-type InvalidError struct {
-	Fault   string // what is wrong, one line
-	Problem Problem
-}
-
-func (e *InvalidError) Error() string { return "orc.json is invalid: " + e.Fault }
+// InvalidError is a registry that cannot be trusted: the one shape every
+// format returns (Name "orc.json"). Its Problem says what kind of fault it
+// is, which decides what can be done about it.
+type InvalidError = schemaver.InvalidError
 
 // Problem is the kind of an InvalidError.
-type Problem int
+type Problem = schemaver.Problem
 
 // The kinds of unusable registry. Parse finds the first three; the others
 // are what stops Migrate.
 const (
-	Damaged     Problem = iota // fails the strict parse or validation
-	Legacy                     // the original's vocabulary (legacy fields, no schema): Migrate converts it
-	Newer                      // a schema newer than this build understands
-	Garbled                    // duplicate names or invalid UTF-8 anywhere in the file
-	NotObject                  // not a JSON object
-	BadSessions                // sessions is not a list of objects
-	BadEntry                   // one entry cannot be converted, or is invalid once converted
-	Collision                  // two branches map to one sessionId
+	Damaged     = schemaver.Damaged     // fails the strict parse or validation
+	Legacy      = schemaver.Legacy      // the original's vocabulary (legacy fields, no schema): Migrate converts it
+	Newer       = schemaver.NewerSchema // a schema newer than this build understands
+	Garbled     = schemaver.Garbled     // duplicate names or invalid UTF-8 anywhere in the file
+	NotObject   = schemaver.NotObject   // not a JSON object
+	BadSessions = schemaver.BadSessions // sessions is not a list of objects
+	BadEntry    = schemaver.BadEntry    // one entry cannot be converted, or is invalid once converted
+	Collision   = schemaver.Collision   // two branches map to one sessionId
 )
+
+// fileName names the registry in its InvalidErrors.
+const fileName = "orc.json"
 
 // Parse reads orc.json strictly and validates it.
 func Parse(data []byte) (*Registry, error) {
 	var r Registry
 	if err := strictjson.Decode(data, &r); err != nil {
-		if n := schemaOf(data); n > Schema { // the version first: a newer file is never "repaired"
-			return nil, newerSchema(n)
+		if _, e := schemaver.Probe(data, Schema); e != nil && e.Kind == schemaver.Newer { // the version first: a newer file is never "repaired"
+			return nil, e.Invalid(fileName)
 		}
 		if f := strictjson.UnknownField(err); f != "" && isLegacy(f) {
-			return nil, &InvalidError{Fault: fmt.Sprintf("legacy field %q", f), Problem: Legacy}
+			return nil, &InvalidError{Name: fileName, Fault: fmt.Sprintf("legacy field %q", f), Problem: Legacy}
 		}
 		if f := legacyField(data); f != "" {
-			return nil, &InvalidError{Fault: fmt.Sprintf("legacy field %q (%v)", f, err), Problem: Legacy}
+			return nil, &InvalidError{Name: fileName, Fault: fmt.Sprintf("legacy field %q (%v)", f, err), Problem: Legacy}
 		}
 		fault := err.Error()
 		if line, col, ok := strictjson.Position(data, err); ok {
 			fault = fmt.Sprintf("%s at line %d, column %d", fault, line, col)
 		}
-		return nil, &InvalidError{Fault: fault, Problem: Damaged}
+		return nil, &InvalidError{Name: fileName, Fault: fault, Problem: Damaged}
 	}
-	if r.Schema > Schema {
-		return nil, newerSchema(r.Schema)
+	if e := schemaver.Check(r.Schema, Schema); e != nil {
+		return nil, e.Invalid(fileName)
 	}
 	if r.Schema == 0 && !hasSchema(data) {
-		return nil, &InvalidError{Fault: "no schema field", Problem: Legacy}
+		return nil, &InvalidError{Name: fileName, Fault: "no schema field", Problem: Legacy}
 	}
 	if err := r.Validate(); err != nil {
-		return nil, &InvalidError{Fault: err.Error(), Problem: Damaged}
+		return nil, &InvalidError{Name: fileName, Fault: err.Error(), Problem: Damaged}
 	}
 	return &r, nil
-}
-
-func newerSchema(n int) error {
-	return &InvalidError{
-		Fault:   fmt.Sprintf("schema %d is newer than this orc-state understands (%d)", n, Schema),
-		Problem: Newer,
-	}
-}
-
-// schemaOf reads the top-level schema leniently (0 when absent or unreadable).
-func schemaOf(data []byte) int {
-	var probe struct {
-		Schema *int `json:"schema"`
-	}
-	if json.Unmarshal(data, &probe) != nil || probe.Schema == nil {
-		return 0
-	}
-	return *probe.Schema
 }
 
 // hasSchema reports whether the file has a top-level schema member (a

@@ -3,22 +3,15 @@ package slices
 import (
 	"fmt"
 	"strings"
+
+	"github.com/orc-state/orc-state/internal/schemaver"
 )
 
 // InvalidError is a ledger that fails validation, read from the state dir
-// (Parse) or given by the user to slice init (ParseInput, Input set).
-type InvalidError struct {
-	Fault string // what is wrong, one line
-	Input bool   // the bytes came from the user, not from the state dir
-	Newer bool   // the schema is newer than this build understands
-}
-
-func (e *InvalidError) Error() string {
-	if e.Input {
-		return "slice plan is invalid: " + e.Fault
-	}
-	return "slices.json is invalid: " + e.Fault
-}
+// (Parse; Name "slices.json") or given by the user to slice init
+// (ParseInput; Name "slice plan", Input set): the one shape every format
+// returns.
+type InvalidError = schemaver.InvalidError
 
 // NotFoundError is an id no slice has; Near are the ledger's ids closest
 // to it (suggest.Near), for a "did you mean".

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/schemaver"
 	"github.com/orc-state/orc-state/internal/strictjson"
 	"github.com/orc-state/orc-state/internal/suggest"
 )
@@ -33,41 +34,44 @@ func Parse(data []byte) (*Ledger, error) { return parse(data, false) }
 func ParseInput(data []byte) (*Ledger, error) { return parse(data, true) }
 
 func parse(data []byte, input bool) (*Ledger, error) {
-	fail := func(newer bool, format string, args ...any) error {
-		return &InvalidError{Fault: fmt.Sprintf(format, args...), Input: input, Newer: newer}
+	name := "slices.json"
+	if input {
+		name = "slice plan"
+	}
+	fail := func(format string, args ...any) error {
+		return &InvalidError{Name: name, Fault: fmt.Sprintf(format, args...), Input: input}
 	}
 	if err := strictjson.Check(data); err != nil {
-		return nil, fail(false, "%s", err)
+		return nil, fail("%s", err)
 	}
 	top, ok := splitObject(data)
 	if !ok {
-		return nil, fail(false, "the top level is not a JSON object")
+		return nil, fail("the top level is not a JSON object")
 	}
-	if v := top.get("schema"); v != nil && string(v) != "null" {
-		n, err := strconv.Atoi(string(v))
-		switch {
-		case err != nil || !integerLit(v):
-			return nil, fail(false, "schema must be an integer, got %s", clip(v))
-		case n > Schema:
-			return nil, fail(true, "schema %d is newer than this orc-state understands (%d)", n, Schema)
-		case n != Schema:
-			return nil, fail(false, "schema is %d; expected %d", n, Schema)
-		}
+	switch n, e := schemaver.ProbeValue(top.get("schema"), Schema); {
+	case e != nil && e.Kind == schemaver.NotInteger:
+		return nil, fail("schema must be an integer, got %s", clip(top.get("schema")))
+	case e != nil && e.Kind == schemaver.Newer:
+		ie := e.Invalid(name)
+		ie.Input = input
+		return nil, ie
+	case e == nil && n != Schema:
+		return nil, fail("schema is %d; expected %d", n, Schema)
 	}
 	for _, k := range []string{"planPath", "planSha256"} {
 		if v := top.get(k); v != nil && string(v) != "null" {
 			if _, err := str(v, k); err != nil {
-				return nil, fail(false, "%s", err)
+				return nil, fail("%s", err)
 			}
 		}
 	}
 	raw := top.get("slices")
 	if raw == nil {
-		return nil, fail(false, "no slices array")
+		return nil, fail("no slices array")
 	}
 	elems, ok := splitArray(raw)
 	if !ok {
-		return nil, fail(false, "slices must be an array, got %s", clip(raw))
+		return nil, fail("slices must be an array, got %s", clip(raw))
 	}
 	l := &Ledger{top: top, slices: make([]entry, 0, len(elems))}
 	seen := make(map[string]bool, len(elems))
@@ -75,24 +79,24 @@ func parse(data []byte, input bool) (*Ledger, error) {
 	for i, e := range elems {
 		obj, ok := splitObject(e)
 		if !ok {
-			return nil, fail(false, "slices[%d] is not an object", i)
+			return nil, fail("slices[%d] is not an object", i)
 		}
 		s, err := decodeSlice(obj)
 		if err != nil {
 			if s.ID == "" {
-				return nil, fail(false, "slices[%d]: %s", i, err)
+				return nil, fail("slices[%d]: %s", i, err)
 			}
-			return nil, fail(false, "slice %s: %s", s.ID, err)
+			return nil, fail("slice %s: %s", s.ID, err)
 		}
 		if seen[s.ID] {
-			return nil, fail(false, "duplicate slice id %s", s.ID)
+			return nil, fail("duplicate slice id %s", s.ID)
 		}
 		seen[s.ID] = true
 		l.slices = append(l.slices, entry{obj: obj, view: s})
 		views = append(views, s)
 	}
 	if faults := graphFaults(views); len(faults) > 0 {
-		return nil, fail(false, "slice %s: %s", faults[0].slice, faults[0].detail)
+		return nil, fail("slice %s: %s", faults[0].slice, faults[0].detail)
 	}
 	if input {
 		// A new plan's ids are in the safe alphabet, so every command that
@@ -100,7 +104,7 @@ func parse(data []byte, input bool) (*Ledger, error) {
 		// keeps its ids (and they are quoted where printed).
 		for _, v := range views {
 			if p := safetext.NameProblem(v.ID, safetext.MaxName); p != "" {
-				return nil, fail(false, "slice id %s %s; a new slice id is 1 to 128 characters of %s", strconv.Quote(v.ID), p, safetext.Alphabet)
+				return nil, fail("slice id %s %s; a new slice id is 1 to 128 characters of %s", strconv.Quote(v.ID), p, safetext.Alphabet)
 			}
 		}
 	}

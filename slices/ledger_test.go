@@ -214,8 +214,8 @@ func TestParseRefuses(t *testing.T) {
 			if ie.Input || !strings.HasPrefix(err.Error(), "slices.json is invalid: ") {
 				t.Fatalf("disk error %q: input %v", err, ie.Input)
 			}
-			if newer := strings.Contains(tt.want, "newer"); ie.Newer != newer {
-				t.Fatalf("Newer = %v, want %v", ie.Newer, newer)
+			if newer := strings.Contains(tt.want, "newer"); ie.Newer() != newer {
+				t.Fatalf("Newer = %v, want %v", ie.Newer(), newer)
 			}
 			_, err = ParseInput([]byte(tt.in))
 			if !errors.As(err, &ie) || !ie.Input || !strings.HasPrefix(err.Error(), "slice plan is invalid: ") {

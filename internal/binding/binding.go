@@ -23,7 +23,7 @@
 // two worktrees hold each other's claims. Entries are kept sorted by path.
 // Parse is strict: duplicate keys, unknown fields, a missing schema or
 // worktrees array, schema above 1, or a field breaking the rules above
-// make an *InvalidError (Newer set for a newer schema).
+// make an *InvalidError (Newer() for a newer schema).
 package binding
 
 import (
@@ -35,6 +35,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/orc-state/orc-state/internal/schemaver"
 	"github.com/orc-state/orc-state/internal/strictjson"
 	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/registry"
@@ -75,16 +76,12 @@ type Binding struct {
 	GitDirMade string `json:"gitDirMade,omitempty"`
 }
 
-// InvalidError is a worktrees.json that cannot be trusted.
-type InvalidError struct {
-	Fault string // what is wrong, one line
-	Newer bool   // the schema is newer than this build understands
-}
-
-func (e *InvalidError) Error() string { return FileName + " is invalid: " + e.Fault }
+// InvalidError is a worktrees.json that cannot be trusted (Name
+// FileName): the one shape every format returns.
+type InvalidError = schemaver.InvalidError
 
 func invalid(format string, args ...any) *InvalidError {
-	return &InvalidError{Fault: fmt.Sprintf(format, args...)}
+	return &InvalidError{Name: FileName, Fault: fmt.Sprintf(format, args...)}
 }
 
 // Parse reads worktrees.json strictly. Empty data (no file yet) is an
@@ -100,12 +97,13 @@ func Parse(data []byte) (*File, error) {
 		return nil, invalid("the top level is not a JSON object")
 	}
 	var probe struct {
-		Schema    *int            `json:"schema"`
+		Schema    json.RawMessage `json:"schema"`
 		Worktrees json.RawMessage `json:"worktrees"`
 	}
 	_ = json.Unmarshal(data, &probe)
-	if probe.Schema != nil && *probe.Schema > Schema {
-		return nil, &InvalidError{Fault: fmt.Sprintf("schema %d is newer than this orc-state understands (%d)", *probe.Schema, Schema), Newer: true}
+	_, schemaErr := schemaver.ProbeValue(probe.Schema, Schema)
+	if schemaErr != nil && schemaErr.Kind == schemaver.Newer {
+		return nil, schemaErr.Invalid(FileName)
 	}
 	var wire struct {
 		Schema    int `json:"schema"`
@@ -138,7 +136,7 @@ func Parse(data []byte) (*File, error) {
 		}
 		f.Worktrees = append(f.Worktrees, b)
 	}
-	if probe.Schema == nil {
+	if schemaErr != nil && schemaErr.Kind == schemaver.Missing {
 		return nil, invalid("no schema field")
 	}
 	if len(probe.Worktrees) == 0 || string(probe.Worktrees) == "null" {

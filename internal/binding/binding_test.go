@@ -92,8 +92,8 @@ func TestParse(t *testing.T) {
 			if !errors.As(err, &ie) {
 				t.Fatalf("Parse = %v, want an *InvalidError", err)
 			}
-			if ie.Newer != tt.newer {
-				t.Errorf("Newer = %v, want %v", ie.Newer, tt.newer)
+			if ie.Newer() != tt.newer {
+				t.Errorf("Newer = %v, want %v", ie.Newer(), tt.newer)
 			}
 			if !strings.Contains(err.Error(), tt.fault) || !strings.HasPrefix(err.Error(), "worktrees.json is invalid: ") {
 				t.Errorf("error %q does not say %q", err, tt.fault)

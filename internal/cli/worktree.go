@@ -28,21 +28,7 @@ func readBindings(d *state.Dir) (*binding.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := binding.Parse(data)
-	if err != nil {
-		return nil, bindingsInvalid(err)
-	}
-	return f, nil
-}
-
-// bindingsInvalid is the exit-3 error for an unusable worktrees.json.
-func bindingsInvalid(err error) error {
-	hint := "run orc-state doctor"
-	var ie *binding.InvalidError
-	if errors.As(err, &ie) && ie.Newer {
-		hint = "upgrade orc-state"
-	}
-	return &fault.Error{Code: fault.Invalid, Msg: err.Error(), Err: err, Hint: hint}
+	return binding.Parse(data)
 }
 
 // writeBindings stages worktrees.json in the transaction.
@@ -62,7 +48,7 @@ func unbindSessions(tx *state.Tx, ids ...string) error {
 	}
 	f, err := binding.Parse(data)
 	if err != nil {
-		return bindingsInvalid(err)
+		return err
 	}
 	if len(f.RemoveSessions(ids...)) > 0 {
 		writeBindings(tx, f)

@@ -6,6 +6,7 @@ import (
 	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/internal/lock"
 	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/schemaver"
 	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
 )
@@ -67,21 +68,14 @@ func explainKnown(err error) (code int, hint, suffix string, ok bool) {
 		return Internal, "make room where the output goes (or send it elsewhere), then run the command again", "", true
 	case *lock.TimeoutError:
 		return Locked, "", "", true
-	case *registry.InvalidError:
-		return Invalid, registryHints[e.Problem], "", true
-	case *decisions.InvalidError:
-		if e.Newer {
-			return Invalid, hintUpgrade, "", true
-		}
-		return Invalid, hintDoctor, "", true
+	case *schemaver.InvalidError:
+		return invalid(e)
 	case *decisions.InputError:
 		return Usage, "", "", true
 	case *decisions.SettledError:
 		return NotFound, "", "; pass --supersede to change it", true
 	case *decisions.SettingError:
 		return Invalid, "settle it again: orc-state decision set " + safetext.Quote(e.Key) + " N --provenance policy --supersede (N: the retries allowed, such as 2)", "", true
-	case *slices.InvalidError:
-		return sliceInvalid(e)
 	case *slices.NotFoundError:
 		if len(e.Near) > 0 {
 			quoted := make([]string, len(e.Near))
@@ -120,14 +114,16 @@ func explainKnown(err error) (code int, hint, suffix string, ok bool) {
 	return 0, "", "", false
 }
 
-// sliceInvalid is a ledger refused: a plan the user gave (exit 2) or the
-// state dir's slices.json (exit 3).
-func sliceInvalid(e *slices.InvalidError) (code int, hint, suffix string, ok bool) {
-	code, hint = Invalid, hintDoctor
+// invalid is a document a format refused (every format returns the one
+// schemaver.InvalidError): one the user gave is exit 2, a state-dir file
+// exit 3; the hint follows the Problem (registryHints: orc.json's kinds
+// include every other format's Damaged and NewerSchema).
+func invalid(e *schemaver.InvalidError) (code int, hint, suffix string, ok bool) {
+	code, hint = Invalid, registryHints[e.Problem]
 	if e.Input {
 		code, hint = Usage, "fix the plan file and run orc-state slice init again"
 	}
-	if e.Newer {
+	if e.Newer() {
 		hint = hintUpgrade
 	}
 	return code, hint, "", true

@@ -8,13 +8,16 @@ import (
 	"time"
 
 	"github.com/orc-state/orc-state/decisions"
+	"github.com/orc-state/orc-state/internal/binding"
 	"github.com/orc-state/orc-state/internal/lock"
 	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
 )
 
 func TestExplain(t *testing.T) {
-	regInvalid := func(p registry.Problem) error { return &registry.InvalidError{Fault: "f", Problem: p} }
+	regInvalid := func(p registry.Problem) error {
+		return &registry.InvalidError{Name: "orc.json", Fault: "f", Problem: p}
+	}
 	tests := []struct {
 		name string
 		err  error
@@ -38,17 +41,24 @@ func TestExplain(t *testing.T) {
 		{"registry collision", regInvalid(registry.Collision), Invalid, "orc.json is invalid: f", "remove or rename one entry by hand, then run orc-state migrate"},
 		{"wrapped registry", fmt.Errorf("reading: %w", regInvalid(registry.Legacy)), Invalid, "reading: orc.json is invalid: f", "run orc-state migrate"},
 		{"joined registry", errors.Join(errors.New("a"), regInvalid(registry.Newer)), Invalid, "a\norc.json is invalid: f", "upgrade orc-state"},
-		{"decisions invalid", &decisions.InvalidError{Fault: "f"}, Invalid, "decisions.json is invalid: f", "run orc-state doctor"},
-		{"decisions newer", &decisions.InvalidError{Fault: "f", Newer: true}, Invalid, "decisions.json is invalid: f", "upgrade orc-state"},
+		{"decisions invalid", &decisions.InvalidError{Name: "decisions.json", Fault: "f"}, Invalid, "decisions.json is invalid: f", "run orc-state doctor"},
+		{"decisions newer", &decisions.InvalidError{Name: "decisions.json", Fault: "f", Problem: registry.Newer}, Invalid, "decisions.json is invalid: f", "upgrade orc-state"},
 		{"decisions input", &decisions.InputError{Fault: "bad key"}, Usage, "bad key", ""},
 		{"decision settled", &decisions.SettledError{Key: "k", Value: "v"}, NotFound, "'k' already settled (v); pass --supersede to change it", ""},
 		{"decision no count", &decisions.SettingError{Key: "maxRetriesPerSlice", Value: "abc"}, Invalid,
 			`decision maxRetriesPerSlice holds "abc", not a retry count from 0 to 2147483647`,
 			"settle it again: orc-state decision set maxRetriesPerSlice N --provenance policy --supersede (N: the retries allowed, such as 2)"},
-		{"ledger on disk", &slices.InvalidError{Fault: "f"}, Invalid, "slices.json is invalid: f", "run orc-state doctor"},
-		{"ledger newer", &slices.InvalidError{Fault: "f", Newer: true}, Invalid, "slices.json is invalid: f", "upgrade orc-state"},
-		{"plan given", &slices.InvalidError{Fault: "f", Input: true}, Usage, "slice plan is invalid: f", "fix the plan file and run orc-state slice init again"},
-		{"plan given, newer", &slices.InvalidError{Fault: "f", Input: true, Newer: true}, Usage, "slice plan is invalid: f", "upgrade orc-state"},
+		{"ledger on disk", &slices.InvalidError{Name: "slices.json", Fault: "f"}, Invalid, "slices.json is invalid: f", "run orc-state doctor"},
+		{"ledger newer", &slices.InvalidError{Name: "slices.json", Fault: "f", Problem: registry.Newer}, Invalid, "slices.json is invalid: f", "upgrade orc-state"},
+		{"plan given", &slices.InvalidError{Name: "slice plan", Fault: "f", Input: true}, Usage, "slice plan is invalid: f", "fix the plan file and run orc-state slice init again"},
+		{"worktrees.json damaged", parseErr(binding.Parse([]byte(`{"worktrees":[]}`))), Invalid, "worktrees.json is invalid: no schema field", "run orc-state doctor"},
+		{"worktrees.json newer", parseErr(binding.Parse([]byte(`{"schema":2,"worktrees":[]}`))), Invalid,
+			"worktrees.json is invalid: schema 2 is newer than this orc-state understands (1)", "upgrade orc-state"},
+		{"decisions.json newer, as parsed", parseErr(decisions.Parse([]byte(`{"schema":3,"decisions":{}}`))), Invalid,
+			"decisions.json is invalid: schema 3 is newer than this orc-state understands (1)", "upgrade orc-state"},
+		{"slices.json newer, as parsed", parseErr(slices.Parse([]byte(`{"schema":2,"slices":[]}`))), Invalid,
+			"slices.json is invalid: schema 2 is newer than this orc-state understands (1)", "upgrade orc-state"},
+		{"plan given, newer", &slices.InvalidError{Name: "slice plan", Fault: "f", Input: true, Problem: registry.Newer}, Usage, "slice plan is invalid: f", "upgrade orc-state"},
 		{"no such slice", &slices.NotFoundError{ID: "9"}, NotFound, `no slice with id "9"`, "run orc-state slice list"},
 		{"no such slice, near ones", &slices.NotFoundError{ID: "s9", Near: []string{"s1", "it's"}}, NotFound, `no slice with id "s9"`, `did you mean s1 or 'it'\''s'? run orc-state slice list`},
 		{"illegal edge", &slices.EdgeError{From: "pending", To: "green", Allowed: []string{"red"}}, Usage, "illegal transition pending → green; from pending: red", ""},
@@ -152,3 +162,7 @@ func TestExplainClaims(t *testing.T) {
 		})
 	}
 }
+
+// parseErr is the error of a format's Parse, for rows that explain what a
+// parser really returns.
+func parseErr[T any](_ T, err error) error { return err }
