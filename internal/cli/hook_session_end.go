@@ -16,14 +16,16 @@ prints nothing and exits 0.`
 
 // Run writes the Auto-checkpoint as the session ends.
 func (c *HookSessionEndCmd) Run(e *Env) error {
-	return e.autoCheckpointHook("hook:SessionEnd", "session-end")
+	return e.autoCheckpointHook("hook:SessionEnd", "session-end", false)
 }
 
 // autoCheckpointHook is the body of the hooks that only write the
 // Auto-checkpoint of the live session of the payload's cwd with trigger:
 // nothing for a subagent (agent_id set), nothing without a live session,
-// one stderr line on a problem; always exit 0, never any stdout.
-func (e *Env) autoCheckpointHook(actor, trigger string) error {
+// one stderr line on a problem; always exit 0, never any stdout. With
+// onlyIfChanged, nothing either when HEAD and the dirty set are as the
+// last Auto-checkpoint recorded them.
+func (e *Env) autoCheckpointHook(actor, trigger string, onlyIfChanged bool) error {
 	p, err := e.payload()
 	if err != nil {
 		return e.problem(err)
@@ -41,6 +43,9 @@ func (e *Env) autoCheckpointHook(actor, trigger string) error {
 	}
 	g := observe(d, s.GitBranch, 0)
 	g.close() // its git process ends before the lock is taken (docs/protocol.md §4)
+	if onlyIfChanged && !gitChangedSinceAuto(d, s, g) {
+		return nil
+	}
 	if err := e.writeAuto(s.SessionID, g, trigger); err != nil {
 		return e.problem(err)
 	}

@@ -22,30 +22,7 @@ subagent's turn (agent_id set) writes nothing. It prints nothing and exits 0.`
 // Run refreshes the Auto-checkpoint at the end of a turn, only when HEAD
 // or the dirty set changed since the last one. It prints nothing.
 func (c *HookStopCmd) Run(e *Env) error {
-	p, err := e.payload()
-	if err != nil {
-		return e.problem(err)
-	}
-	if p.AgentID != "" {
-		return nil
-	}
-	e.actor = "hook:Stop"
-	d, _, s, err := e.liveSession()
-	if err != nil || s == nil {
-		if err != nil {
-			return e.problem(err)
-		}
-		return nil
-	}
-	g := observe(d, s.GitBranch, 0)
-	g.close() // its git process ends before the lock is taken (docs/protocol.md §4)
-	if !gitChangedSinceAuto(d, s, g) {
-		return nil
-	}
-	if err := e.writeAuto(s.SessionID, g, "stop"); err != nil {
-		return e.problem(err)
-	}
-	return nil
+	return e.autoCheckpointHook("hook:Stop", "stop", true)
 }
 
 // gitChangedSinceAuto compares the HEAD and Dirty lines the last

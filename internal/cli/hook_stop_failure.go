@@ -15,5 +15,5 @@ writes nothing. It prints nothing and exits 0.`
 
 // Run writes the Auto-checkpoint after a failed turn.
 func (c *HookStopFailureCmd) Run(e *Env) error {
-	return e.autoCheckpointHook("hook:StopFailure", "stop-failure")
+	return e.autoCheckpointHook("hook:StopFailure", "stop-failure", false)
 }

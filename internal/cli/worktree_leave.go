@@ -31,9 +31,25 @@ func (c *WorktreeLeaveCmd) Run(e *Env) error {
 		}
 		path = d.Git.WorktreeRoot
 	}
+	left, err := e.unbind(path)
+	if err != nil {
+		return err
+	}
+	if left == nil {
+		e.warn("%s is bound to no session; nothing to do", safetext.Escape(path))
+		return nil
+	}
+	_, err = fmt.Fprintf(e.Stdout, "%s\t%s\n", safetext.Escape(left.Path), left.Session)
+	return err
+}
+
+// unbind removes the binding of the worktree at path, under the lock,
+// journaled in the session it named when that session exists; the binding
+// it removed, nil when path was bound to nothing.
+func (e *Env) unbind(path string) (*binding.Binding, error) {
 	var left *binding.Binding
-	err = e.Update(func(tx *state.Tx) error {
-		left = nil
+	err := e.Update(func(tx *state.Tx) error {
+		left = nil // the function may run twice
 		f, err := readBindings(tx.Dir())
 		if err != nil {
 			return err
@@ -51,15 +67,7 @@ func (c *WorktreeLeaveCmd) Run(e *Env) error {
 		left = &gone
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	if left == nil {
-		e.warn("%s is bound to no session; nothing to do", safetext.Escape(path))
-		return nil
-	}
-	_, err = fmt.Fprintf(e.Stdout, "%s\t%s\n", safetext.Escape(left.Path), left.Session)
-	return err
+	return left, err
 }
 
 // bindingAt is the binding whose path is path (the same folder, or the

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/orc-state/orc-state/internal/binding"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/safetext"
@@ -109,26 +108,7 @@ func (e *Env) removeWorktree(path string, withOut bool) error {
 		}
 		break
 	}
-	var left *binding.Binding
-	err = e.Update(func(tx *state.Tx) error {
-		left = nil
-		f, err := readBindings(tx.Dir())
-		if err != nil {
-			return err
-		}
-		b := bindingAt(f, path)
-		if b == nil {
-			return nil
-		}
-		gone := *b
-		f.Remove(b.Path)
-		writeBindings(tx, f)
-		if findExact(tx.Reg, gone.Session) != nil {
-			tx.Touch(gone.Session, map[string]string{"worktree": gone.Path})
-		}
-		left = &gone
-		return nil
-	})
+	left, err := e.unbind(path)
 	if err != nil || !withOut {
 		return err
 	}
