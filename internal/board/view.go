@@ -6,10 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
-
-	"golang.org/x/text/width"
 
 	"github.com/orc-state/orc-state/internal/safetext"
 )
@@ -298,7 +294,7 @@ func span2(d time.Duration) string {
 func fit(l line, cols int, color bool) string {
 	total := 0
 	for _, s := range l {
-		total += textWidth(s.text)
+		total += safetext.Width(s.text)
 	}
 	budget := -1 // no cut
 	if cols > 0 && total > cols {
@@ -309,12 +305,12 @@ func fit(l line, cols int, color bool) string {
 	for _, s := range l {
 		text := s.text
 		cut := false
-		if w := textWidth(text); budget >= 0 && used+w > budget {
+		if w := safetext.Width(text); budget >= 0 && used+w > budget {
 			text, w = clip(text, budget-used)
 			text += "…"
 			cut = true
 		}
-		used += textWidth(text)
+		used += safetext.Width(text)
 		if color && s.style != "" && text != "" {
 			b.WriteString(s.style + text + reset)
 		} else {
@@ -331,35 +327,11 @@ func fit(l line, cols int, color bool) string {
 func clip(s string, n int) (string, int) {
 	used := 0
 	for i, r := range s {
-		c := cells(r)
+		c := safetext.Cells(r)
 		if used+c > n {
 			return s[:i], used
 		}
 		used += c
 	}
 	return s, used
-}
-
-// cells is how many columns r takes on a terminal.
-func cells(r rune) int {
-	switch {
-	case r < utf8.RuneSelf:
-		return 1
-	case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf):
-		return 0
-	}
-	switch width.LookupRune(r).Kind() {
-	case width.EastAsianWide, width.EastAsianFullwidth:
-		return 2
-	}
-	return 1
-}
-
-// textWidth is how many columns s takes on a terminal.
-func textWidth(s string) int {
-	n := 0
-	for _, r := range s {
-		n += cells(r)
-	}
-	return n
 }

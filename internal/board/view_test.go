@@ -1,6 +1,8 @@
 package board
 
 import (
+	"github.com/orc-state/orc-state/internal/safetext"
+
 	"strings"
 	"testing"
 	"time"
@@ -68,7 +70,7 @@ func TestRenderCases(t *testing.T) {
 		{"every line fits the width, cut with an ellipsis", func(*Board) {}, View{Now: now, Width: 30},
 			func(t *testing.T, out string) {
 				for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
-					if w := textWidth(l); w > 30 {
+					if w := safetext.Width(l); w > 30 {
 						t.Errorf("%d columns: %q", w, l)
 					}
 				}
@@ -79,7 +81,7 @@ func TestRenderCases(t *testing.T) {
 		{"wide characters count two columns", func(b *Board) { b.Sessions[0].SessionID = strings.Repeat("界", 20) }, View{Now: now, Width: 21},
 			func(t *testing.T, out string) {
 				first := strings.SplitN(out, "\n", 2)[0]
-				if w := textWidth(first); w > 21 || !strings.HasSuffix(first, "…") {
+				if w := safetext.Width(first); w > 21 || !strings.HasSuffix(first, "…") {
 					t.Errorf("%d columns: %q", w, first)
 				}
 			}},
@@ -98,7 +100,7 @@ func TestRenderCases(t *testing.T) {
 		{"the width counts no escape sequence", func(*Board) {}, View{Now: now, Color: true, Width: 40},
 			func(t *testing.T, out string) {
 				for _, l := range strings.Split(out, "\n") {
-					if w := textWidth(stripANSI(l)); w > 40 {
+					if w := safetext.Width(stripANSI(l)); w > 40 {
 						t.Errorf("%d columns: %q", w, l)
 					}
 				}

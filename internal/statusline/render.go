@@ -22,7 +22,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/text/width"
+	"github.com/orc-state/orc-state/internal/safetext"
 )
 
 // Session is the orc session the statusline shows, as `line` reads it.
@@ -157,7 +157,7 @@ type segment []span
 func (s segment) width() int {
 	n := 0
 	for _, sp := range s {
-		n += textWidth(sp.text)
+		n += safetext.Width(sp.text)
 	}
 	return n
 }
@@ -595,32 +595,6 @@ func clean(s string, max int) string {
 	return clipPlain(s, max)
 }
 
-// cells is how many terminal columns r takes: 2 for East Asian wide and
-// fullwidth characters (CJK, most emoji), 0 for combining marks and other
-// invisible format characters, 1 otherwise.
-func cells(r rune) int {
-	switch {
-	case r < utf8.RuneSelf:
-		return 1
-	case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf):
-		return 0
-	}
-	switch width.LookupRune(r).Kind() {
-	case width.EastAsianWide, width.EastAsianFullwidth:
-		return 2
-	}
-	return 1
-}
-
-// textWidth is how many columns s takes on a terminal.
-func textWidth(s string) int {
-	n := 0
-	for _, r := range s {
-		n += cells(r)
-	}
-	return n
-}
-
 // asciiOnly is s for a terminal whose locale is not UTF-8: the ellipsis
 // becomes '.', any other non-ASCII character '?' (one column each, so the
 // widths hold).
@@ -638,7 +612,7 @@ func asciiOnly(s string) string {
 
 // clipPlain cuts s to w columns, ending in an ellipsis when cut.
 func clipPlain(s string, w int) string {
-	if textWidth(s) <= w {
+	if safetext.Width(s) <= w {
 		return s
 	}
 	room := w - 1 // the ellipsis takes one
@@ -648,10 +622,10 @@ func clipPlain(s string, w int) string {
 	var b strings.Builder
 	used := 0
 	for _, r := range s {
-		if used+cells(r) > room {
+		if used+safetext.Cells(r) > room {
 			break
 		}
-		used += cells(r)
+		used += safetext.Cells(r)
 		b.WriteRune(r)
 	}
 	if w > 1 {

@@ -1,6 +1,8 @@
 package statusline
 
 import (
+	"github.com/orc-state/orc-state/internal/safetext"
+
 	"regexp"
 	"strings"
 	"testing"
@@ -173,7 +175,7 @@ func checkShape(t *testing.T, out string, cols int) {
 		t.Errorf("%d rows: %q", len(rows), out)
 	}
 	for _, r := range rows {
-		if n := textWidth(strip(r)); n > cols {
+		if n := safetext.Width(strip(r)); n > cols {
 			t.Errorf("row %q is %d columns, over %d", strip(r), n, cols)
 		}
 	}
@@ -254,11 +256,11 @@ func TestRenderWidths(t *testing.T) {
 // reorder a row.
 func TestWideText(t *testing.T) {
 	for s, want := range map[string]int{"main": 4, "機能/決済": 9, "e\u0301": 1, "🚀x": 3, "a\u200db": 2} {
-		if got := textWidth(s); got != want {
-			t.Errorf("textWidth(%q) = %d, want %d", s, got, want)
+		if got := safetext.Width(s); got != want {
+			t.Errorf("safetext.Width(%q) = %d, want %d", s, got, want)
 		}
 	}
-	if got := clipPlain("機能機能機能", 6); got != "機能…" || textWidth(got) > 6 {
+	if got := clipPlain("機能機能機能", 6); got != "機能…" || safetext.Width(got) > 6 {
 		t.Errorf("clipPlain = %q", got)
 	}
 	if got := clean("a\u202eb\u2066c", 10); got != "a b c" {
