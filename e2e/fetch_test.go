@@ -75,9 +75,9 @@ func sum(b []byte) string {
 type relServer struct {
 	*httptest.Server
 	hits    atomic.Int32
-	archive []byte // what a request for the archive gets
-	mode    string // "good", "404", "truncate", "stall", "slow"
-	delay   time.Duration
+	archive []byte       // what a request for the archive gets
+	mode    string       // "good", "404", "truncate", "stall", "slow"
+	delay   atomic.Int64 // nanoseconds each request waits first; set while the server may already serve
 	stop    chan struct{}
 }
 
@@ -89,7 +89,7 @@ func newRelServer(t *testing.T, archive []byte, mode string) *relServer {
 			http.NotFound(w, r)
 			return
 		}
-		time.Sleep(s.delay)
+		time.Sleep(time.Duration(s.delay.Load()))
 		switch s.mode {
 		case "404":
 			http.NotFound(w, r)
@@ -326,7 +326,7 @@ func TestLauncherDownloadsOnceForTenCommands(t *testing.T) {
 	rel := version.Release()
 	r := newFetchRig(t, "curl")
 	s := r.serve("good")
-	s.delay = 700 * time.Millisecond
+	s.delay.Store(int64(700 * time.Millisecond))
 	var wg sync.WaitGroup
 	res := make([]lresult, 10)
 	for i := range res {
@@ -351,7 +351,7 @@ func TestLauncherDownloadsInTheBackgroundForHooks(t *testing.T) {
 	rel := version.Release()
 	r := newFetchRig(t, "curl")
 	s := r.serve("good")
-	s.delay = 2 * time.Second
+	s.delay.Store(int64(2 * time.Second))
 	r.env[1] = "ORC_STATE_DOWNLOAD_TIMEOUT=10"
 	got := r.run(startPayload, "hook", "session-start")
 	expect(t, "session-start", got, 0, []string{`{"systemMessage":"orc-state: downloading orc-state ` + rel + ` in the background`}, nil)
@@ -384,7 +384,7 @@ func TestLauncherUsesAnotherReleaseUntilTheDownloadIsInstalled(t *testing.T) {
 	r := newFetchRig(t, "curl")
 	r.path = append(r.path, r.dirWith("old", fakeOrc(t, "0.0.1")))
 	s := r.serve("good")
-	s.delay = time.Second
+	s.delay.Store(int64(time.Second))
 	r.env[1] = "ORC_STATE_DOWNLOAD_TIMEOUT=10"
 	got := r.run(startPayload, "hook", "session-start")
 	expect(t, "session-start", got, 0, []string{"stand-in 0.0.1: hook session-start"}, []string{"warning: using ", "(orc-state 0.0.1); this plugin is " + rel, "installing in the background"})
