@@ -192,7 +192,7 @@ func doctor(d *state.Dir, now time.Time, env environ.List) []doctorFinding {
 	out = append(out, orphanFindings(d, reg, inTx)...)
 	out = append(out, nameFindings(reg)...)
 	if !inTx[binding.FileName] {
-		for _, f := range bindingFindings(d, env, "", func(id string) bool { return findExact(reg, id) != nil },
+		for _, f := range bindingFindings(d, env, "", func(id string) bool { return reg.Exact(id) != nil },
 			func(branch string) *registry.Session { return ownSession(reg, branch) }) {
 			out = append(out, doctorFinding{Finding: f})
 		}
@@ -328,7 +328,7 @@ func orphans(d *state.Dir, reg *registry.Registry) []orphan {
 			continue
 		}
 		empty := emptySession(d, name)
-		if reg != nil && findExact(reg, name) != nil || isLinkFolder(d, name) || !empty && !sessionShaped(d, name) {
+		if reg != nil && reg.Exact(name) != nil || isLinkFolder(d, name) || !empty && !sessionShaped(d, name) {
 			continue
 		}
 		if tracked, err := gitTracks(d, name); tracked || err != nil {
@@ -402,15 +402,6 @@ func gitTracks(d *state.Dir, name string) (bool, error) {
 		}
 	}
 	return false, nil
-}
-
-func findExact(reg *registry.Registry, id string) *registry.Session {
-	for i := range reg.Sessions {
-		if reg.Sessions[i].SessionID == id {
-			return &reg.Sessions[i]
-		}
-	}
-	return nil
 }
 
 // tempFiles lists leftover temp files of atomic writes (relative paths),

@@ -170,7 +170,7 @@ func keyTaken(tx *state.Tx, s *registry.Session) error {
 	if err := registry.CheckPortable(id); err != nil {
 		return fault.Usagef("%v", err).WithHint("sessions move between machines; a key must be a folder name Linux, macOS and Windows can all use")
 	}
-	if other := findExact(tx.Reg, id); other != nil {
+	if other := tx.Reg.Exact(id); other != nil {
 		return fault.Usagef("branch %q maps to session %q, which belongs to branch %q", branch, id, other.GitBranch).
 			WithHint("rename the branch, or remove the other session with orc-state session remove (archived first: orc-state session restore brings it back)")
 	}

@@ -124,7 +124,7 @@ func (c *RepairCmd) removeTemp(e *Env) error {
 		perSession := map[string][]string{}
 		for _, rel := range removed {
 			tx.RemoveFile(rel)
-			if id, _, ok := strings.Cut(filepath.ToSlash(rel), "/"); ok && findExact(tx.Reg, id) != nil {
+			if id, _, ok := strings.Cut(filepath.ToSlash(rel), "/"); ok && tx.Reg.Exact(id) != nil {
 				perSession[id] = append(perSession[id], rel)
 			} else {
 				tx.Tombstone(e.tombstone(map[string]any{"tempFile": rel}))
@@ -276,7 +276,7 @@ func orphanCheck(d *state.Dir, reg *registry.Registry, name string) error {
 	if isLinkFolder(d, name) {
 		return fault.Usagef("%s holds a workspace link, not an orphan session", name)
 	}
-	if findExact(reg, name) != nil {
+	if reg.Exact(name) != nil {
 		return fault.Usagef("%s has a registry entry; it is not an orphan", name)
 	}
 	st, err := os.Lstat(filepath.Join(d.Path, name))

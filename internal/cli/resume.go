@@ -140,7 +140,7 @@ func (e *Env) listLive(d *state.Dir, reg *registry.Registry, key string) error {
 	}
 	list := reg.Sessions
 	for _, l := range linkedSessions(d) {
-		if findExact(reg, l.s.SessionID) == nil {
+		if reg.Exact(l.s.SessionID) == nil {
 			list = append(list[:len(list):len(list)], *l.s)
 		}
 	}

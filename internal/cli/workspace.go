@@ -58,7 +58,7 @@ func linkedSessions(d *state.Dir) []linked {
 		if err != nil {
 			continue
 		}
-		if s := findExact(reg, link.SessionID); s != nil {
+		if s := reg.Exact(link.SessionID); s != nil {
 			out = append(out, linked{d: ws, reg: reg, s: s, branch: link.Branch})
 		}
 	}
