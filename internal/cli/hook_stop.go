@@ -5,6 +5,7 @@ import (
 
 	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -37,8 +38,8 @@ func (c *HookStopCmd) Run(e *Env) error {
 		}
 		return nil
 	}
-	g := observe(d, s.GitBranch, 0)
-	g.close() // its git process ends before the lock is taken (docs/protocol.md §4)
+	g := verify.Observe(d, s.GitBranch, 0)
+	g.Close() // its git process ends before the lock is taken (docs/protocol.md §4)
 	if !gitChangedSinceAuto(d, s, g) {
 		return nil
 	}
@@ -50,7 +51,7 @@ func (c *HookStopCmd) Run(e *Env) error {
 
 // gitChangedSinceAuto compares the HEAD and Dirty lines the last
 // Auto-checkpoint recorded with what git says now.
-func gitChangedSinceAuto(d *state.Dir, s *registry.Session, g reality) bool {
+func gitChangedSinceAuto(d *state.Dir, s *registry.Session, g verify.Reality) bool {
 	data, _ := d.ReadFile(s.SessionID, state.CheckpointFile)
 	if data == nil {
 		return true

@@ -40,9 +40,9 @@ func (c *VerifyCmd) Run(e *Env) error {
 			}
 			return nil
 		})...)
-	g := observe(d, s.GitBranch, 0)
-	defer g.close()
-	findings = append(findings, gitFindings(d, s, g)...)
+	g := verify.Observe(d, s.GitBranch, 0)
+	defer g.Close()
+	findings = append(findings, verify.Git(d, s, g)...)
 	problems := len(findings)
 	if c.JSON {
 		if findings == nil {

@@ -6,10 +6,10 @@
 // StoredSecrets, apart because it reads every file, names a credential an
 // older release stored (secret.stored). It
 // surfaces problems with stable codes and the next command; it never
-// repairs anything. The checks of a session's claims against git (HEAD,
-// the digest's Suite sha, committed slices) need what git said before the
-// lock, which verify and resume share, so they live beside them in
-// internal/cli/gitcheck.go and return this package's Finding.
+// repairs anything. Git (git.go) checks a session's claims against git
+// (HEAD, the digest's Suite sha, committed slices) from a Reality that
+// Observe gathers before any lock, which verify, resume and the
+// Auto-checkpoint share.
 package verify
 
 import (
