@@ -6,7 +6,6 @@ import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/verify"
-	"github.com/orc-state/orc-state/registry"
 )
 
 // DoctorCmd is `doctor`.
@@ -21,13 +20,7 @@ func (c *DoctorCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	findings := verify.StateDir(d, e.now(), verify.StateDirParts{
-		Bindings: func(reg *registry.Registry) []verify.Finding {
-			return bindingFindings(d, e.proc.Environ, "", func(id string) bool { return reg.Exact(id) != nil },
-				func(branch string) *registry.Session { return ownSession(reg, branch) })
-		},
-		IsLink: func(name string) bool { return isLinkFolder(d, name) },
-	})
+	findings := verify.StateDir(d, e.now(), e.proc.Environ, func(name string) bool { return isLinkFolder(d, name) })
 	findings = append(findings, verify.Archives(d, e.getenv("ORC_ARCHIVE_WARN_BYTES"))...)
 	if c.JSON {
 		if findings == nil {

@@ -32,7 +32,7 @@ func (c *VerifyCmd) Run(e *Env) error {
 	}
 	findings = append(findings, verify.StoredSecrets(d, s)...)
 	findings = append(findings, verify.StrayFiles(d, s.SessionID)...)
-	findings = append(findings, bindingFindings(d, e.proc.Environ, s.SessionID,
+	findings = append(findings, verify.Bindings(d, e.proc.Environ, s.SessionID,
 		func(string) bool { return true }, // the session verified exists
 		func(branch string) *registry.Session {
 			if r, _, err := d.ReadRegistryFor(branchKeys(branch)...); err == nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/orc-state/orc-state/internal/archive"
 	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/binding"
+	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/lock"
@@ -75,22 +76,14 @@ func Archives(d *state.Dir, warnBytes string) []DirFinding {
 		Next:    "orc-state cleanup --archives --older-than 30d  # lists the older ones; deleting them (--force) is for good"}}}
 }
 
-// StateDirParts are the checks of the state dir whose files belong to
-// the verbs that write them: the worktree bindings and workspace links.
-type StateDirParts struct {
-	// Bindings checks the worktree bindings against the registry read.
-	Bindings func(reg *registry.Registry) []Finding
-	// IsLink reports whether the folder name holds a workspace
-	// back-pointer (and so is no orphan).
-	IsLink func(name string) bool
-}
-
 // StateDir inspects the whole state dir without a lock and without git
 // (but for asking git whether it tracks a folder that looks orphaned):
 // the lock, an interrupted transaction, temp files, removed.jsonl, the
-// registry, orphan folders, names, bindings and every session (Session,
-// StoredSecrets, StrayFiles); now judges the sessions' slice claims.
-func StateDir(d *state.Dir, now time.Time, parts StateDirParts) []DirFinding {
+// registry, orphan folders, names, the worktree bindings (env is the
+// process's, for git) and every session (Session, StoredSecrets,
+// StrayFiles); now judges the sessions' slice claims. isLink reports
+// whether a folder holds a workspace back-pointer (and so is no orphan).
+func StateDir(d *state.Dir, now time.Time, env environ.List, isLink func(name string) bool) []DirFinding {
 	var out []DirFinding
 	add := func(session, code, next, format string, args ...any) {
 		out = append(out, DirFinding{Session: session, Finding: Finding{Code: code, Message: fmt.Sprintf(format, args...), Next: next}})
@@ -163,12 +156,12 @@ func StateDir(d *state.Dir, now time.Time, parts StateDirParts) []DirFinding {
 		return out // folders cannot be judged orphans against an unreadable registry
 	}
 	if reg == nil || !exists {
-		return append(out, orphanFindings(d, nil, inTx, parts.IsLink)...)
+		return append(out, orphanFindings(d, nil, inTx, isLink)...)
 	}
-	out = append(out, orphanFindings(d, reg, inTx, parts.IsLink)...)
+	out = append(out, orphanFindings(d, reg, inTx, isLink)...)
 	out = append(out, nameFindings(reg)...)
 	if !inTx[binding.FileName] {
-		for _, f := range parts.Bindings(reg) {
+		for _, f := range Bindings(d, env, "", func(id string) bool { return reg.Exact(id) != nil }, reg.ForBranch) {
 			out = append(out, DirFinding{Finding: f})
 		}
 	}

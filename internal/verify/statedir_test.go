@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/orc-state/orc-state/internal/state"
-	"github.com/orc-state/orc-state/registry"
 )
 
 // TestStateDirNamesLeftoversByTheirShape: with no registry and no git,
@@ -62,10 +61,7 @@ func TestStateDirNamesLeftoversByTheirShape(t *testing.T) {
 			for _, l := range tt.links {
 				links[l] = true
 			}
-			got := StateDir(&state.Dir{Path: root}, time.Now(), StateDirParts{
-				Bindings: func(*registry.Registry) []Finding { t.Error("bindings checked without a registry"); return nil },
-				IsLink:   func(name string) bool { return links[name] },
-			})
+			got := StateDir(&state.Dir{Path: root}, time.Now(), nil, func(name string) bool { return links[name] })
 			if len(got) != len(tt.want) {
 				t.Fatalf("findings %+v, want %d: %q", got, len(tt.want), tt.want)
 			}
@@ -82,16 +78,16 @@ func TestStateDirNamesLeftoversByTheirShape(t *testing.T) {
 // TestStateDirOfNothingOrAFile: a state dir that does not exist has no
 // findings; one that is a file is named, and nothing else is read.
 func TestStateDirOfNothingOrAFile(t *testing.T) {
-	parts := StateDirParts{Bindings: func(*registry.Registry) []Finding { return nil }, IsLink: func(string) bool { return false }}
+	none := func(string) bool { return false }
 	dir := t.TempDir()
-	if got := StateDir(&state.Dir{Path: filepath.Join(dir, "missing")}, time.Now(), parts); got != nil {
+	if got := StateDir(&state.Dir{Path: filepath.Join(dir, "missing")}, time.Now(), nil, none); got != nil {
 		t.Errorf("missing state dir: %+v, want none", got)
 	}
 	file := filepath.Join(dir, "file")
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got := StateDir(&state.Dir{Path: file}, time.Now(), parts)
+	got := StateDir(&state.Dir{Path: file}, time.Now(), nil, none)
 	if len(got) != 1 || got[0].Code != "statedir.not-a-directory" {
 		t.Errorf("state dir that is a file: %+v, want one statedir.not-a-directory", got)
 	}
