@@ -22,6 +22,7 @@ import (
 	"github.com/orc-state/orc-state/slices"
 
 	"github.com/orc-state/orc-state/checkpoint"
+	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/lock"
 	"github.com/orc-state/orc-state/internal/redact"
@@ -336,4 +337,22 @@ func dataFindings(d *state.Dir, id string, now time.Time) []Finding {
 		}
 	}
 	return append(out, Timely(id, ledger, dec, now)...)
+}
+
+// Full runs every check of session s, git's included, in the order verify
+// prints them: Session, StoredSecrets, StrayFiles, the bindings to it
+// (env is the process's, for git; own finds the session a bound
+// worktree's branch has of its own) and Git, from what Observe reads
+// now. It takes no lock.
+func Full(d *state.Dir, reg *registry.Registry, s *registry.Session, now time.Time, env environ.List, own func(branch string) *registry.Session) ([]Finding, error) {
+	out, err := Session(d, reg, s, now)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, StoredSecrets(d, s)...)
+	out = append(out, StrayFiles(d, s.SessionID)...)
+	out = append(out, Bindings(d, env, s.SessionID, func(string) bool { return true }, own)...) // the session verified exists
+	g := Observe(d, s.GitBranch, 0)
+	defer g.Close()
+	return append(out, Git(d, s, g)...), nil
 }
