@@ -1,15 +1,20 @@
-// Package verify cross-checks one session without git: its checkpoint
-// against the registry and the caps, its ledger and decisions, its journal
-// chain, anchor and last digests against the files (edits made outside
+// Package verify owns every check: it surfaces problems with stable codes
+// and the next command, and never repairs anything.
+//
+// Session cross-checks one session without git: its checkpoint against
+// the registry and the caps, its ledger and decisions, its journal chain,
+// anchor and last digests against the files (edits made outside
 // orc-state), and whether an interrupted transaction left it between two
 // states (transaction.interrupted, never reported as an outside edit);
 // StoredSecrets, apart because it reads every file, names a credential an
-// older release stored (secret.stored). It
-// surfaces problems with stable codes and the next command; it never
-// repairs anything. Git (git.go) checks a session's claims against git
-// (HEAD, the digest's Suite sha, committed slices) from a Reality that
-// Observe gathers before any lock, which verify, resume and the
-// Auto-checkpoint share.
+// older release stored (secret.stored). Git (git.go) checks a session's
+// claims against git (HEAD, the digest's Suite sha, committed slices) from
+// a Reality that Observe gathers before any lock, which verify, resume and
+// the Auto-checkpoint share; Bindings checks .orc/worktrees.json against
+// the worktrees git has. Full is all of it for one session (the verify
+// verb); StateDir (statedir.go) is the whole state dir (the doctor verb):
+// the lock, an interrupted transaction, temp files, orphan folders, names,
+// the registry and every session.
 package verify
 
 import (
