@@ -317,6 +317,17 @@ func (r *Registry) Find(key string) *Session {
 	return nil
 }
 
+// Exact returns the entry whose sessionId is id, or nil; unlike Find it
+// never matches a gitBranch.
+func (r *Registry) Exact(id string) *Session {
+	for i := range r.Sessions {
+		if r.Sessions[i].SessionID == id {
+			return &r.Sessions[i]
+		}
+	}
+	return nil
+}
+
 // ForBranch returns the entry whose gitBranch is branch, or nil. Its
 // sessionId is Sanitize(branch), or the original tool's key for it when an
 // earlier version wrote the entry (see Keys).

@@ -697,3 +697,46 @@ func TestFolderCollisions(t *testing.T) {
 		})
 	}
 }
+
+// TestExactMatchesOnlySessionID: Exact finds an entry by its sessionId,
+// never by a gitBranch that happens to equal the key, and nil for none.
+func TestExactMatchesOnlySessionID(t *testing.T) {
+	r := &Registry{Sessions: []Session{
+		{SessionID: "feat-a", GitBranch: "feat/a"},
+		{SessionID: "feat-b", GitBranch: "feat-a-branch"},
+		{SessionID: "main", GitBranch: "feat-c"},
+		{SessionID: "feat-c", GitBranch: "other"},
+	}}
+	for _, c := range []struct {
+		key, want string
+	}{
+		{"feat-a", "feat-a"},
+		{"feat/a", ""},        // a gitBranch, not a sessionId
+		{"feat-a-branch", ""}, // likewise
+		{"feat-c", "feat-c"},  // the sessionId wins over the entry whose branch it is
+		{"FEAT-A", ""},        // case matters
+		{"", ""},
+	} {
+		got := r.Exact(c.key)
+		switch {
+		case c.want == "" && got != nil:
+			t.Errorf("Exact(%q) = %q, want nil", c.key, got.SessionID)
+		case c.want != "" && (got == nil || got.SessionID != c.want):
+			t.Errorf("Exact(%q) = %v, want %q", c.key, got, c.want)
+		case got != nil && got != &r.Sessions[indexOf(r, c.want)]:
+			t.Errorf("Exact(%q) returned a copy, want the entry itself", c.key)
+		}
+	}
+	if (&Registry{}).Exact("x") != nil {
+		t.Error("Exact on an empty registry found something")
+	}
+}
+
+func indexOf(r *Registry, id string) int {
+	for i := range r.Sessions {
+		if r.Sessions[i].SessionID == id {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,14 +1,13 @@
 package cli
 
 import (
-	"fmt"
-
 	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/internal/archive"
 	"github.com/orc-state/orc-state/internal/binding"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -93,9 +92,7 @@ func refuseArchivingCredentials(items []*archive.Item) error {
 }
 
 // restoreHint is what a hint says about an archive kept by a removal.
-func restoreHint(id string) string {
-	return fmt.Sprintf("its entry and files are archived first; orc-state session restore %s brings them back", safetext.Quote(id))
-}
+func restoreHint(id string) string { return verify.RestoreHint(id) }
 
 // replaceDigest writes text as the session's Resume digest, keeping the
 // digest it replaces in an archive first (digest write, digest restore).

@@ -6,6 +6,7 @@ import (
 	"github.com/orc-state/orc-state/internal/secrets"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/textin"
+	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
 )
@@ -43,8 +44,8 @@ func (c *CheckpointCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	g := observe(d, s.GitBranch, 0)
-	g.close() // its git process ends before the lock is taken (docs/protocol.md §4)
+	g := verify.Observe(d, s.GitBranch, 0)
+	g.Close() // its git process ends before the lock is taken (docs/protocol.md §4)
 	return e.writeAuto(s.SessionID, g, c.Trigger)
 }
 
@@ -54,7 +55,7 @@ func (c *CheckpointCmd) Run(e *Env) error {
 // holds is not input the user can take back: a commit subject or a file
 // name shaped like a credential is written redacted, so the checkpoint
 // (and the hook that writes it) still works.
-func autoFromGit(g reality) checkpoint.Auto {
+func autoFromGit(g verify.Reality) checkpoint.Auto {
 	a := gitFacts(g)
 	a.HeadState, a.HeadSubject = secrets.Redact(a.HeadState), secrets.Redact(a.HeadSubject)
 	if a.DirtyPaths != nil {
@@ -67,33 +68,33 @@ func autoFromGit(g reality) checkpoint.Auto {
 	return a
 }
 
-func gitFacts(g reality) checkpoint.Auto {
+func gitFacts(g verify.Reality) checkpoint.Auto {
 	var a checkpoint.Auto
 	switch {
-	case g.err != nil:
-		a.HeadState = "unknown (" + g.err.Error() + ")"
-	case g.unborn:
+	case g.Err != nil:
+		a.HeadState = "unknown (" + g.Err.Error() + ")"
+	case g.Unborn:
 		a.HeadState = "unborn"
-	case !g.headOK:
+	case !g.HeadOK:
 		a.HeadState = "unknown (branch does not exist)"
 	default:
-		if g.head.Detached {
+		if g.Head.Detached {
 			a.HeadState = "detached"
 		}
-		a.HeadShort, a.HeadSubject = g.head.SHA[:7], g.head.Subject
+		a.HeadShort, a.HeadSubject = g.Head.SHA[:7], g.Head.Subject
 	}
-	a.DirtyTimedOut = g.dirty.TimedOut
-	a.DirtyKnown = g.dirty.Known
-	if !g.dirty.Known && !g.dirty.TimedOut {
-		a.DirtyNote = g.dirtyNote()
+	a.DirtyTimedOut = g.Dirty.TimedOut
+	a.DirtyKnown = g.Dirty.Known
+	if !g.Dirty.Known && !g.Dirty.TimedOut {
+		a.DirtyNote = g.DirtyNote()
 	}
-	a.DirtyPaths, a.DirtyCount = g.paths, len(g.paths)
+	a.DirtyPaths, a.DirtyCount = g.Paths, len(g.Paths)
 	return a
 }
 
 // writeAuto writes the Auto-checkpoint of session id from what git said
 // (g, gathered before the lock).
-func (e *Env) writeAuto(id string, g reality, trigger string) error {
+func (e *Env) writeAuto(id string, g verify.Reality, trigger string) error {
 	return e.onChoice(choice{id: id}, func(tx *state.Tx, s *registry.Session) error {
 		a := autoFromGit(g)
 		a.At, a.Trigger = e.stamp(), trigger
@@ -116,7 +117,7 @@ func (e *Env) writeAuto(id string, g reality, trigger string) error {
 		if err := tx.WriteCheckpoint(s, fitAuto(s, body, a)); err != nil {
 			return err
 		}
-		tx.Touch(s.SessionID, map[string]string{"trigger": trigger, "head": g.head.SHA})
+		tx.Touch(s.SessionID, map[string]string{"trigger": trigger, "head": g.Head.SHA})
 		return nil
 	})
 }
@@ -144,4 +145,11 @@ func fitAuto(s *registry.Session, body []byte, a checkpoint.Auto) []byte {
 		out = checkpoint.SetAuto(body, checkpoint.RenderAuto(a))
 	}
 	return out
+}
+
+func first(list []string, n int) []string {
+	if len(list) > n {
+		return list[:n]
+	}
+	return list
 }

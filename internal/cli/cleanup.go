@@ -240,7 +240,7 @@ func (c *CleanupCmd) apply(e *Env, plan []planRow) error {
 			if plan[i].Action != "remove" {
 				continue
 			}
-			s := findExact(tx.Reg, plan[i].Session)
+			s := tx.Reg.Exact(plan[i].Session)
 			if s == nil {
 				plan[i].Action, plan[i].Reason = "gone", "already removed"
 				continue

@@ -179,7 +179,7 @@ var notData = map[string]bool{
 	// table: "do not run phase set again".
 	"intent.go:verb": true,
 	// sliceFindings builds its --session=... once, quoted.
-	"gitcheck.go:sess": true,
+	"git.go:sess": true,
 }
 
 // operands flattens a + chain, in order.
@@ -207,7 +207,7 @@ func quoted(e ast.Expr) bool {
 		case *ast.SelectorExpr:
 			return (f.Sel.Name == "Quote" || f.Sel.Name == "Operand") && isIdent(f.X, "safetext")
 		case *ast.Ident:
-			return f.Name == "remoteFlag" || f.Name == "quotedList" || f.Name == "restoreHint" // each quotes what it takes
+			return f.Name == "remoteFlag" || f.Name == "quotedList" || f.Name == "restoreHint" || f.Name == "RestoreHint" // each quotes what it takes
 		}
 	}
 	return false
@@ -348,7 +348,7 @@ func losingHints(t *testing.T, path string, src []byte) (int, []string) {
 					text += " " + s
 				}
 			case *ast.CallExpr:
-				if id, ok := x.Fun.(*ast.Ident); ok && id.Name == "restoreHint" {
+				if id, ok := x.Fun.(*ast.Ident); ok && (id.Name == "restoreHint" || id.Name == "RestoreHint") {
 					text += " archived first; orc-state session restore"
 				}
 			}

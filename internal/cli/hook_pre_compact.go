@@ -1,6 +1,9 @@
 package cli
 
-import "github.com/orc-state/orc-state/internal/textin"
+import (
+	"github.com/orc-state/orc-state/internal/textin"
+	"github.com/orc-state/orc-state/internal/verify"
+)
 
 // HookPreCompactCmd is `hook pre-compact`.
 type HookPreCompactCmd struct{}
@@ -36,8 +39,8 @@ func (c *HookPreCompactCmd) Run(e *Env) error {
 	if trigger == "" || textin.SingleLine("trigger", trigger) != nil || len(trigger) > 64 {
 		trigger = "auto"
 	}
-	g := observe(d, s.GitBranch, 0)
-	g.close() // its git process ends before the lock is taken (docs/protocol.md §4)
+	g := verify.Observe(d, s.GitBranch, 0)
+	g.Close() // its git process ends before the lock is taken (docs/protocol.md §4)
 	if err := e.writeAuto(s.SessionID, g, trigger); err != nil {
 		return e.problem(err)
 	}

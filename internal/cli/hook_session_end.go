@@ -1,5 +1,7 @@
 package cli
 
+import "github.com/orc-state/orc-state/internal/verify"
+
 // HookSessionEndCmd is `hook session-end`.
 type HookSessionEndCmd struct{}
 
@@ -41,8 +43,8 @@ func (e *Env) autoCheckpointHook(actor, trigger string, onlyIfChanged bool) erro
 		}
 		return nil
 	}
-	g := observe(d, s.GitBranch, 0)
-	g.close() // its git process ends before the lock is taken (docs/protocol.md §4)
+	g := verify.Observe(d, s.GitBranch, 0)
+	g.Close() // its git process ends before the lock is taken (docs/protocol.md §4)
 	if onlyIfChanged && !gitChangedSinceAuto(d, s, g) {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -27,7 +28,7 @@ func (c *HookStopCmd) Run(e *Env) error {
 
 // gitChangedSinceAuto compares the HEAD and Dirty lines the last
 // Auto-checkpoint recorded with what git says now.
-func gitChangedSinceAuto(d *state.Dir, s *registry.Session, g reality) bool {
+func gitChangedSinceAuto(d *state.Dir, s *registry.Session, g verify.Reality) bool {
 	data, _ := d.ReadFile(s.SessionID, state.CheckpointFile)
 	if data == nil {
 		return true

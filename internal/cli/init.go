@@ -10,6 +10,7 @@ import (
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/textin"
+	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -170,7 +171,7 @@ func keyTaken(tx *state.Tx, s *registry.Session) error {
 	if err := registry.CheckPortable(id); err != nil {
 		return fault.Usagef("%v", err).WithHint("sessions move between machines; a key must be a folder name Linux, macOS and Windows can all use")
 	}
-	if other := findExact(tx.Reg, id); other != nil {
+	if other := tx.Reg.Exact(id); other != nil {
 		return fault.Usagef("branch %q maps to session %q, which belongs to branch %q", branch, id, other.GitBranch).
 			WithHint("rename the branch, or remove the other session with orc-state session remove (archived first: orc-state session restore brings it back)")
 	}
@@ -180,26 +181,17 @@ func keyTaken(tx *state.Tx, s *registry.Session) error {
 	}
 	if other := tx.Reg.SameFolder(id); other != nil {
 		return fault.Usagef("session %q of branch %q would share one folder with session %q of branch %q on %s",
-			id, branch, other.SessionID, other.GitBranch, sharedOn(id, other.SessionID)).
+			id, branch, other.SessionID, other.GitBranch, verify.SharedOn(id, other.SessionID)).
 			WithHint("use a branch name that differs by more than case, or remove the other session with orc-state session remove --session=%s (archived first: orc-state session restore %s brings it back)", safetext.Quote(other.SessionID), safetext.Quote(other.SessionID))
 	}
 	entries, _ := os.ReadDir(tx.Dir().Path)
 	for _, en := range entries {
 		if en.IsDir() && portable.Same(en.Name(), id) {
-			return fault.Usagef("session %q of branch %q would share one folder with folder %s on %s", id, branch, en.Name(), sharedOn(id, en.Name())).
+			return fault.Usagef("session %q of branch %q would share one folder with folder %s on %s", id, branch, en.Name(), verify.SharedOn(id, en.Name())).
 				WithHint("run orc-state doctor, or use a branch name that differs by more than case")
 		}
 	}
 	return nil
-}
-
-// sharedOn names the systems on which the names a and b (portable.Same)
-// are one folder, and why.
-func sharedOn(a, b string) string {
-	if portable.CaseOnly(a, b) {
-		return "macOS and Windows, which ignore case"
-	}
-	return "Windows, which ignores case and drops a trailing dot"
 }
 
 // apply sets what was passed and nothing else.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path"
@@ -120,11 +121,11 @@ func (e *Env) finishInterrupted() (bool, error) {
 func (c *RepairCmd) removeTemp(e *Env) error {
 	var removed []string
 	err := e.Update(func(tx *state.Tx) error {
-		removed = tempFiles(tx.Dir().Path)
+		removed = verify.TempFiles(tx.Dir().Path)
 		perSession := map[string][]string{}
 		for _, rel := range removed {
 			tx.RemoveFile(rel)
-			if id, _, ok := strings.Cut(filepath.ToSlash(rel), "/"); ok && findExact(tx.Reg, id) != nil {
+			if id, _, ok := strings.Cut(filepath.ToSlash(rel), "/"); ok && tx.Reg.Exact(id) != nil {
 				perSession[id] = append(perSession[id], rel)
 			} else {
 				tx.Tombstone(e.tombstone(map[string]any{"tempFile": rel}))
@@ -203,7 +204,7 @@ func (c *RepairCmd) removeOrphan(e *Env) error {
 		if err != nil {
 			return err
 		}
-		tracked, err := gitTracks(d, name)
+		tracked, err := verify.GitTracks(d, name)
 		if err != nil {
 			return fault.Wrap(fault.Invalid, err, "cannot tell whether git tracks %s; refusing to remove it", name).
 				WithHint("run git status to see why git cannot answer")
@@ -265,7 +266,7 @@ func (c *RepairCmd) removeOrphan(e *Env) error {
 // folder planted under any such name can be removed; only one named like
 // a key (registry.CheckKey) can be adopted.
 func orphanName(name string) bool {
-	return archive.OrphanNameProblem(name) == "" && !perRepo[name]
+	return archive.OrphanNameProblem(name) == "" && !verify.PerRepo[name]
 }
 
 // orphanCheck refuses anything but a session-shaped folder without entry.
@@ -276,16 +277,23 @@ func orphanCheck(d *state.Dir, reg *registry.Registry, name string) error {
 	if isLinkFolder(d, name) {
 		return fault.Usagef("%s holds a workspace link, not an orphan session", name)
 	}
-	if findExact(reg, name) != nil {
+	if reg.Exact(name) != nil {
 		return fault.Usagef("%s has a registry entry; it is not an orphan", name)
 	}
 	st, err := os.Lstat(filepath.Join(d.Path, name))
 	if err != nil || !st.IsDir() {
 		return fault.NotFoundf("no folder %s in %s", name, d.Path)
 	}
-	if !sessionShaped(d, name) && !emptySession(d, name) {
+	if !verify.SessionShaped(d, name) && !verify.EmptySession(d, name) {
 		return fault.Usagef("%s is not a session folder (no files/ folder with a checkpoint.md or journal.jsonl, nor an empty one); orc-state leaves it alone", name).
 			WithHint("if it is not yours, remove it by hand")
 	}
 	return nil
+}
+
+// tombstone is a line of removed.jsonl, by this run.
+func (e *Env) tombstone(fields map[string]any) []byte {
+	fields["at"], fields["actor"], fields["verb"] = e.stamp(), e.Actor(), e.Verb
+	b, _ := json.Marshal(fields)
+	return append(b, '\n')
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -48,7 +49,7 @@ func (c *RepairCmd) rebuildRegistry(e *Env) error {
 		branches := map[string]string{}
 		for _, en := range entries {
 			name := en.Name()
-			if !en.IsDir() || archive.OrphanNameProblem(name) != "" || perRepo[name] || isLinkFolder(d, name) || !sessionShaped(d, name) {
+			if !en.IsDir() || archive.OrphanNameProblem(name) != "" || verify.PerRepo[name] || isLinkFolder(d, name) || !verify.SessionShaped(d, name) {
 				continue
 			}
 			s, source, err := entryFromFolder(tx, name)

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"path/filepath"
+	"sort"
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/journal"
@@ -106,4 +107,13 @@ func (c *RepairCmd) redactRemoved(e *Env) error {
 		fmt.Fprintf(e.Stdout, "redacted %s line %d (%s)\n", state.RemovedFile, h.Line, h.Kind)
 	}
 	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -140,7 +140,7 @@ func (e *Env) listLive(d *state.Dir, reg *registry.Registry, key string) error {
 	}
 	list := reg.Sessions
 	for _, l := range linkedSessions(d) {
-		if findExact(reg, l.s.SessionID) == nil {
+		if reg.Exact(l.s.SessionID) == nil {
 			list = append(list[:len(list):len(list)], *l.s)
 		}
 	}
@@ -176,27 +176,27 @@ func buildPacket(d *state.Dir, reg *registry.Registry, s *registry.Session, agen
 	open, _ := checkpoint.Section(body, checkpoint.OpenDecisionsHeading)
 	p.Digest, p.Auto, p.Open = trimBlank(digest), trimBlank(auto), trimBlank(open)
 
-	g := observe(d, s.GitBranch, 10)
-	defer g.close()
-	p.Worktree = g.worktree
-	p.HeadState = g.headState(s.GitBranch)
-	if g.headOK && g.err == nil {
-		p.Head, p.HeadSubject = g.head.SHA, g.head.Subject
-		if dg, ok := sessionDigest(d, s); ok && dg.SuiteSHA != "" {
-			v := suiteVerdict(g.repo, dg.SuiteSHA, g.head.SHA, s.SessionID)
-			if v.code == "" {
+	g := verify.Observe(d, s.GitBranch, 10)
+	defer g.Close()
+	p.Worktree = g.Worktree
+	p.HeadState = g.HeadState(s.GitBranch)
+	if g.HeadOK && g.Err == nil {
+		p.Head, p.HeadSubject = g.Head.SHA, g.Head.Subject
+		if dg, ok := verify.SessionDigest(d, s); ok && dg.SuiteSHA != "" {
+			v := verify.SuiteVerdict(g.Repo, dg.SuiteSHA, g.Head.SHA, s.SessionID)
+			if v.Code == "" {
 				p.CrossCheck = append(p.CrossCheck, fmt.Sprintf("Suite sha %s equals HEAD", dg.SuiteSHA))
 			} else {
-				p.CrossCheck = append(p.CrossCheck, v.message)
+				p.CrossCheck = append(p.CrossCheck, v.Message)
 			}
 		}
 	}
-	for _, c := range g.log {
+	for _, c := range g.Log {
 		p.Commits = append(p.Commits, c.SHA[:7]+" "+c.Subject)
 	}
-	p.Dirty = append(p.Dirty, g.paths...)
-	p.DirtyNote = g.dirtyNote()
-	if g.dirty.TimedOut {
+	p.Dirty = append(p.Dirty, g.Paths...)
+	p.DirtyNote = g.DirtyNote()
+	if g.Dirty.TimedOut {
 		p.CrossCheck = append(p.CrossCheck, "git status timed out; the dirty list is unknown")
 	}
 	if data, _ := d.ReadFile(s.SessionID, state.LedgerFile); data != nil {
@@ -208,7 +208,7 @@ func buildPacket(d *state.Dir, reg *registry.Registry, s *registry.Session, agen
 	if f, err := verify.Session(d, reg, s, now); err == nil {
 		p.Findings = append(p.Findings, f...)
 	}
-	p.Findings = append(p.Findings, gitFindings(d, s, g)...)
+	p.Findings = append(p.Findings, verify.Git(d, s, g)...)
 	for _, f := range p.Findings {
 		if strings.HasPrefix(f.Code, "slice.") {
 			p.CrossCheck = append(p.CrossCheck, f.Message)

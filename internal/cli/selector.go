@@ -224,7 +224,7 @@ func (e *Env) gitBranchExists(name string) (bool, error) {
 // (docs/protocol.md §3: selection is exact with or without git).
 func (c choice) find(reg *registry.Registry) (*registry.Session, error) {
 	if c.id != "" {
-		s := findExact(reg, c.id)
+		s := reg.Exact(c.id)
 		if c.own != "" {
 			if o := ownSession(reg, c.own); o != nil && o != s && (c.via != viaEnv || isLive(o)) {
 				return nil, c.conflict(o)
@@ -250,7 +250,7 @@ func (c choice) find(reg *registry.Registry) (*registry.Session, error) {
 		return s, nil
 	}
 	if !c.isBranch {
-		if s := findExact(reg, c.branch); s != nil && c.unsure == nil {
+		if s := reg.Exact(c.branch); s != nil && c.unsure == nil {
 			return s, nil // the sessionId of a branch that is gone (or never existed here)
 		} else if s != nil {
 			return nil, unsureError(c, s)
@@ -287,7 +287,7 @@ func collision(reg *registry.Registry, branch string) *registry.Session {
 	if err != nil {
 		return nil
 	}
-	if s := findExact(reg, id); s != nil && s.GitBranch != branch {
+	if s := reg.Exact(id); s != nil && s.GitBranch != branch {
 		return s
 	}
 	return nil

@@ -131,7 +131,7 @@ func restorable(store *archive.Store, a archive.Archive) (archive.Restorable, er
 // see folders), naming both.
 func restoreConflict(tx *state.Tx, id string, entry *registry.Session) error {
 	keep := "the archive stays; orc-state archive list --session=" + safetext.Quote(id) + " shows it"
-	if live := findExact(tx.Reg, id); live != nil {
+	if live := tx.Reg.Exact(id); live != nil {
 		return fault.Usagef("session %s is live (branch %s); restoring its archive would replace it; nothing was written",
 			safetext.Escape(id), safetext.Escape(live.GitBranch)).WithHint("%s", keep)
 	}

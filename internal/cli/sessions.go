@@ -28,7 +28,7 @@ func (c *SessionsCmd) Run(e *Env) error {
 		}
 	}
 	for _, l := range linkedSessions(d) { // the workspace sessions this repository is a member of
-		if (c.Status == "" || l.s.Status == c.Status) && findExact(reg, l.s.SessionID) == nil {
+		if (c.Status == "" || l.s.Status == c.Status) && reg.Exact(l.s.SessionID) == nil {
 			list = append(list, *l.s)
 		}
 	}

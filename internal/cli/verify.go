@@ -16,7 +16,7 @@ type VerifyCmd struct {
 	JSON bool   `name:"json" help:"Findings as JSON."`
 }
 
-// Run checks one session and lists each problem.
+// Run checks one session (verify.Full) and lists each problem.
 func (c *VerifyCmd) Run(e *Env) error {
 	key := c.Key
 	if key == "" {
@@ -26,23 +26,15 @@ func (c *VerifyCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	findings, err := verify.Session(d, reg, s, e.now())
+	findings, err := verify.Full(d, reg, s, e.now(), e.proc.Environ, func(branch string) *registry.Session {
+		if r, _, err := d.ReadRegistryFor(branchKeys(branch)...); err == nil {
+			return ownSession(r, branch)
+		}
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	findings = append(findings, verify.StoredSecrets(d, s)...)
-	findings = append(findings, verify.StrayFiles(d, s.SessionID)...)
-	findings = append(findings, bindingFindings(d, e.proc.Environ, s.SessionID,
-		func(string) bool { return true }, // the session verified exists
-		func(branch string) *registry.Session {
-			if r, _, err := d.ReadRegistryFor(branchKeys(branch)...); err == nil {
-				return ownSession(r, branch)
-			}
-			return nil
-		})...)
-	g := observe(d, s.GitBranch, 0)
-	defer g.close()
-	findings = append(findings, gitFindings(d, s, g)...)
 	problems := len(findings)
 	if c.JSON {
 		if findings == nil {

@@ -5,9 +5,11 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 
+	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -58,7 +60,7 @@ func linkedSessions(d *state.Dir) []linked {
 		if err != nil {
 			continue
 		}
-		if s := findExact(reg, link.SessionID); s != nil {
+		if s := reg.Exact(link.SessionID); s != nil {
 			out = append(out, linked{d: ws, reg: reg, s: s, branch: link.Branch})
 		}
 	}
@@ -81,4 +83,13 @@ func linkedSession(d *state.Dir, key string) (*state.Dir, *registry.Registry, *r
 func isLinkFolder(d *state.Dir, name string) bool {
 	_, err := os.Stat(filepath.Join(d.Path, name, LinkFile))
 	return err == nil
+}
+
+// readFileSmall reads a small file (a ref) refusing anything over 4 KiB.
+func readFileSmall(path string) ([]byte, error) {
+	data, err := atomicfile.ReadFile(path)
+	if err == nil && len(data) > 4096 {
+		return nil, fmt.Errorf("%s is too large", path)
+	}
+	return data, err
 }

@@ -8,16 +8,13 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/orc-state/orc-state/internal/binding"
-	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
-	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -222,53 +219,6 @@ func (e *Env) printBound(l gitx.Layout) error {
 	return nil
 }
 
-// bindingFindings are the problems of the bindings to session id (every
-// binding when id is ""), for verify and doctor: an unusable
-// worktrees.json (worktrees.invalid), a bound worktree that is gone
-// (worktree.gone), a binding to a session that does not exist
-// (worktree.no-session; found tells), and a bound worktree whose branch
-// has a session of its own (worktree.conflict; own finds it).
-func bindingFindings(d *state.Dir, env environ.List, id string, found func(id string) bool, own func(branch string) *registry.Session) []verify.Finding {
-	f, err := readBindings(d)
-	if err != nil {
-		return []verify.Finding{{Code: "worktrees.invalid", Message: err.Error(),
-			Next: "fix or remove .orc/" + binding.FileName + " by hand (orc-state worktree join binds a worktree again)"}}
-	}
-	var out []verify.Finding
-	for _, b := range f.Worktrees {
-		if id != "" && b.Session != id {
-			continue
-		}
-		leave := "orc-state worktree leave " + safetext.Quote(b.Path)
-		if !found(b.Session) {
-			out = append(out, verify.Finding{Code: "worktree.no-session", Next: leave,
-				Message: fmt.Sprintf("the worktree %s is bound to session %s, which does not exist", safetext.Escape(b.Path), b.Session)})
-			continue
-		}
-		if d.Git != nil && d.Git.CommonDir != "" && !inside(b.GitDir, filepath.Join(d.Git.CommonDir, "worktrees")) {
-			// only this repository's worktrees can be bound (join and add
-			// bind where they run): a planted or copied binding
-			out = append(out, verify.Finding{Code: "worktree.foreign", Next: leave,
-				Message: fmt.Sprintf("the worktree %s bound to session %s is not a worktree of this repository (its git dir %s is outside %s)",
-					safetext.Escape(b.Path), b.Session, safetext.Escape(b.GitDir), safetext.Escape(filepath.Join(d.Git.CommonDir, "worktrees")))})
-			continue
-		}
-		l, err := gitx.Discover(b.Path, gitx.CleanEnv(env))
-		if err != nil || !gitx.SameDir(l.WorktreeRoot, b.Path) || !gitx.SameDir(l.GitDir, b.GitDir) || !sameMaking(b, l.GitDir) {
-			out = append(out, verify.Finding{Code: "worktree.gone", Next: leave,
-				Message: fmt.Sprintf("the worktree %s bound to session %s is gone", safetext.Escape(b.Path), b.Session)})
-			continue
-		}
-		if branch, detached, err := l.CurrentBranch(); err == nil && !detached && branch != "" {
-			if o := own(branch); o != nil && o.SessionID != b.Session {
-				out = append(out, verify.Finding{Code: "worktree.conflict", Next: leave + " (or check out another branch there)",
-					Message: fmt.Sprintf("the worktree %s is bound to session %s, but its branch %s has its own session %s", safetext.Escape(b.Path), b.Session, safetext.Escape(branch), o.SessionID)})
-			}
-		}
-	}
-	return out
-}
-
 // quotedList lists session ids for a hint that asks for one of them: each
 // quoted, at most n, then how many more.
 func quotedList(ids []string, n int) string {
@@ -277,10 +227,4 @@ func quotedList(ids []string, n int) string {
 		out[i] = safetext.Quote(id)
 	}
 	return strings.Join(capList(out, n, ""), ", ")
-}
-
-// sameMaking reports whether the worktree whose git dir is gitDir is the
-// one b was made for (binding.Binding.GitDirMade).
-func sameMaking(b binding.Binding, gitDir string) bool {
-	return b.GitDirMade == "" || b.GitDirMade == binding.MadeAt(gitDir)
 }

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/orc-state/orc-state/internal/binding"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/textin"
+	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/slices"
 )
 
@@ -43,7 +43,7 @@ func (c *WorktreeAddCmd) Run(e *Env) error {
 		return fault.Usagef("not inside a git repository").WithHint("run orc-state worktree add inside the repository")
 	}
 	path := e.abs(c.Path)
-	if inside(path, d.Path) {
+	if verify.Inside(path, d.Path) {
 		// git would make it, and orc-state would then find a repository
 		// inside the folder it alone writes
 		return fault.Usagef("%s is inside the state dir %s, which only orc-state writes", safetext.Escape(path), safetext.Escape(d.Path)).
@@ -158,25 +158,4 @@ func taken(path string) bool {
 	}
 	_, err = os.Lstat(path)
 	return err == nil
-}
-
-// inside reports whether path is dir or beneath it, symbolic links of the
-// longest existing prefix of path resolved as in dir.
-func inside(path, dir string) bool {
-	real := func(p string) string {
-		rest := ""
-		for {
-			if r, err := filepath.EvalSymlinks(p); err == nil {
-				return filepath.Join(r, rest)
-			}
-			parent := filepath.Dir(p)
-			if parent == p {
-				return filepath.Join(p, rest)
-			}
-			rest = filepath.Join(filepath.Base(p), rest)
-			p = parent
-		}
-	}
-	rel, err := filepath.Rel(real(dir), real(path))
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -61,7 +61,7 @@ func (e *Env) unbind(path string) (*binding.Binding, error) {
 		gone := *b
 		f.Remove(b.Path)
 		writeBindings(tx, f)
-		if findExact(tx.Reg, gone.Session) != nil {
+		if tx.Reg.Exact(gone.Session) != nil {
 			tx.Touch(gone.Session, map[string]string{"worktree": gone.Path})
 		}
 		left = &gone

@@ -1,15 +1,20 @@
-// Package verify cross-checks one session without git: its checkpoint
-// against the registry and the caps, its ledger and decisions, its journal
-// chain, anchor and last digests against the files (edits made outside
+// Package verify owns every check: it surfaces problems with stable codes
+// and the next command, and never repairs anything.
+//
+// Session cross-checks one session without git: its checkpoint against
+// the registry and the caps, its ledger and decisions, its journal chain,
+// anchor and last digests against the files (edits made outside
 // orc-state), and whether an interrupted transaction left it between two
 // states (transaction.interrupted, never reported as an outside edit);
 // StoredSecrets, apart because it reads every file, names a credential an
-// older release stored (secret.stored). It
-// surfaces problems with stable codes and the next command; it never
-// repairs anything. The checks of a session's claims against git (HEAD,
-// the digest's Suite sha, committed slices) need what git said before the
-// lock, which verify and resume share, so they live beside them in
-// internal/cli/gitcheck.go and return this package's Finding.
+// older release stored (secret.stored). Git (git.go) checks a session's
+// claims against git (HEAD, the digest's Suite sha, committed slices) from
+// a Reality that Observe gathers before any lock, which verify, resume and
+// the Auto-checkpoint share; Bindings checks .orc/worktrees.json against
+// the worktrees git has. Full is all of it for one session (the verify
+// verb); StateDir (statedir.go) is the whole state dir (the doctor verb):
+// the lock, an interrupted transaction, temp files, orphan folders, names,
+// the registry and every session.
 package verify
 
 import (
@@ -22,6 +27,7 @@ import (
 	"github.com/orc-state/orc-state/slices"
 
 	"github.com/orc-state/orc-state/checkpoint"
+	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/lock"
 	"github.com/orc-state/orc-state/internal/redact"
@@ -336,4 +342,22 @@ func dataFindings(d *state.Dir, id string, now time.Time) []Finding {
 		}
 	}
 	return append(out, Timely(id, ledger, dec, now)...)
+}
+
+// Full runs every check of session s, git's included, in the order verify
+// prints them: Session, StoredSecrets, StrayFiles, the bindings to it
+// (env is the process's, for git; own finds the session a bound
+// worktree's branch has of its own) and Git, from what Observe reads
+// now. It takes no lock.
+func Full(d *state.Dir, reg *registry.Registry, s *registry.Session, now time.Time, env environ.List, own func(branch string) *registry.Session) ([]Finding, error) {
+	out, err := Session(d, reg, s, now)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, StoredSecrets(d, s)...)
+	out = append(out, StrayFiles(d, s.SessionID)...)
+	out = append(out, Bindings(d, env, s.SessionID, func(string) bool { return true }, own)...) // the session verified exists
+	g := Observe(d, s.GitBranch, 0)
+	defer g.Close()
+	return append(out, Git(d, s, g)...), nil
 }

@@ -1,4 +1,4 @@
-package cli
+package verify
 
 import (
 	"context"
@@ -14,7 +14,6 @@ import (
 	"github.com/orc-state/orc-state/internal/refsync"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
-	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
 )
@@ -22,105 +21,105 @@ import (
 // statusTimeout bounds the git status subprocess.
 const statusTimeout = 5 * time.Second
 
-// reality is what git says about a session's branch, gathered once (before
+// Reality is what git says about a session's branch, gathered once (before
 // any lock) and shared by verify, resume, sessions and the Auto-checkpoint.
-type reality struct {
-	repo     *gitx.Repo
-	worktree string // where the branch is checked out; "" when nowhere
-	head     gitx.Head
-	headOK   bool // head names a commit: the work tree's HEAD, or the branch tip
-	unborn   bool
-	remote   bool // the branch exists only as a remote-tracking ref; head is its tip
-	log      []gitx.Commit
-	dirty    gitx.Dirty // known, not applicable or unknown (why)
-	paths    []string   // dirty paths, the state dir excluded (when dirty.Known)
-	err      error      // git could not say what HEAD is (why)
+type Reality struct {
+	Repo     *gitx.Repo
+	Worktree string // where the branch is checked out; "" when nowhere
+	Head     gitx.Head
+	HeadOK   bool // Head names a commit: the work tree's HEAD, or the branch tip
+	Unborn   bool
+	Remote   bool // the branch exists only as a remote-tracking ref; Head is its tip
+	Log      []gitx.Commit
+	Dirty    gitx.Dirty // known, not applicable or unknown (why)
+	Paths    []string   // dirty paths, the state dir excluded (when Dirty.Known)
+	Err      error      // git could not say what HEAD is (why)
 }
 
-// observe reads the branch's head, its last n commits and, where it is
+// Observe reads the branch's head, its last n commits and, where it is
 // checked out, the dirty list (gitx.Repo.ObserveBranch). The caller closes
 // it.
-func observe(d *state.Dir, branch string, n int) reality {
-	var g reality
+func Observe(d *state.Dir, branch string, n int) Reality {
+	var g Reality
 	if d.Git == nil {
-		g.err = fmt.Errorf("not inside a git repository")
-		g.dirty.Reason = g.err.Error()
+		g.Err = fmt.Errorf("not inside a git repository")
+		g.Dirty.Reason = g.Err.Error()
 		return g
 	}
-	if g.repo, g.err = gitx.OpenLayout(*d.Git); g.err != nil {
-		g.dirty.Reason = g.err.Error()
+	if g.Repo, g.Err = gitx.OpenLayout(*d.Git); g.Err != nil {
+		g.Dirty.Reason = g.Err.Error()
 		return g
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), statusTimeout)
 	defer cancel()
-	o := g.repo.ObserveBranch(ctx, branch, n)
-	g.worktree, g.head, g.log, g.dirty = o.Worktree, o.Head, o.Log, o.Dirty
+	o := g.Repo.ObserveBranch(ctx, branch, n)
+	g.Worktree, g.Head, g.Log, g.Dirty = o.Worktree, o.Head, o.Log, o.Dirty
 	if o.HeadErr != "" {
-		g.err = errors.New(o.HeadErr)
+		g.Err = errors.New(o.HeadErr)
 		return g
 	}
-	g.unborn = o.Head.Unborn
-	g.headOK = o.Head.SHA != ""
-	if g.dirty.Known {
-		rel, _ := filepath.Rel(g.worktree, d.Path)
-		g.paths = dirtyPaths(g.dirty.Entries, filepath.ToSlash(rel))
+	g.Unborn = o.Head.Unborn
+	g.HeadOK = o.Head.SHA != ""
+	if g.Dirty.Known {
+		rel, _ := filepath.Rel(g.Worktree, d.Path)
+		g.Paths = dirtyPaths(g.Dirty.Entries, filepath.ToSlash(rel))
 	}
-	if !g.headOK && !g.unborn {
+	if !g.HeadOK && !g.Unborn {
 		// In a clone that received the session by sync, the branch may
 		// exist only as a remote-tracking ref.
-		if sha, ok := remoteTracking(g.repo, branch); ok {
-			g.head, g.headOK, g.remote = gitx.Head{SHA: sha, Branch: branch}, true, true
-			if c, ok := g.repo.Commit(sha); ok {
-				g.head.Subject = c.Subject
+		if sha, ok := remoteTracking(g.Repo, branch); ok {
+			g.Head, g.HeadOK, g.Remote = gitx.Head{SHA: sha, Branch: branch}, true, true
+			if c, ok := g.Repo.Commit(sha); ok {
+				g.Head.Subject = c.Subject
 			}
 			if n > 0 {
-				g.log, _ = g.repo.LogFrom(sha, n)
+				g.Log, _ = g.Repo.LogFrom(sha, n)
 			}
 		}
 	}
 	return g
 }
 
-// close stops the repository's git process.
-func (g reality) close() {
-	if g.repo != nil {
-		g.repo.Close()
+// Close stops the repository's git process.
+func (g Reality) Close() {
+	if g.Repo != nil {
+		g.Repo.Close()
 	}
 }
 
-// headState describes HEAD for people: "unknown (why)", "unborn",
+// HeadState describes HEAD for people: "unknown (why)", "unborn",
 // "missing (the branch does not exist)", "detached", "not checked out",
 // or "branch B".
-func (g reality) headState(branch string) string {
+func (g Reality) HeadState(branch string) string {
 	switch {
-	case g.err != nil:
-		return "unknown (" + g.err.Error() + ")"
-	case g.unborn:
+	case g.Err != nil:
+		return "unknown (" + g.Err.Error() + ")"
+	case g.Unborn:
 		return "unborn"
-	case !g.headOK:
+	case !g.HeadOK:
 		return "missing (the branch does not exist)"
-	case g.head.Detached:
+	case g.Head.Detached:
 		return "detached"
-	case g.remote:
+	case g.Remote:
 		return "not checked out (remote-tracking tip)"
-	case g.worktree == "":
+	case g.Worktree == "":
 		return "not checked out"
 	}
 	return "branch " + branch
 }
 
-// dirtyNote is "" for a dirty list git gave, else why there is none:
+// DirtyNote is "" for a dirty list git gave, else why there is none:
 // "unknown (why)" or "n/a (why)".
-func (g reality) dirtyNote() string {
+func (g Reality) DirtyNote() string {
 	switch {
-	case g.dirty.Known:
+	case g.Dirty.Known:
 		return ""
-	case g.dirty.NotApplicable:
-		return "n/a (" + g.dirty.Reason + ")"
-	case g.dirty.Reason == "":
+	case g.Dirty.NotApplicable:
+		return "n/a (" + g.Dirty.Reason + ")"
+	case g.Dirty.Reason == "":
 		return "unknown"
 	}
-	return "unknown (" + g.dirty.Reason + ")"
+	return "unknown (" + g.Dirty.Reason + ")"
 }
 
 // remoteTracking finds the branch as a remote-tracking ref (origin first).
@@ -140,45 +139,45 @@ func remoteTracking(r *gitx.Repo, branch string) (string, bool) {
 	return "", false
 }
 
-// gitFindings cross-checks the session's claims against git. Unknown is
+// Git cross-checks the session's claims against git. Unknown is
 // never reported as clean: when git cannot answer (no git program
 // included), the finding is git.unreadable.
-func gitFindings(d *state.Dir, s *registry.Session, g reality) []verify.Finding {
-	unreadable := func(why string) []verify.Finding {
-		return []verify.Finding{{Code: "git.unreadable", Message: "git cannot answer: " + why,
+func Git(d *state.Dir, s *registry.Session, g Reality) []Finding {
+	unreadable := func(why string) []Finding {
+		return []Finding{{Code: "git.unreadable", Message: "git cannot answer: " + why,
 			Next: "run git status here to see why, fix that, then orc-state verify --session=" + safetext.Quote(s.SessionID)}}
 	}
-	if g.err != nil {
+	if g.Err != nil {
 		if d.Git == nil {
 			return nil
 		}
-		return unreadable(g.err.Error())
+		return unreadable(g.Err.Error())
 	}
-	if !g.headOK && !g.unborn {
+	if !g.HeadOK && !g.Unborn {
 		// No branch head to check reachability against; whether each
 		// committed slice's commit exists at all can still be said.
-		return append([]verify.Finding{branchMissing(d, s)}, sliceFindings(d, g.repo, s, "", "")...)
+		return append([]Finding{branchMissing(d, s)}, sliceFindings(d, g.Repo, s, "", "")...)
 	}
-	var out []verify.Finding
-	if g.headOK { // an unborn branch has no commits to check claims against
-		if f, ok := suiteFinding(d, g.repo, s, g.head.SHA); ok {
+	var out []Finding
+	if g.HeadOK { // an unborn branch has no commits to check claims against
+		if f, ok := suiteFinding(d, g.Repo, s, g.Head.SHA); ok {
 			out = append(out, f)
 		}
-		out = append(out, sliceFindings(d, g.repo, s, g.head.SHA, g.worktree)...)
+		out = append(out, sliceFindings(d, g.Repo, s, g.Head.SHA, g.Worktree)...)
 	}
 	switch {
-	case g.dirty.TimedOut:
-		out = append(out, verify.Finding{Code: "git.status-timeout", Message: "git status did not answer in time; the dirty list is unknown",
+	case g.Dirty.TimedOut:
+		out = append(out, Finding{Code: "git.status-timeout", Message: "git status did not answer in time; the dirty list is unknown",
 			Next: "git status (warm the index), then retry"})
-	case g.dirty.Known:
-		if len(g.paths) > 0 {
-			out = append(out, verify.Finding{Code: "git.dirty",
-				Message: fmt.Sprintf("%d uncommitted file(s): %s", len(g.paths), strings.Join(first(g.paths, 5), ", ")),
+	case g.Dirty.Known:
+		if len(g.Paths) > 0 {
+			out = append(out, Finding{Code: "git.dirty",
+				Message: fmt.Sprintf("%d uncommitted file(s): %s", len(g.Paths), strings.Join(first(g.Paths, 5), ", ")),
 				Next:    "commit or stash the changes, then orc-state checkpoint --session=" + safetext.Quote(s.SessionID)})
 		}
-	case g.dirty.NotApplicable:
+	case g.Dirty.NotApplicable:
 	default:
-		out = append(out, unreadable("git status: "+g.dirty.Reason)...)
+		out = append(out, unreadable("git status: "+g.Dirty.Reason)...)
 	}
 	return out
 }
@@ -187,9 +186,9 @@ func gitFindings(d *state.Dir, s *registry.Session, g reality) []verify.Finding 
 // here nor as a remote-tracking ref. A session pulled from a teammate
 // (the sync log says so) is live elsewhere: its branch was never fetched,
 // so the next step is fetching it, not removing the session.
-func branchMissing(d *state.Dir, s *registry.Session) verify.Finding {
-	f := verify.Finding{Code: "git.branch-missing", Message: fmt.Sprintf("branch %q does not exist", s.GitBranch),
-		Next: "orc-state session remove --session=" + safetext.Quote(s.SessionID) + " (if the work is finished; " + restoreHint(s.SessionID) + ")"}
+func branchMissing(d *state.Dir, s *registry.Session) Finding {
+	f := Finding{Code: "git.branch-missing", Message: fmt.Sprintf("branch %q does not exist", s.GitBranch),
+		Next: "orc-state session remove --session=" + safetext.Quote(s.SessionID) + " (if the work is finished; " + RestoreHint(s.SessionID) + ")"}
 	remote, pulled := refsync.PulledFrom(d, s.SessionID)
 	if !pulled {
 		return f
@@ -204,25 +203,25 @@ func branchMissing(d *state.Dir, s *registry.Session) verify.Finding {
 }
 
 // suiteFinding compares the digest's Suite sha with head.
-func suiteFinding(d *state.Dir, r *gitx.Repo, s *registry.Session, head string) (verify.Finding, bool) {
-	dg, ok := sessionDigest(d, s)
+func suiteFinding(d *state.Dir, r *gitx.Repo, s *registry.Session, head string) (Finding, bool) {
+	dg, ok := SessionDigest(d, s)
 	if !ok || dg.SuiteSHA == "" {
-		return verify.Finding{}, false
+		return Finding{}, false
 	}
-	v := suiteVerdict(r, dg.SuiteSHA, head, s.SessionID)
-	if v.code == "" {
-		return verify.Finding{}, false
+	v := SuiteVerdict(r, dg.SuiteSHA, head, s.SessionID)
+	if v.Code == "" {
+		return Finding{}, false
 	}
-	next := v.next
+	next := v.Next
 	if next == "" {
 		next = "run the suite at HEAD, then orc-state digest write - --session=" + safetext.Quote(s.SessionID)
 	}
-	return verify.Finding{Code: v.code, Message: v.message, Next: next}, true
+	return Finding{Code: v.Code, Message: v.Message, Next: next}, true
 }
 
-// claimVerdict is how a claimed sha relates to HEAD; next, when set, is
+// ClaimVerdict is how a claimed sha relates to HEAD; next, when set, is
 // the fix (one that never rewrites a sha that may be right).
-type claimVerdict struct{ code, message, next string }
+type ClaimVerdict struct{ Code, Message, Next string }
 
 // unshallow is the fix for a claim a shallow clone cannot check, in
 // session id.
@@ -230,37 +229,37 @@ func unshallow(id string) string {
 	return "git fetch --unshallow, then orc-state verify --session=" + safetext.Quote(id)
 }
 
-// suiteVerdict says how a claimed sha relates to head: "" when equal. id
+// SuiteVerdict says how a claimed sha relates to head: "" when equal. id
 // is the session the claim is in, named by the fixes.
-func suiteVerdict(r *gitx.Repo, claim, head, id string) claimVerdict {
+func SuiteVerdict(r *gitx.Repo, claim, head, id string) ClaimVerdict {
 	c := r.CheckClaim(claim)
 	switch c.State {
 	case gitx.ClaimCommit:
 	case gitx.ClaimNotCommit, gitx.ClaimAmbiguous:
-		return claimVerdict{code: "suite.unknown-commit", message: fmt.Sprintf("Suite sha %s %s", claim, c.Problem())}
+		return ClaimVerdict{Code: "suite.unknown-commit", Message: fmt.Sprintf("Suite sha %s %s", claim, c.Problem())}
 	case gitx.ClaimBeyondShallow:
-		return claimVerdict{"suite.unchecked", fmt.Sprintf("Suite sha %s %s", claim, c.Problem()), unshallow(id)}
+		return ClaimVerdict{"suite.unchecked", fmt.Sprintf("Suite sha %s %s", claim, c.Problem()), unshallow(id)}
 	default:
-		return claimVerdict{"suite.unchecked", fmt.Sprintf("Suite sha %s %s", claim, c.Problem()), "run git status here to see why, then orc-state verify --session=" + safetext.Quote(id)}
+		return ClaimVerdict{"suite.unchecked", fmt.Sprintf("Suite sha %s %s", claim, c.Problem()), "run git status here to see why, then orc-state verify --session=" + safetext.Quote(id)}
 	}
 	if c.Full == head {
-		return claimVerdict{}
+		return ClaimVerdict{}
 	}
 	n, reachable, err := r.CommitsBetween(c.Full, head)
 	switch {
 	case errors.Is(err, gitx.ErrBeyondShallow):
-		return claimVerdict{"suite.unchecked", fmt.Sprintf("cannot tell whether the Suite sha %s is an ancestor of HEAD: %s", claim, gitx.BeyondShallow), unshallow(id)}
+		return ClaimVerdict{"suite.unchecked", fmt.Sprintf("cannot tell whether the Suite sha %s is an ancestor of HEAD: %s", claim, gitx.BeyondShallow), unshallow(id)}
 	case err != nil:
-		return claimVerdict{code: "suite.unchecked", message: fmt.Sprintf("cannot compare Suite sha %s with HEAD: %v", claim, err)}
+		return ClaimVerdict{Code: "suite.unchecked", Message: fmt.Sprintf("cannot compare Suite sha %s with HEAD: %v", claim, err)}
 	case reachable:
-		return claimVerdict{code: "suite.behind", message: fmt.Sprintf("HEAD is %d commit(s) ahead of the Suite sha %s", n, claim)}
+		return ClaimVerdict{Code: "suite.behind", Message: fmt.Sprintf("HEAD is %d commit(s) ahead of the Suite sha %s", n, claim)}
 	default:
-		return claimVerdict{code: "suite.diverged", message: fmt.Sprintf("Suite sha %s is not an ancestor of HEAD %s", claim, short(head))}
+		return ClaimVerdict{Code: "suite.diverged", Message: fmt.Sprintf("Suite sha %s is not an ancestor of HEAD %s", claim, short(head))}
 	}
 }
 
-// sessionDigest parses the session's Resume digest, if it is well formed.
-func sessionDigest(d *state.Dir, s *registry.Session) (checkpoint.Digest, bool) {
+// SessionDigest parses the session's Resume digest, if it is well formed.
+func SessionDigest(d *state.Dir, s *registry.Session) (checkpoint.Digest, bool) {
 	data, err := d.ReadFile(s.SessionID, state.CheckpointFile)
 	if err != nil || data == nil {
 		return checkpoint.Digest{}, false
@@ -277,7 +276,7 @@ func sessionDigest(d *state.Dir, s *registry.Session) (checkpoint.Digest, bool) 
 // branch is checked out ("" when nowhere). Each next: step is the normal
 // one (merge, fetch); --force is proposed only to record a commit again
 // that is wrong.
-func sliceFindings(d *state.Dir, r *gitx.Repo, s *registry.Session, head, worktree string) []verify.Finding {
+func sliceFindings(d *state.Dir, r *gitx.Repo, s *registry.Session, head, worktree string) []Finding {
 	data, err := d.ReadFile(s.SessionID, state.LedgerFile)
 	if err != nil || data == nil {
 		return nil
@@ -288,7 +287,7 @@ func sliceFindings(d *state.Dir, r *gitx.Repo, s *registry.Session, head, worktr
 	}
 	sess := "--session=" + safetext.Quote(s.SessionID)
 	remote, pulled := refsync.PulledFrom(d, s.SessionID)
-	var out []verify.Finding
+	var out []Finding
 	for _, sl := range l.Slices() {
 		if sl.Status != "committed" || sl.Commit == "" {
 			continue
@@ -304,11 +303,11 @@ func sliceFindings(d *state.Dir, r *gitx.Repo, s *registry.Session, head, worktr
 			} else if pulled {
 				next = "git fetch REMOTE (REMOTE: the remote you sync with; the machine that works on the session pushes its commits with git), then orc-state verify " + sess
 			}
-			out = append(out, verify.Finding{Code: "slice.unknown-commit", Next: next,
+			out = append(out, Finding{Code: "slice.unknown-commit", Next: next,
 				Message: fmt.Sprintf("slice %s is committed at %s, which %s", sl.ID, sl.Commit, c.Problem())})
 			continue
 		default:
-			out = append(out, verify.Finding{Code: "slice.unchecked-commit", Next: unshallow(s.SessionID),
+			out = append(out, Finding{Code: "slice.unchecked-commit", Next: unshallow(s.SessionID),
 				Message: fmt.Sprintf("slice %s commit %s %s", sl.ID, sl.Commit, c.Problem())})
 			continue
 		}
@@ -318,13 +317,13 @@ func sliceFindings(d *state.Dir, r *gitx.Repo, s *registry.Session, head, worktr
 		_, reachable, err := r.CommitsBetween(c.Full, head)
 		switch {
 		case errors.Is(err, gitx.ErrBeyondShallow):
-			out = append(out, verify.Finding{Code: "slice.unchecked-commit", Next: unshallow(s.SessionID),
+			out = append(out, Finding{Code: "slice.unchecked-commit", Next: unshallow(s.SessionID),
 				Message: fmt.Sprintf("cannot tell whether slice %s commit %s is reachable from the branch head: %s", sl.ID, sl.Commit, gitx.BeyondShallow)})
 		case err == nil && !reachable:
-			out = append(out, verify.Finding{Code: "slice.unreachable-commit", Next: mergeStep(r, s, c.Full, worktree),
+			out = append(out, Finding{Code: "slice.unreachable-commit", Next: mergeStep(r, s, c.Full, worktree),
 				Message: fmt.Sprintf("slice %s commit %s is not reachable from the branch head", sl.ID, sl.Commit)})
 		case sl.Unverified:
-			out = append(out, verify.Finding{Code: "slice.unverified-commit", Next: "orc-state slice set " + safetext.Quote(sl.ID) + " --status=committed --commit=" + safetext.Quote(sl.Commit) + " --force " + sess + " (records it as verified)",
+			out = append(out, Finding{Code: "slice.unverified-commit", Next: "orc-state slice set " + safetext.Quote(sl.ID) + " --status=committed --commit=" + safetext.Quote(sl.Commit) + " --force " + sess + " (records it as verified)",
 				Message: fmt.Sprintf("slice %s commit %s was recorded unverified; it resolves now", sl.ID, sl.Commit)})
 		}
 	}
@@ -345,7 +344,7 @@ func mergeStep(r *gitx.Repo, s *registry.Session, full, worktree string) string 
 	} else {
 		into = "(in a checkout of " + safetext.Quote(s.GitBranch) + ") git "
 	}
-	verify := ", then orc-state verify --session=" + safetext.Quote(s.SessionID)
+	thenVerify := ", then orc-state verify --session=" + safetext.Quote(s.SessionID)
 	var holders []string
 	if branches, err := r.Branches(); err == nil && len(branches) <= maxBranchesSearched {
 		for _, name := range sortedKeys(branches) {
@@ -358,9 +357,9 @@ func mergeStep(r *gitx.Repo, s *registry.Session, full, worktree string) string 
 		}
 	}
 	if len(holders) == 1 {
-		return "merge the branch that holds it into the session's branch: " + into + "merge -- " + safetext.Quote(holders[0]) + verify
+		return "merge the branch that holds it into the session's branch: " + into + "merge -- " + safetext.Quote(holders[0]) + thenVerify
 	}
-	return "merge the branch that holds it (git branch --contains " + full + " names it) into the session's branch: " + into + "merge -- BRANCH" + verify
+	return "merge the branch that holds it (git branch --contains " + full + " names it) into the session's branch: " + into + "merge -- BRANCH" + thenVerify
 }
 
 // dirtyPaths lists the dirty paths, the state dir (relative to the
@@ -390,4 +389,16 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+func short(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}
+
+// RestoreHint is what a hint says about an archive kept by a removal.
+func RestoreHint(id string) string {
+	return fmt.Sprintf("its entry and files are archived first; orc-state session restore %s brings them back", safetext.Quote(id))
 }
