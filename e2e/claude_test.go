@@ -258,7 +258,7 @@ func (r *rig) subagents(t *testing.T) {
 	home := filepath.Join(r.tmp, "home-plugin-dir")
 	load := []string{"--plugin-dir", r.root}
 	context := "orc-state: this subagent works for the workflow session " + r.sid + " (flow, phase 2/3, branch main); its agent id for slice claims is general-purpose-"
-	claimCmd := regexp.MustCompile("`orc-state slice claim --session " + regexp.QuoteMeta(r.sid) + " --agent general-purpose-[0-9a-f]+`")
+	claimCmd := regexp.MustCompile("`orc-state slice claim --session=" + regexp.QuoteMeta(r.sid) + " --agent=general-purpose-[0-9a-f]+`")
 	for _, tc := range []struct{ name, prompt string }{
 		{"shared worktree", "AGENT: e2e-subagent-task-1 says ok"},
 		{"worktree of its own", "AGENT-WORKTREE: e2e-subagent-task-2 says ok"},

@@ -37,11 +37,17 @@ func TestGoInstallAtAVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A module zip is the tree under the prefix module@version/, less the
+	// folders that hold a module of their own (tools/release), as the go
+	// command leaves them out of a module's zip.
+	paths := []string{"HEAD", "--", "."}
+	for _, mod := range strings.Fields(run(t, root, nil, "git", "ls-files", "--", "*/go.mod")) {
+		paths = append(paths, ":(exclude)"+filepath.ToSlash(filepath.Dir(mod)))
+	}
 	var list []string
 	for _, v := range []string{tagged, pseudo} {
-		// A module zip is the tree under the prefix module@version/.
-		run(t, root, nil, "git", "archive", "--format=zip", "--prefix=github.com/orc-state/orc-state@"+v+"/",
-			"-o", filepath.Join(dir, v+".zip"), "HEAD")
+		run(t, root, nil, "git", append([]string{"archive", "--format=zip", "--prefix=github.com/orc-state/orc-state@" + v + "/",
+			"-o", filepath.Join(dir, v+".zip")}, paths...)...)
 		os.WriteFile(filepath.Join(dir, v+".mod"), gomod, 0o644)
 		os.WriteFile(filepath.Join(dir, v+".info"), []byte(`{"Version":"`+v+`","Time":"2026-12-01T00:00:00Z"}`), 0o644)
 		list = append(list, v)
