@@ -38,3 +38,7 @@ func Open(path string) (*os.File, error) {
 		return os.NewFile(uintptr(fd), path), nil
 	}
 }
+
+// syncOpenFlag opens a file to fsync it: fsync(2) takes a read-only
+// descriptor.
+const syncOpenFlag = os.O_RDONLY

@@ -44,3 +44,7 @@ func Open(path string) (*os.File, error) {
 	}
 	return os.NewFile(uintptr(h), path), nil
 }
+
+// syncOpenFlag opens a file to fsync it: FlushFileBuffers needs a handle
+// with write access on Windows (a read-only handle gets Access denied).
+const syncOpenFlag = os.O_RDWR

@@ -465,7 +465,7 @@ func (r Root) SyncFile(rel string) error {
 		return err
 	}
 	defer h.close()
-	f, err := h.open(base, os.O_RDONLY, 0)
+	f, err := h.open(base, syncOpenFlag, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
