@@ -362,11 +362,14 @@ func (d *Dir) run(opts Options, p *plan, args map[string]json.RawMessage, physic
 	after := st
 	after.txs = append(append([]*Intent{}, st.txs...), in)
 	after.size = pr.logEnd
-	switch {
-	case eager:
+	if eager {
 		after.txs = []*Intent{in} // the earlier ones were synced before
-		_ = d.checkpoint(after)
-	case after.due():
+	}
+	if eager || after.due() {
+		// The log's handle is closed first: Windows refuses to remove a
+		// file that is open (Go opens files without delete sharing there).
+		_ = pr.log.Close()
+		pr.log = nil
 		_ = d.checkpoint(after)
 	}
 	return nil
