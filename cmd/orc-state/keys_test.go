@@ -93,7 +93,7 @@ var collidingVerbs = []struct {
 // on the session of feat/x, whose sessionId is also feat-x (docs/protocol.md
 // §3): every verb family refuses, with exit 2 naming both branches, and
 // prints nothing, whether the branch is the current one or given with
-// --branch; nothing under .orc changes. adv_one_branch_one_session.txtar
+// --branch; nothing under .orc changes. select_one_branch_one_session.txtar
 // shows the rest end to end (line, the hooks, --session).
 func TestOneBranchOneSession(t *testing.T) {
 	r := clitest.NewRig(t, "collision")

@@ -615,18 +615,22 @@ func slContains(list []string, s string) bool {
 	return false
 }
 
-// testStatuslinePayloadCopies checks that the payloads the hook_* scripts
-// carry are byte-for-byte the recorded ones, so the scripts and
-// testStatuslineHookPayloads exercise the same shapes, and that every
-// recorded payload is used by some script.
+// testStatuslinePayloadCopies checks that the payloads the hook_* and
+// statusline_* scripts carry are byte-for-byte the recorded ones, so the
+// scripts and testStatuslineHookPayloads exercise the same shapes, and that
+// every recorded payload is used by some script.
 func testStatuslinePayloadCopies(t *testing.T) {
 	names := slRecorded(t)
-	scripts, err := filepath.Glob(filepath.Join("testdata", "script", "hook_*.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(scripts) == 0 {
-		t.Fatal("no testdata/script/hook_*.txtar")
+	var scripts []string
+	for _, pattern := range []string{"hook_*.txtar", "statusline_*.txtar"} {
+		m, err := filepath.Glob(filepath.Join("testdata", "script", pattern))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m) == 0 {
+			t.Fatalf("no testdata/script/%s", pattern)
+		}
+		scripts = append(scripts, m...)
 	}
 	used := map[string]bool{}
 	for _, script := range scripts {
@@ -650,7 +654,7 @@ func testStatuslinePayloadCopies(t *testing.T) {
 	}
 	for _, n := range names {
 		if !used[n] {
-			t.Errorf("testdata/hooks/%s is used by no hook_*.txtar script", n)
+			t.Errorf("testdata/hooks/%s is used by no hook_*.txtar or statusline_*.txtar script", n)
 		}
 	}
 }

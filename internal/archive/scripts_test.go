@@ -13,9 +13,10 @@ import (
 func TestMain(m *testing.M) { clitest.Main(m) }
 
 // TestScripts runs the CLI scenarios of removal and its sweeps
-// (testdata/script: archive_*.txtar, the archives of session remove and
-// their restore; sweep_*.txtar, cleanup, doctor's findings and repair of
-// what removal leaves) with the scenario commands every CLI scenario has
+// (testdata/script: archive_*.txtar, the archives of the removing verbs;
+// session_remove_*, session_restore_*, digest_restore_*: removal and its
+// restores; cleanup_*, doctor_*, repair_*: the sweeps, doctor's findings
+// and repair of what removal leaves) with the scenario commands every CLI scenario has
 // (clitest.Scripts).
 func TestScripts(t *testing.T) {
 	t.Parallel()

@@ -74,7 +74,7 @@ func newArtifactName(name string) error {
 // ownedFile returns the session file that name is, also on macOS and
 // Windows, which ignore case ("Slices.json" is slices.json there), when
 // a verb other than artifact put writes it (state.SessionFiles, whose
-// Writer adv_owned_files.txtar holds to what the verbs write).
+// Writer artifact_put_owned_files.txtar holds to what the verbs write).
 func ownedFile(name string) (state.SessionFile, bool) {
 	for _, f := range state.SessionFiles {
 		if f.Writer != "" && (f.Name == name || portable.Same(f.Name, name)) {

@@ -14,8 +14,9 @@ import (
 func TestMain(m *testing.M) { clitest.Main(m, gitx.SetUpTests) }
 
 // TestScripts runs the CLI scenarios of git's facts
-// (testdata/script/git_*.txtar: what the verbs say about HEAD, the suite
-// sha, committed slices and a dirty tree in each repository shape) with
+// (testdata/script/<verb>_<topic>.txtar, git_<shape>.txtar: what the verbs
+// say about HEAD, the suite sha, committed slices and a dirty tree in each
+// repository shape) with
 // the scenario commands every CLI scenario has (clitest.Scripts).
 func TestScripts(t *testing.T) {
 	t.Parallel()

@@ -18,7 +18,7 @@ import (
 // values and the state's data (a sessionId, a slice id): fish through
 // `complete -C`, bash and zsh by pressing Tab in an interactive shell under
 // tmux (without tmux, the registration the script made). A shell that is
-// not installed is skipped; core_completion.txtar pins every script's text.
+// not installed is skipped; completion_script.txtar pins every script's text.
 func TestCompletionShells(t *testing.T) {
 	bin := clitest.Binary(t)
 	dir := t.TempDir()
@@ -124,7 +124,7 @@ func lookShell(t *testing.T, name string) string {
 	t.Helper()
 	p, err := exec.LookPath(name)
 	if err != nil {
-		t.Skipf("%s is not installed; core_completion.txtar checks its script's text", name)
+		t.Skipf("%s is not installed; completion_script.txtar checks its script's text", name)
 	}
 	return p
 }

@@ -12,7 +12,8 @@ package proctest
 //     acknowledged change is there exactly once, and no file is invalid.
 //   - TestAdversarialCorpus: the hostile inputs kept as files under
 //     cmd/orc-state/testdata/adversarial (the argv- and filesystem-shaped
-//     cases are the cmd/orc-state/testdata/script/adv_*.txtar scenarios).
+//     cases are the names_*, input_* and statedir_* scenarios in
+//     cmd/orc-state/testdata/script).
 //
 // docs/reliability.md records what these tests measured and why each
 // allowed finding can appear. Everything here is prefixed rel/crash/soak to
@@ -952,7 +953,7 @@ func soakStep(r *relRig, w *soakWriter, kind string, n int) {
 		args = []string{"checkpoint", "--auto", "--trigger", id}
 	case "init":
 		// A re-run that changes the entry (each writer its own
-		// description); adv_bug_init_rerun_outside_edit.txtar pins that it
+		// description); init_rerun_journaled.txtar pins that it
 		// is not mistaken for an outside edit.
 		args = []string{"init", "--command", "flow", "--total-phases", "9", "--description", "soak " + id}
 	case "gate record":

@@ -8,7 +8,7 @@ import (
 	"github.com/orc-state/orc-state/internal/clitest"
 )
 
-// TestScripts runs the CLI scenarios of sync (testdata/script/sync_*.txtar:
+// TestScripts runs the CLI scenarios of sync (testdata/script/sync_<verb>_*.txtar:
 // push, pull, status, resolve, restore against real bare remotes) with the
 // scenario commands every CLI scenario has (clitest.Scripts).
 func TestScripts(t *testing.T) {
