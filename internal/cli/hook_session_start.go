@@ -3,8 +3,9 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"unicode/utf8"
 
+	"github.com/orc-state/orc-state/internal/packet"
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -19,9 +20,6 @@ type sessionStartOutput struct {
 		SessionTitle      string `json:"sessionTitle,omitempty"`
 	} `json:"hookSpecificOutput"`
 }
-
-// maxContext is the host's cap on injected context, in characters.
-const maxContext = 10000
 
 // Help is the detail of hook session-start --help: the payload fields read.
 func (c *HookSessionStartCmd) Help() string {
@@ -62,38 +60,20 @@ func (c *HookSessionStartCmd) Run(e *Env) error {
 	var out sessionStartOutput
 	out.HookSpecificOutput.HookEventName = "SessionStart"
 	if titleIsOurs(p) {
-		out.HookSpecificOutput.SessionTitle = clip(fmt.Sprintf("%s%s %s [%s]", titlePrefix, s.Command, s.GitBranch, s.Phase), 120)
+		out.HookSpecificOutput.SessionTitle = safetext.Clip(fmt.Sprintf("%s%s %s [%s]", titlePrefix, s.Command, s.GitBranch, s.Phase), 120)
 	}
 	switch p.Source {
 	case "compact", "resume", "fork":
 		agent, _ := e.agent("") // whose claim the packet shows first
-		out = resumeOutput(out, buildPacket(d, reg, s, agent, e.now()))
+		out.HookSpecificOutput.AdditionalContext = packet.Build(d, reg, s, agent, e.now()).HostContext(func(ctx string) any {
+			o := out
+			o.HookSpecificOutput.AdditionalContext = ctx
+			return o
+		})
 	default:
 		out.HookSpecificOutput.AdditionalContext = fmt.Sprintf(
 			"orc-state: session %s (%s, phase %s/%d %s, %s) is registered for this branch; `orc-state resume` prints its resume packet.",
 			s.SessionID, s.Command, s.Phase, s.TotalPhases, registry.Deref(s.PhaseLabel), s.Status)
 	}
 	return printJSON(e, out, "")
-}
-
-// resumeOutput is out with the resume packet of p as its context: a
-// one-line intro, then the packet, whose glance ends within the first
-// 2,000 characters. The host keeps whole only what is within maxContext
-// characters (past it, a file path and a preview), so the packet is
-// bounded until the hook's whole output is within maxContext characters.
-func resumeOutput(out sessionStartOutput, p Packet) sessionStartOutput {
-	s := p.Session
-	intro := fmt.Sprintf("orc-state: the workflow session %s (%s) is %s on this branch. "+
-		"The packet below was read from .orc/ and cross-checked against git just now; findings are listed, not repaired.\n\n",
-		clip(s.SessionID, 60), clip(s.Command, 30), clip(s.Status, 20))
-	budget := maxContext - len(intro) - 100
-	for budget >= 512 {
-		out.HookSpecificOutput.AdditionalContext = intro + renderPacket(p, budget)
-		over := utf8.RuneCount(encodeJSON(out, "")) - maxContext
-		if over <= 0 {
-			break
-		}
-		budget -= over // JSON's escapes (\n, \") are longer than what they stand for
-	}
-	return out
 }

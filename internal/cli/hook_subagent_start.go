@@ -1,19 +1,13 @@
 package cli
 
 import (
-	"fmt"
 	"strings"
 
-	"github.com/orc-state/orc-state/internal/safetext"
-	"github.com/orc-state/orc-state/registry"
+	"github.com/orc-state/orc-state/internal/packet"
 )
 
 // HookSubagentStartCmd is `hook subagent-start`.
 type HookSubagentStartCmd struct{}
-
-// maxSubagentContext bounds what SubagentStart injects, in characters: it
-// reaches every subagent's first request, so it stays short.
-const maxSubagentContext = 1000
 
 // Run tells a subagent, as additionalContext, which session it works for,
 // the agent id to claim slices with and the claim protocol in three
@@ -55,7 +49,7 @@ func (c *HookSubagentStartCmd) Run(e *Env) error {
 	}
 	var out sessionStartOutput
 	out.HookSpecificOutput.HookEventName = "SubagentStart"
-	out.HookSpecificOutput.AdditionalContext = clip(subagentContext(s, agent), maxSubagentContext)
+	out.HookSpecificOutput.AdditionalContext = packet.SubagentBrief(s, agent)
 	return printJSON(e, out, "")
 }
 
@@ -65,22 +59,6 @@ func (c *HookSubagentStartCmd) Run(e *Env) error {
 func (e *Env) enter(dir string) {
 	e.wd, e.dir = dir, nil
 	e.bindingRead, e.bound, e.boundErr = false, nil, nil
-}
-
-// subagentContext is the text a subagent receives: facts, then the four
-// commands with the session and agent spelled out as --flag=VALUE, so they
-// work from any directory (a worktree of its own included) and no value
-// reads as a flag. Its placeholders are plain words (ID, STATUS, SHA)
-// with the choices said in words: nothing in it is shell syntax.
-func subagentContext(s *registry.Session, agent string) string {
-	sel := "--session=" + safetext.Quote(s.SessionID) + " --agent=" + safetext.Quote(agent)
-	return fmt.Sprintf("orc-state: this subagent works for the workflow session %s (%s, phase %s/%d, branch %s); its agent id for slice claims is %s. "+
-		"Slices are claimed so that parallel agents never take the same one. "+
-		"Claim: `orc-state slice claim %s` prints the id of the next ready slice, held 30 minutes (exit 1: none is ready). "+
-		"Renew: `orc-state slice renew ID %s` before the 30 minutes end, while still on it; a lapsed claim can be taken by another agent. "+
-		"Record: `orc-state slice set ID --status=STATUS %s`, STATUS one of red, green, committed (committed also needs --commit=SHA). "+
-		"Release: `orc-state slice release ID %s` when stopping before it is done.",
-		safetext.Escape(s.SessionID), safetext.Escape(s.Command), s.Phase, s.TotalPhases, safetext.Escape(s.GitBranch), safetext.Escape(agent), sel, sel, sel, sel)
 }
 
 // subagentID is the agent id for a subagent the client names by type and

@@ -222,9 +222,13 @@ func (e *Env) printBound(l gitx.Layout) error {
 // quotedList lists session ids for a hint that asks for one of them: each
 // quoted, at most n, then how many more.
 func quotedList(ids []string, n int) string {
-	out := make([]string, len(ids))
+	var out []string
 	for i, id := range ids {
-		out[i] = safetext.Quote(id)
+		if i == n {
+			out = append(out, fmt.Sprintf("(+%d more)", len(ids)-n))
+			break
+		}
+		out = append(out, safetext.Quote(id))
 	}
-	return strings.Join(capList(out, n, ""), ", ")
+	return strings.Join(out, ", ")
 }

@@ -69,6 +69,17 @@ func Escape(s string) string {
 	return b.String()
 }
 
+// Clip is s [Escape]d and capped at n runes (n at least 1), its last one
+// an ellipsis when it was longer: a line of a bounded display.
+func Clip(s string, n int) string {
+	s = Escape(s)
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
 // shown reports whether the rune (of size bytes) is shown escaped.
 func shown(r rune, size int) bool {
 	if r < utf8.RuneSelf {

@@ -198,3 +198,29 @@ func TestOperand(t *testing.T) {
 		t.Errorf("pasted: %q", got)
 	}
 }
+
+// TestClipEscapesThenCaps: Clip caps the escaped text, counting runes (not
+// bytes), and marks a cut with an ellipsis that keeps it within n.
+func TestClipEscapesThenCaps(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"exactly10!", 10, "exactly10!"},
+		{"eleven 11ch", 10, "eleven 11…"},
+		{"機機機機機", 3, "機機…"},
+		{"a\nb", 4, `a\nb`},  // the escape is what is counted
+		{"a\nbc", 4, `a\n…`}, // and what is cut
+		{"", 1, ""},
+	} {
+		got := Clip(tt.in, tt.n)
+		if got != tt.want {
+			t.Errorf("Clip(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+		if utf8.RuneCountInString(got) > tt.n {
+			t.Errorf("Clip(%q, %d) = %q, over %d runes", tt.in, tt.n, got, tt.n)
+		}
+	}
+}

@@ -1,4 +1,4 @@
-package cli
+package packet
 
 import (
 	"encoding/json"
@@ -44,7 +44,7 @@ func TestPacketBound(t *testing.T) {
 						p.Commits = append(p.Commits, "abcdef0 "+strings.Repeat("c", pathLen))
 					}
 					what := fmt.Sprintf("max %d, %d dirty, %d cross-checks, names of %d bytes", max, dirty, cross, pathLen)
-					md, js := renderPacket(p, max), fitJSONText(p, max)
+					md, js := p.Markdown(max), p.JSON(max)
 					if len(md) > max {
 						t.Errorf("%s: Markdown packet of %d bytes", what, len(md))
 					}
@@ -58,7 +58,7 @@ func TestPacketBound(t *testing.T) {
 					if err := json.Unmarshal(js, &doc); err != nil || doc.Session.SessionID != "feat-x" {
 						t.Errorf("%s: JSON packet without its sessionId (%v): %s", what, err, js)
 					}
-					if full := renderPacket(p, 1<<20); len(full) > max {
+					if full := p.Markdown(1 << 20); len(full) > max {
 						// shortened: it says what is missing
 						lines := strings.Split(strings.TrimRight(md, "\n"), "\n")
 						if last := lines[len(lines)-1]; !strings.HasPrefix(last, "Omitted to stay within the size bound: ") {

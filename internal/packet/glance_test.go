@@ -1,4 +1,4 @@
-package cli
+package packet
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -49,23 +50,37 @@ func largestPacket(fill string) Packet {
 	return p
 }
 
-// TestResumeOutputWithinHostCap: on the largest session the caps allow,
+// hookAnswer is the shape of the SessionStart hook's answer, whose whole
+// printed JSON the host counts.
+type hookAnswer struct {
+	HookSpecificOutput struct {
+		HookEventName     string `json:"hookEventName"`
+		AdditionalContext string `json:"additionalContext"`
+		SessionTitle      string `json:"sessionTitle,omitempty"`
+	} `json:"hookSpecificOutput"`
+}
+
+// TestHostContextWithinHostCap: on the largest session the caps allow,
 // the SessionStart answer is within the host's 10,000 characters whole
 // (the JSON printed) and its context's first 2,000 characters hold the
 // glance in order, the worst finding first.
-func TestResumeOutputWithinHostCap(t *testing.T) {
+func TestHostContextWithinHostCap(t *testing.T) {
 	for _, fill := range []string{"x", `"\`, "é", "機", "a\"b\\c\td"} {
 		p := largestPacket(fill)
-		var out sessionStartOutput
+		var out hookAnswer
 		out.HookSpecificOutput.HookEventName = "SessionStart"
-		out.HookSpecificOutput.SessionTitle = clip(strings.Repeat(fill, 200), 120)
-		out = resumeOutput(out, p)
+		out.HookSpecificOutput.SessionTitle = safetext.Clip(strings.Repeat(fill, 200), 120)
+		out.HookSpecificOutput.AdditionalContext = p.HostContext(func(ctx string) any {
+			o := out
+			o.HookSpecificOutput.AdditionalContext = ctx
+			return o
+		})
 		printed := encodeJSON(out, "")
-		if n := utf8.RuneCount(printed); n > maxContext {
-			t.Errorf("fill %q: the hook prints %d characters, over %d", fill, n, maxContext)
+		if n := utf8.RuneCount(printed); n > MaxHostContext {
+			t.Errorf("fill %q: the hook prints %d characters, over %d", fill, n, MaxHostContext)
 		}
 		ctx := out.HookSpecificOutput.AdditionalContext
-		if n := utf8.RuneCountInString(ctx); n > maxContext {
+		if n := utf8.RuneCountInString(ctx); n > MaxHostContext {
 			t.Errorf("fill %q: additionalContext of %d characters", fill, n)
 		}
 		head := string([]rune(ctx)[:min(2000, utf8.RuneCountInString(ctx))])
@@ -101,7 +116,7 @@ func TestGlanceSmallSession(t *testing.T) {
 	if got != want {
 		t.Errorf("glance:\n%s\nwant:\n%s", got, want)
 	}
-	if md := renderPacket(p, 4096); !strings.HasPrefix(md, "# orc-state resume packet\n\n## At a glance\n"+want+"\n\n## Session\n") {
+	if md := p.Markdown(4096); !strings.HasPrefix(md, "# orc-state resume packet\n\n## At a glance\n"+want+"\n\n## Session\n") {
 		t.Errorf("the packet does not open with the glance:\n%s", md)
 	}
 }

@@ -1,16 +1,12 @@
-package cli
+package packet
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
-	"unicode/utf8"
-
-	"github.com/orc-state/orc-state/internal/verify"
 
 	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -28,13 +24,13 @@ const (
 	maxListLines = 8
 )
 
-// renderPacket renders the packet as Markdown within max bytes. Lines are
-// cleaned of control characters and capped; long lists keep their first
-// entries and say how many more there are; over the bound, whole sections
-// are omitted by rank (named in an "Omitted" line); as a last resort the
-// packet ends at a line boundary with a note. It is a display: the state
-// files themselves are never shortened.
-func renderPacket(p Packet, max int) string {
+// Markdown renders the packet within max bytes, At a glance first. Lines
+// are cleaned of control characters and capped; long lists keep their
+// first entries and say how many more there are; over the bound, whole
+// sections are omitted by rank (named in an "Omitted" line); as a last
+// resort the packet ends at a line boundary with a note. It is a display:
+// the state files themselves are never shortened.
+func (p Packet) Markdown(max int) string {
 	s := p.Session
 	label := registry.Deref(s.PhaseLabel)
 	entry := []string{
@@ -47,7 +43,7 @@ func renderPacket(p Packet, max int) string {
 	if len(s.LinkedPRs) > 0 {
 		entry = append(entry, fmt.Sprintf("- Linked PRs: %d (latest %s)", len(s.LinkedPRs), s.LinkedPRs[len(s.LinkedPRs)-1].URL))
 	}
-	gitLines := []string{fmt.Sprintf("- HEAD: %s %s (%s)", short(p.Head), p.HeadSubject, p.HeadState)}
+	gitLines := []string{fmt.Sprintf("- HEAD: %s %s (%s)", shortSHA(p.Head), p.HeadSubject, p.HeadState)}
 	switch { // no commit: the state says it all
 	case p.Head == "" && strings.HasPrefix(p.HeadState, "unknown"):
 		gitLines[0] = "- HEAD: " + p.HeadState
@@ -97,7 +93,7 @@ func renderPacket(p Packet, max int) string {
 	}
 	for i := range parts {
 		for j, l := range parts[i].lines {
-			parts[i].lines[j] = clip(l, maxLineRunes)
+			parts[i].lines[j] = safetext.Clip(l, maxLineRunes)
 		}
 	}
 	var omitted []string
@@ -131,17 +127,17 @@ const (
 func glance(p Packet, head, dirty string) []string {
 	s := p.Session
 	out := []string{
-		clip(fmt.Sprintf("- Session: %s (branch %s), %s, phase %s/%d %s, %s", s.SessionID, s.GitBranch, s.Command, s.Phase, s.TotalPhases, registry.Deref(s.PhaseLabel), s.Status), glanceShort),
-		clip("- Next: "+firstOr(digestBullet(p.Digest, "Next"), "(no digest: run orc-state digest write -)"), glanceLong),
-		clip("- Open decisions: "+firstOr(digestBullet(p.Digest, "Open decisions"), "(not in the digest)"), glanceShort),
-		clip(head+"; "+dirty, glanceShort),
-		clip("- Re-entry: "+firstOr(p.ReentrySlice, "(no slice ledger)"), glanceMid),
+		safetext.Clip(fmt.Sprintf("- Session: %s (branch %s), %s, phase %s/%d %s, %s", s.SessionID, s.GitBranch, s.Command, s.Phase, s.TotalPhases, registry.Deref(s.PhaseLabel), s.Status), glanceShort),
+		safetext.Clip("- Next: "+firstOr(digestBullet(p.Digest, "Next"), "(no digest: run orc-state digest write -)"), glanceLong),
+		safetext.Clip("- Open decisions: "+firstOr(digestBullet(p.Digest, "Open decisions"), "(not in the digest)"), glanceShort),
+		safetext.Clip(head+"; "+dirty, glanceShort),
+		safetext.Clip("- Re-entry: "+firstOr(p.ReentrySlice, "(no slice ledger)"), glanceMid),
 	}
 	mine := "none"
 	if len(p.Mine) > 0 {
 		mine = strings.Join(capList(p.Mine, 3, ""), "; ")
 	}
-	out = append(out, clip("- Your claims: "+mine, glanceMid))
+	out = append(out, safetext.Clip("- Your claims: "+mine, glanceMid))
 	worst := "none"
 	if f := worstFindings(p.Findings); len(f) > 0 {
 		var names []string
@@ -153,7 +149,7 @@ func glance(p Packet, head, dirty string) []string {
 			worst += fmt.Sprintf(" (+%d more below)", len(f)-glanceWorst)
 		}
 	}
-	return append(out, clip("- Worst findings: "+worst, glanceLong))
+	return append(out, safetext.Clip("- Worst findings: "+worst, glanceLong))
 }
 
 // glanceRank is the glance's drop rank: never dropped from a packet of
@@ -235,16 +231,6 @@ func capList(list []string, n int, prefix string) []string {
 	return append(list[:n:n], fmt.Sprintf("%s(+%d more)", prefix, len(list)-n))
 }
 
-// clip cleans control characters and caps a line at n runes.
-func clip(s string, n int) string {
-	s = safetext.Escape(s)
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
-}
-
 // cutAtLine is the last resort of the bound: it ends the packet at a line
 // boundary and, in the Omitted line that always closes a shortened packet,
 // names the sections dropped whole and the one the cut fell in.
@@ -303,101 +289,10 @@ func lines(s string) []string {
 	return strings.Split(s, "\n")
 }
 
-// fitJSON caps the packet's lists and cleans its text as renderPacket
-// does, then drops the same sections until the indented JSON is within
-// max bytes.
-func fitJSON(p Packet, max int) Packet {
-	p.Dirty = capList(p.Dirty, maxListLines, "")
-	p.CrossCheck = capList(p.CrossCheck, maxListLines, "")
-	p.Claims = capList(p.Claims, maxListLines, "")
-	if len(p.Findings) > maxListLines {
-		p.Omitted = append(p.Omitted, fmt.Sprintf("findings beyond the first %d (run orc-state verify)", maxListLines))
-		p.Findings = p.Findings[:maxListLines]
+// shortSHA is a commit's sha as the packet shows it: 12 digits.
+func shortSHA(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
 	}
-	for _, l := range []*[]string{&p.Dirty, &p.CrossCheck, &p.Commits, &p.Claims} {
-		for i := range *l {
-			(*l)[i] = clip((*l)[i], maxLineRunes)
-		}
-	}
-	p.ReentrySlice = clip(p.ReentrySlice, maxLineRunes)
-	steps := []struct {
-		name string
-		drop func(*Packet)
-	}{
-		{"commits", func(p *Packet) { p.Commits = []string{} }},
-		{"autoCheckpoint", func(p *Packet) { p.Auto = "" }},
-		{"openDecisions", func(p *Packet) { p.Open = "" }},
-		{"findings", func(p *Packet) { p.Findings = []verify.Finding{} }},
-		{"claims", func(p *Packet) { p.Claims = nil }},
-		{"dirty", func(p *Packet) { p.Dirty = []string{} }},
-		{"crossCheck", func(p *Packet) { p.CrossCheck = []string{} }},
-	}
-	for _, st := range steps {
-		if jsonSize(p) <= max {
-			break
-		}
-		st.drop(&p)
-		p.Omitted = append(p.Omitted, st.name)
-	}
-	if jsonSize(p) <= max {
-		return p
-	}
-	// The digest, the entry's long fields and the git facts can still be
-	// over a small bound: they go too, in this order, and as a last resort
-	// the entry keeps only its identity.
-	entry := *p.Session
-	p.Session = &entry
-	last := []struct {
-		name string
-		drop func(*Packet)
-	}{
-		{"nextArtifact", func(p *Packet) { p.NextArtifact = nil }},
-		{"reentrySlice", func(p *Packet) { p.ReentrySlice = "" }},
-		{"head", func(p *Packet) { p.Head, p.HeadSubject, p.Worktree = "", "", "" }},
-		{"digest", func(p *Packet) { p.Digest = "" }},
-		{"session.linkedPRs", func(p *Packet) { p.Session.LinkedPRs = []registry.PR{} }},
-		{"session.perRepoState", func(p *Packet) { p.Session.PerRepoState, p.Session.Repos = nil, nil }},
-		{"session.gate", func(p *Packet) { p.Session.Gate = nil }},
-		{"session.text", func(p *Packet) {
-			p.Session.Description, p.Session.PhaseLabel, p.Session.PlanFile, p.Session.JiraTicket = "", nil, nil, nil
-		}},
-		{"headState", func(p *Packet) { p.HeadState = "" }},
-	}
-	for _, st := range last {
-		if jsonSize(p) <= max {
-			break
-		}
-		st.drop(&p)
-		p.Omitted = append(p.Omitted, st.name)
-	}
-	return p
-}
-
-// fitJSONText is the --json packet as printed: indented when it fits max
-// bytes once fitted, else compact, else (only a session with names of
-// hundreds of bytes gets here) its sessionId alone.
-func fitJSONText(p Packet, max int) []byte {
-	p = fitJSON(p, max)
-	for _, indent := range []string{"  ", ""} {
-		if b := encodeJSON(p, indent); len(b) <= max {
-			return b
-		}
-	}
-	return encodeJSON(map[string]any{
-		"session": map[string]string{"sessionId": p.Session.SessionID},
-		"omitted": []string{"all but the sessionId (raise --max-bytes)"},
-	}, "")
-}
-
-// jsonSize is the size of the packet as printed indented.
-func jsonSize(p Packet) int { return len(encodeJSON(p, "  ")) }
-
-// encodeJSON is printJSON's output for v.
-func encodeJSON(v any, indent string) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", indent)
-	_ = enc.Encode(v)
-	return buf.Bytes()
+	return sha
 }
