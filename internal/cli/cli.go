@@ -27,10 +27,11 @@ import (
 // exitPanic carries kong's exit request out of the parser.
 type exitPanic struct{ code int }
 
-// Run runs orc-state as p describes and returns the exit code.
+// Run runs orc-state as p describes and returns the exit code. Every
+// refusal is printed by refuse, as fault.Explain describes it.
 func Run(proc Process) (code int) {
 	p := proc.settled()
-	args, stdout, stderr := p.Args, p.Stdout, p.Stderr
+	args, stderr := spelled(p.Args), p.Stderr
 	quiet := false // a display path: silent whatever happens
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
@@ -38,57 +39,80 @@ func Run(proc Process) (code int) {
 			code = truncatedUnder(r, quiet, stderr)
 		}
 	}()
-	if len(args) == 1 && args[0] == "help" {
-		args = []string{"--help"} // the original's spelling
-	}
-	if len(args) == 1 && (args[0] == "--version" || args[0] == "-V") {
-		args = []string{"version"}
-	}
 	if completionRequest(p) {
-		return complete(p, stdout, stderr) // the shell asks for candidates (completion.go)
+		return complete(p, p.Stdout, stderr) // the shell asks for candidates (completion.go)
 	}
 	if n, ok := fileLimit(); ok && n < minOpenFiles {
 		return tooFewFiles(args, n, stderr)
 	}
-	if isLine(args) {
+	if display := displayPath(args); display != nil {
 		quiet = true
-		runLine(p, args) // the statusline path: lenient, silent, fast
-		return fault.OK
-	}
-	if len(args) == 2 && args[0] == "hook" && args[1] == "post-tool-use" {
-		quiet = true
-		runPostToolUse(p) // after every tool call: no parser to build
-		return fault.OK
-	}
-	if len(args) >= 1 && args[0] == "statusline" && !wantsHelp(args) {
-		quiet = true
-		runStatusline(p, args[1:]) // rendered on every turn: no parser to build
+		display(p, args)
 		return fault.OK
 	}
 	redacted := &redactingWriter{w: stderr}
 	defer redacted.Flush()
-	stderr = redacted // no message ever echoes a credential it was given
-	out := &output{w: stdout}
-	stdout = out // a write that fails is exit 7, whoever wrote
-	for i, a := range args {
-		if !utf8.ValidString(a) {
-			fmt.Fprintf(stderr, "orc-state: argument %d is not valid UTF-8; nothing was written\n", i+1)
-			return fault.Usage
-		}
+	stderr = redacted           // no message ever echoes a credential it was given
+	out := &output{w: p.Stdout} // a write that fails is exit 7, whoever wrote
+	if err := argsProblem(args); err != nil {
+		return refuse(stderr, "orc-state", err)
 	}
 	warnUnknownEnv(p, args, stderr) // a misspelt ORC_* variable is said, once (envwarn.go)
 	if verb, cmd, ok := plain(p, args); ok {
-		env := newEnv(p, stdout, stderr, plainGlobals(), verb)
-		if err := cmd.Run(env); err != nil {
-			return out.ended(stderr, verb, report(stderr, verb, err), err)
+		return finished(out, stderr, verb, cmd.Run(newEnv(p, out, stderr, plainGlobals(), verb)))
+	}
+	return parseAndRun(p, args, out, stderr)
+}
+
+// spelled is args with the original's spellings of help and of the
+// version as orc-state's own.
+func spelled(args []string) []string {
+	switch {
+	case len(args) == 1 && args[0] == "help":
+		return []string{"--help"}
+	case len(args) == 1 && (args[0] == "--version" || args[0] == "-V"):
+		return []string{"version"}
+	}
+	return args
+}
+
+// displayPath is how a display verb that runs on every turn or tool call
+// runs without the parser: line, statusline and hook post-tool-use
+// (docs/performance.md, "The command line"; not their --help); nil for any
+// other command line.
+func displayPath(args []string) func(p *Process, args []string) {
+	switch {
+	case isLine(args):
+		return runLine // lenient, silent, fast
+	case len(args) == 2 && args[0] == "hook" && args[1] == "post-tool-use":
+		return func(p *Process, _ []string) { runPostToolUse(p) } // after every tool call
+	case len(args) >= 1 && args[0] == "statusline" && !wantsHelp(args):
+		return func(p *Process, args []string) { runStatusline(p, args[1:]) } // rendered on every turn
+	}
+	return nil
+}
+
+// argsProblem refuses an argument that is not valid UTF-8 (exit 2): it
+// would be rewritten on its way to a file.
+func argsProblem(args []string) error {
+	for i, a := range args {
+		if !utf8.ValidString(a) {
+			return fault.Usagef("argument %d is not valid UTF-8; nothing was written", i+1)
 		}
-		return out.ended(stderr, verb, fault.OK, nil)
+	}
+	return nil
+}
+
+// parseAndRun parses args with kong and runs the verb they name; kong's
+// exit request (after help or a version) ends it with its code.
+func parseAndRun(p *Process, args []string, out *output, stderr io.Writer) (code int) {
+	if len(args) == 0 {
+		return refuse(stderr, "usage", fault.Usagef("orc-state <verb> [flags]; run orc-state --help for the verbs"))
 	}
 	model := grammarFor(args)
-	parser, err := newParser(p, model, stdout, stderr)
+	parser, err := newParser(p, model, out, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "orc-state: internal error: %v\n", err)
-		return fault.Software
+		return refuse(stderr, "orc-state", fault.Wrap(fault.Software, err, "internal error"))
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -99,49 +123,67 @@ func Run(proc Process) (code int) {
 			code = out.ended(stderr, helpVerb(args), ep.code, nil) // help that was not printed is exit 7
 		}
 	}()
-	if len(args) == 0 {
-		parser.Stderr = stderr
-		fmt.Fprintln(stderr, "usage: orc-state <verb> [flags]; run orc-state --help for the verbs")
-		return fault.Usage
-	}
 	kctx, err := parser.Parse(args)
-	if err != nil && out.failed() != nil {
+	switch {
+	case err != nil && out.failed() != nil:
 		// kong's own writing (help, usage) failed: the output's error,
 		// not a usage error
 		return out.ended(stderr, helpVerb(args), fault.Usage, nil)
-	}
-	if err != nil {
-		verb := "orc-state"
-		if v := failedVerb(kctx, err); v != "" {
-			verb = "orc-state " + v
-		}
-		fmt.Fprintf(stderr, "%s: %s\n", verb, safetext.Escape(parseMessage(err)))
-		if hint := flagHint(args, err); hint != "" {
-			fmt.Fprintln(stderr, "hint: "+safetext.Escape(hint))
-		} else {
-			fmt.Fprintln(stderr, "hint: run "+verb+" --help")
-		}
-		return fault.Usage
+	case err != nil:
+		who, refusal := parseRefusal(args, kctx, err)
+		return refuse(stderr, who, refusal)
 	}
 	verb := verbName(kctx.Command())
-	env := newEnv(p, stdout, stderr, globalsOf(model), verb)
+	env := newEnv(p, out, stderr, globalsOf(model), verb)
 	env.selectFlags(kctx)
-	if err := kctx.Run(env); err != nil {
-		return out.ended(stderr, verb, report(stderr, verb, err), err)
-	}
-	return out.ended(stderr, verb, fault.OK, nil)
+	return finished(out, stderr, verb, kctx.Run(env))
 }
 
-// helpVerb names, for an error after kong's own output, the verb whose
-// help or usage was printed: its leading words when they name one, else
-// "help".
-func helpVerb(args []string) string {
+// finished is the exit of verb's run that returned err: its refusal
+// reported, else 0; exit 7 when what it printed was not written.
+func finished(out *output, stderr io.Writer, verb string, err error) int {
+	code := fault.OK
+	if err != nil {
+		code = report(stderr, verb, err)
+	}
+	return out.ended(stderr, verb, code, err)
+}
+
+// parseRefusal is kong's refusal of args in orc-state's words (exit 2),
+// and who refuses: the verb it belongs to, else orc-state. Its hint moves
+// a stray value behind its flag, else names the verb's help.
+func parseRefusal(args []string, kctx *kong.Context, err error) (who string, refusal error) {
+	who = "orc-state"
+	if v := failedVerb(kctx, err); v != "" {
+		who += " " + v
+	}
+	hint := flagHint(args, err)
+	if hint == "" {
+		hint = "run " + who + " --help"
+	}
+	// kong's message quotes the argument it refused: escaped here, so that
+	// a line break in it shows as \n (refuse would make it a space).
+	return who, &fault.Error{Code: fault.Usage, Msg: safetext.Escape(parseMessage(err)), Hint: hint, Err: err}
+}
+
+// leadingVerb is the verb args' leading words name; "" when they name none.
+func leadingVerb(args []string) string {
 	first, second := leadingWords(args)
 	switch {
 	case isVerb(first + " " + second):
 		return first + " " + second
 	case isVerb(first):
 		return first
+	}
+	return ""
+}
+
+// helpVerb names, for an error after kong's own output, the verb whose
+// help or usage was printed: its leading words when they name one, else
+// "help".
+func helpVerb(args []string) string {
+	if v := leadingVerb(args); v != "" {
+		return v
 	}
 	return "help"
 }
@@ -158,25 +200,16 @@ const minOpenFiles = 16
 // statusline, hook post-tool-use) stays silent and a hook exits 0, as
 // they always do.
 func tooFewFiles(args []string, n int64, stderr io.Writer) int {
-	display := isLine(args) || len(args) >= 1 && args[0] == "statusline" && !wantsHelp(args) ||
-		len(args) == 2 && args[0] == "hook" && args[1] == "post-tool-use"
-	if display {
+	if displayPath(args) != nil {
 		return fault.OK
 	}
-	verb := "orc-state"
-	first, second := leadingWords(args)
-	switch {
-	case isVerb(first + " " + second):
-		verb += " " + first + " " + second
-	case isVerb(first):
-		verb += " " + first
-	}
-	fmt.Fprintf(stderr, "%s: the process may have only %d files open (ulimit -n); orc-state needs %d; nothing was written\n", verb, n, minOpenFiles)
-	fmt.Fprintln(stderr, "hint: raise the limit (for example ulimit -n 1024) and run the command again")
+	who := strings.TrimSpace("orc-state " + leadingVerb(args))
+	code := refuse(stderr, who, fault.Invalidf("the process may have only %d files open (ulimit -n); orc-state needs %d; nothing was written", n, minOpenFiles).
+		WithHint("raise the limit (for example ulimit -n 1024) and run the command again"))
 	if len(args) >= 1 && args[0] == "hook" {
 		return fault.OK // hooks never fail the host
 	}
-	return fault.Invalid
+	return code
 }
 
 // truncatedUnder is the exit for a panic r that ended Main. A large
@@ -192,9 +225,8 @@ func truncatedUnder(r any, quiet bool, stderr io.Writer) int {
 	if quiet {
 		return fault.OK
 	}
-	fmt.Fprintln(stderr, "orc-state: a file under .orc/ was truncated in place by another program while orc-state read it; nothing was written")
-	fmt.Fprintln(stderr, "hint: run the command again, then orc-state doctor if it persists")
-	return fault.Invalid
+	return refuse(stderr, "orc-state", fault.Invalidf("a file under .orc/ was truncated in place by another program while orc-state read it; nothing was written").
+		WithHint("run the command again, then orc-state doctor if it persists"))
 }
 
 // newParser is kong set up for orc-state over model, a grammar from
@@ -326,10 +358,17 @@ func verbName(cmd string) string {
 	return strings.TrimSpace(placeholder().ReplaceAllString(cmd, ""))
 }
 
-// report prints err as one line, plus its hint, and returns its exit code.
-func report(w io.Writer, verb string, err error) int {
+// report prints err, verb's refusal, as refuse does under "orc-state
+// <verb>", and returns its exit code.
+func report(w io.Writer, verb string, err error) int { return refuse(w, "orc-state "+verb, err) }
+
+// refuse is the one way a refusal reaches stderr: fault.Explain's message
+// under who ("orc-state <verb>"; "orc-state" before a verb is known;
+// "usage" for the bare synopsis), on one line, then its hint, both
+// escaped. It returns Explain's exit code.
+func refuse(w io.Writer, who string, err error) int {
 	code, msg, hint := fault.Explain(err)
-	fmt.Fprintf(w, "orc-state %s: %s\n", verb, safetext.Escape(strings.ReplaceAll(msg, "\n", " ")))
+	fmt.Fprintf(w, "%s: %s\n", who, safetext.Escape(strings.ReplaceAll(msg, "\n", " ")))
 	if hint != "" {
 		fmt.Fprintf(w, "hint: %s\n", safetext.Escape(hint))
 	}
