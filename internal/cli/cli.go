@@ -72,8 +72,8 @@ func spelled(args []string) []string {
 
 // displayPath is how a display verb that runs on every turn or tool call
 // runs without the parser: line, statusline and hook post-tool-use
-// (docs/performance.md, "The command line"; not their --help); nil for any
-// other command line.
+// (docs/performance.md, "The command line"). It is their only way: kong
+// knows them for their --help alone. nil for any other command line.
 func displayPath(args []string) func(p *Process, args []string) {
 	switch {
 	case isLine(args):
