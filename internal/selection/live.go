@@ -135,10 +135,14 @@ func (w Where) picker(d *state.Dir, reg *registry.Registry, key string) (Picked,
 	return Picked{Live: live}, fault.NotFoundf("no session for %s; %d in progress listed on stdout", what, len(live)).WithHint("%s", hint)
 }
 
-// BranchSession is the session whose gitBranch is branch, read afresh
-// from d's registry (only the entries it may be, when proven); nil when
-// there is none or the registry cannot be read.
-func BranchSession(d *state.Dir, branch string) *registry.Session {
+// BranchSession is the session whose gitBranch is branch: looked up in
+// reg when it was read whole, else read afresh from d's registry (only
+// the entries it may be, when proven); nil when there is none or the
+// registry cannot be read.
+func BranchSession(d *state.Dir, reg *registry.Registry, branch string) *registry.Session {
+	if reg != nil && !reg.Partial() {
+		return reg.ForBranch(branch)
+	}
 	reg, _, err := d.ReadRegistryFor(BranchKeys(branch)...)
 	if err != nil {
 		return nil
