@@ -61,7 +61,7 @@ func Change(args any, fn func(tx *state.Tx, s *registry.Session) error) func(tx 
 // and journals the change with args (refused when they hold a
 // credential: the journal would keep it forever).
 func Save(tx *state.Tx, s *registry.Session, args any) error {
-	if err := refuseSecretArgs(args); err != nil {
+	if err := RefuseSecretArgs(args); err != nil {
 		return err
 	}
 	s.UpdatedAt = tx.Dir().Now()
@@ -76,9 +76,9 @@ func Save(tx *state.Tx, s *registry.Session, args any) error {
 	return nil
 }
 
-// refuseSecretArgs refuses journal arguments that hold a credential,
+// RefuseSecretArgs refuses journal arguments that hold a credential,
 // naming the argument (never its value).
-func refuseSecretArgs(args any) error {
+func RefuseSecretArgs(args any) error {
 	raw, err := json.Marshal(args)
 	if err != nil {
 		return nil
