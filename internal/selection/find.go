@@ -17,7 +17,7 @@ func (c Choice) Find(reg *registry.Registry) (*registry.Session, error) {
 	if c.ID != "" {
 		s := reg.Exact(c.ID)
 		if c.Own != "" {
-			if o := reg.ForBranch(c.Own); o != nil && o != s && (c.Via != ViaEnv || IsLive(o)) {
+			if o := reg.ForBranch(c.Own); o != nil && o != s && (c.Via != ViaEnv || isLive(o)) {
 				return nil, c.conflict(o)
 			}
 		}
@@ -77,15 +77,15 @@ func (c Choice) unsureError(s *registry.Session) error {
 		WithHint("to act on %s's session pass --session=%s; to use %s as a branch, make git answer here (git status shows why it cannot)", s.GitBranch, s.SessionID, c.Branch)
 }
 
-// IsLive reports whether a session is in progress or paused.
-func IsLive(s *registry.Session) bool { return s.Status == "in_progress" || s.Status == "paused" }
+// isLive reports whether a session is in progress or paused.
+func isLive(s *registry.Session) bool { return s.Status == "in_progress" || s.Status == "paused" }
 
 // LiveIDs are the sessionIds of the sessions in progress or paused, in
 // registry order.
 func LiveIDs(reg *registry.Registry) []string {
 	var ids []string
 	for i := range reg.Sessions {
-		if IsLive(&reg.Sessions[i]) {
+		if isLive(&reg.Sessions[i]) {
 			ids = append(ids, reg.Sessions[i].SessionID)
 		}
 	}

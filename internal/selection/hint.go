@@ -15,14 +15,14 @@ import (
 	"github.com/orc-state/orc-state/registry"
 )
 
-// Missing is Find's error for choice c with its next step: when the
+// missing is Find's error for choice c with its next step: when the
 // current branch has no session in a linked worktree that no binding
 // names, the hint says to join a live session; when the command line
 // named the session, it adds the near names the whole registry holds
 // (read only on this failing path).
-func (w Where) Missing(c Choice, err error) error {
+func (w Where) missing(c Choice, err error) error {
 	if c.Head {
-		return w.WithJoinHint(err)
+		return w.withJoinHint(err)
 	}
 	if c.Via != "" {
 		return err
@@ -50,10 +50,10 @@ func (w Where) UnboundLinked() bool {
 	return err == nil && b == nil
 }
 
-// JoinHint is the hint for an unbound linked worktree that found no
+// joinHint is the hint for an unbound linked worktree that found no
 // session: join one of the live sessions (named), never init a second
 // ledger; "" when there is no live session to join.
-func (w Where) JoinHint() string {
+func (w Where) joinHint() string {
 	if !w.UnboundLinked() {
 		return ""
 	}
@@ -75,14 +75,14 @@ func (w Where) JoinHint() string {
 	return fmt.Sprintf("this worktree is bound to no session; the live sessions are %s: orc-state worktree join --session S binds this worktree to one (run here)", QuotedList(ids, 5))
 }
 
-// WithJoinHint replaces the hint of a not-found error with JoinHint in an
+// withJoinHint replaces the hint of a not-found error with joinHint in an
 // unbound linked worktree.
-func (w Where) WithJoinHint(err error) error {
+func (w Where) withJoinHint(err error) error {
 	var fe *fault.Error
 	if !errors.As(err, &fe) || fe.Code != fault.NotFound {
 		return err
 	}
-	if h := w.JoinHint(); h != "" {
+	if h := w.joinHint(); h != "" {
 		copied := *fe
 		copied.Hint = h
 		return &copied

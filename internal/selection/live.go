@@ -31,7 +31,7 @@ func (w Where) Session(explicit string) (*state.Dir, *registry.Registry, *regist
 	}
 	s, err := c.Find(reg)
 	if err != nil {
-		return nil, nil, nil, w.Missing(c, err)
+		return nil, nil, nil, w.missing(c, err)
 	}
 	return d, reg, s, nil
 }
@@ -48,7 +48,7 @@ func (w Where) Live() (*state.Dir, *registry.Registry, *registry.Session, error)
 		}
 		return nil, nil, nil, err
 	}
-	if !IsLive(s) {
+	if !isLive(s) {
 		return nil, nil, nil, nil
 	}
 	return d, reg, s, nil
@@ -92,7 +92,7 @@ func (w Where) Pick(d *state.Dir, reg *registry.Registry, key string) (Picked, e
 		return Picked{}, err // another branch's session; what $ORC_SESSION or the binding names
 	}
 	if key := ch.String(); key != "" {
-		if l, ok := LinkedTo(d, key); ok {
+		if l, ok := linkedTo(d, key); ok {
 			return Picked{Session: l.Session, Dir: l.Dir, Reg: l.Reg}, nil
 		}
 	}
@@ -128,7 +128,7 @@ func (w Where) picker(d *state.Dir, reg *registry.Registry, key string) (Picked,
 	}
 	hint := "orc-state resume SESSION, SESSION one of the sessionIds listed on stdout"
 	if key == "" {
-		if h := w.JoinHint(); h != "" {
+		if h := w.joinHint(); h != "" {
 			hint = h
 		}
 	}

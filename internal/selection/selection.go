@@ -8,19 +8,19 @@
 // taken; Choice.Find applies it to a registry, exactly, refusing a
 // collision or a conflict with both names. Each variant is one entry point
 // here: Where.Session (a lock-free read), Where.Live (the live session a
-// hook acts on), Where.Pick (resume's picker fallback), Linked and
-// LinkedTo (the workspace sessions this repository is a member of),
+// hook acts on), Where.Pick (resume's picker fallback), LinkedSessions
+// (the workspace sessions this repository is a member of) and
 // BranchSession (the session a branch has of its own, which verify asks).
 //
 // The transaction entry points are here too: Where.On runs a function on
 // the chosen session inside one state.Dir.Update (lock, re-read, select),
-// Change turns an edit of the entry into a saved one, and Save validates,
+// Change makes an edit of the entry a saved one, and Save validates,
 // bumps updatedAt, regenerates the mirror and journals.
 //
 // It reads the run through Where (plain values and functions), never the
 // CLI's Env. It imports state, registry, binding, gitx and the leaf
-// packages below them (fault, safetext, secrets, suggest); internal/verify
-// and internal/cli import it, and it imports neither.
+// packages below them (fault, safetext, secrets, suggest, atomicfile);
+// internal/verify and internal/cli import it, and it imports neither.
 package selection
 
 import (
@@ -166,9 +166,9 @@ func (w Where) Named(explicit string) (Choice, error) {
 		exists, err := w.branchExists(explicit)
 		return Choice{Branch: explicit, IsBranch: exists, Unsure: err}, nil
 	}
-	b, err := w.HeadBranch()
+	b, err := w.headBranch()
 	if err != nil {
-		return Choice{}, w.WithJoinHint(err)
+		return Choice{}, w.withJoinHint(err)
 	}
 	if _, err := registry.KeyFor(b); err != nil {
 		return Choice{}, fault.Usagef("branch %q can have no session: %v", b, err).
@@ -177,9 +177,9 @@ func (w Where) Named(explicit string) (Choice, error) {
 	return Choice{Branch: b, IsBranch: true, Head: true}, nil
 }
 
-// HeadBranch is the repository's current branch, for a verb given no
+// headBranch is the repository's current branch, for a verb given no
 // session: exit 1 outside a repository or on a detached HEAD.
-func (w Where) HeadBranch() (string, error) {
+func (w Where) headBranch() (string, error) {
 	d, err := w.Dir()
 	if err != nil {
 		return "", err

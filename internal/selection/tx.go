@@ -21,21 +21,16 @@ import (
 // re-read under the lock. Only the entries the choice can match are read:
 // tx.Reg may be partial. fn may run twice (see state.Dir.Update): what it
 // prints goes to tx.Stdout and tx.Stderr, printed once after the commit.
-// A session that is not there is Find's refusal with Missing's next step.
+// A session that is not there is Find's refusal with missing's next step.
 func (w Where) On(d *state.Dir, c Choice, opts state.Options, fn func(tx *state.Tx, s *registry.Session) error) error {
 	opts.Keys = c.Keys()
 	return d.Update(context.Background(), opts, func(tx *state.Tx) error {
 		s, err := c.Find(tx.Reg)
 		if err != nil {
-			return w.Missing(c, err)
+			return w.missing(c, err)
 		}
 		return fn(tx, s)
 	})
-}
-
-// Mutate is On with fn's change to the entry saved (Change).
-func (w Where) Mutate(d *state.Dir, c Choice, opts state.Options, args any, fn func(tx *state.Tx, s *registry.Session) error) error {
-	return w.On(d, c, opts, Change(args, fn))
 }
 
 // Change makes fn, which changes a session's entry in place, a function

@@ -78,12 +78,12 @@ func snapshot(t *testing.T, root string) string {
 	return b.String()
 }
 
-// TestMutateSavesAChangeOnceAndWritesNothingOtherwise: a change to the
+// TestChangeIsSavedOnceOrWritesNothing: a change to the
 // chosen entry is saved (validated, mirrored, journaled); a function that
 // changes nothing, one that fails, arguments that hold a credential, an
 // entry left invalid and a session that is not there write nothing, each
 // with its exit code.
-func TestMutateSavesAChangeOnceAndWritesNothingOtherwise(t *testing.T) {
+func TestChangeIsSavedOnceOrWritesNothing(t *testing.T) {
 	token := "gh" + "p_" + strings.Repeat("Gu4rd", 8) // assembled: no literal credential in the file
 	tests := []struct {
 		name string
@@ -114,7 +114,7 @@ func TestMutateSavesAChangeOnceAndWritesNothingOtherwise(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = at(d, tt.flag).Mutate(d, c, opts, tt.args, func(_ *state.Tx, s *registry.Session) error { return tt.fn(s) })
+			err = at(d, tt.flag).On(d, c, opts, Change(tt.args, func(_ *state.Tx, s *registry.Session) error { return tt.fn(s) }))
 			if tt.code > 0 {
 				code, msg, hint := fault.Explain(err)
 				if code != tt.code || !strings.Contains(msg+" "+hint, tt.msg) {

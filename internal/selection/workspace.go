@@ -70,9 +70,9 @@ func LinkedSessions(d *state.Dir) []Linked {
 	return out
 }
 
-// LinkedTo is the workspace session linked to key: the member's branch
+// linkedTo is the workspace session linked to key: the member's branch
 // the link names, or the workspace's sessionId. ok false when none.
-func LinkedTo(d *state.Dir, key string) (l Linked, ok bool) {
+func linkedTo(d *state.Dir, key string) (l Linked, ok bool) {
 	for _, l := range LinkedSessions(d) {
 		if l.Branch == key || l.Session.SessionID == key {
 			return l, true
