@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/orc-state/orc-state/internal/cli"
 	"github.com/orc-state/orc-state/internal/lock"
 	"github.com/orc-state/orc-state/internal/refsync"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 )
 
@@ -113,7 +113,7 @@ func TestProtocolLayout(t *testing.T) {
 	layout := section(t, readProtocol(t), 2)
 	owned := []string{
 		state.RegistryFile, lock.FileName, state.ProofFile, state.IntentFile, state.RemovedFile,
-		cli.LinkFile, refsync.LogFile,
+		selection.LinkFile, refsync.LogFile,
 	}
 	for _, f := range state.SessionFiles {
 		owned = append(owned, f.Name)

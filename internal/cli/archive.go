@@ -113,7 +113,7 @@ func (e *Env) replaceDigest(explicit string, text []byte, args map[string]string
 		}
 		return string(old)
 	}
-	return e.archived(ch.keys(), func(d *state.Dir) ([]*archive.Item, error) {
+	return e.archived(ch.Keys(), func(d *state.Dir) ([]*archive.Item, error) {
 		s, cp, err := chosenFile(d, ch, state.CheckpointFile)
 		if err != nil || cp == nil || replaced(checkpoint.Parse(cp).Body) == "" {
 			return nil, err
@@ -123,7 +123,7 @@ func (e *Env) replaceDigest(explicit string, text []byte, args map[string]string
 		it.InFolder = true // made on every digest write: no git process for it
 		return []*archive.Item{it}, nil
 	}, func(tx *state.Tx, store *archive.Store, items []*archive.Item) error {
-		s, err := ch.find(tx.Reg)
+		s, err := ch.Find(tx.Reg)
 		if err != nil {
 			return err
 		}
@@ -172,7 +172,7 @@ func (e *Env) replaceLedger(explicit string, data []byte, refuse func(old []byte
 	if err != nil {
 		return err
 	}
-	return e.archived(ch.keys(), func(d *state.Dir) ([]*archive.Item, error) {
+	return e.archived(ch.Keys(), func(d *state.Dir) ([]*archive.Item, error) {
 		s, old, err := chosenFile(d, ch, state.LedgerFile)
 		if err != nil || old == nil || string(old) == string(data) {
 			return nil, err
@@ -183,7 +183,7 @@ func (e *Env) replaceLedger(explicit string, data []byte, refuse func(old []byte
 		return []*archive.Item{archive.NewItem(s.SessionID, archive.KindLedger, e.Verb, e.Actor(), e.stamp(),
 			archive.FileSnapshot(s, state.LedgerFile, old))}, nil
 	}, func(tx *state.Tx, store *archive.Store, items []*archive.Item) error {
-		s, err := ch.find(tx.Reg)
+		s, err := ch.Find(tx.Reg)
 		if err != nil {
 			return err
 		}
@@ -226,11 +226,11 @@ func (e *Env) replaceLedger(explicit string, data []byte, refuse func(old []byte
 // chosenFile reads, before the lock, the chosen session's entry and one
 // of its files (nil when it has none).
 func chosenFile(d *state.Dir, ch choice, name string) (*registry.Session, []byte, error) {
-	reg, _, err := d.ReadRegistryFor(ch.keys()...)
+	reg, _, err := d.ReadRegistryFor(ch.Keys()...)
 	if err != nil {
 		return nil, nil, err
 	}
-	s, err := ch.find(reg)
+	s, err := ch.Find(reg)
 	if err != nil {
 		return nil, nil, err
 	}

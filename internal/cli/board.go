@@ -10,6 +10,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/board"
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -48,7 +49,7 @@ func (c *BoardCmd) Run(e *Env) error {
 		}
 		b := board.Gather(d, reg, board.Options{Session: c.Session, All: c.All, Now: e.now(), Env: e.proc.Environ})
 		if c.Session != "" && len(b.Sessions) == 0 {
-			return b, suggestSession(reg, fault.NotFoundf("no session %q", c.Session).
+			return b, selection.Suggest(reg, fault.NotFoundf("no session %q", c.Session).
 				WithHint("run orc-state sessions to list them"), c.Session, false)
 		}
 		return b, nil

@@ -4,6 +4,7 @@ import (
 	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/secrets"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/internal/verify"
@@ -95,7 +96,7 @@ func gitFacts(g verify.Reality) checkpoint.Auto {
 // writeAuto writes the Auto-checkpoint of session id from what git said
 // (g, gathered before the lock).
 func (e *Env) writeAuto(id string, g verify.Reality, trigger string) error {
-	return e.onChoice(choice{id: id}, func(tx *state.Tx, s *registry.Session) error {
+	return e.onChoice(selection.ByID(id), func(tx *state.Tx, s *registry.Session) error {
 		a := autoFromGit(g)
 		a.At, a.Trigger = e.stamp(), trigger
 		a.Phase, a.TotalPhases, a.PhaseLabel = s.Phase.String(), s.TotalPhases, registry.Deref(s.PhaseLabel)

@@ -20,7 +20,7 @@ func (c *DoctorCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	findings := verify.StateDir(d, e.now(), e.proc.Environ, func(name string) bool { return isLinkFolder(d, name) })
+	findings := verify.StateDir(d, e.now(), e.proc.Environ)
 	findings = append(findings, verify.Archives(d, e.getenv("ORC_ARCHIVE_WARN_BYTES"))...)
 	if c.JSON {
 		if findings == nil {

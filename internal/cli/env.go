@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"path/filepath"
-	"sort"
 	"time"
 
 	"github.com/orc-state/orc-state/internal/binding"
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/registry"
@@ -98,26 +97,6 @@ func (e *Env) checkActor() error {
 	return refuseSecrets("$ORC_ACTOR", []byte(a))
 }
 
-// headBranch is the repository's current branch, for a verb given no
-// session: exit 1 outside a repository or on a detached HEAD.
-func (e *Env) headBranch() (string, error) {
-	d, err := e.Dir()
-	if err != nil {
-		return "", err
-	}
-	if d.Git == nil {
-		return "", fault.NotFoundf("no branch given and not inside a git repository").WithHint("pass --branch B or --session S")
-	}
-	b, detached, err := d.Git.CurrentBranch()
-	if err != nil {
-		return "", fault.Wrap(fault.Invalid, err, "cannot read HEAD")
-	}
-	if detached || b == "" {
-		return "", fault.NotFoundf("no branch given and HEAD is detached").WithHint("pass --branch B or --session S, or check out a branch")
-	}
-	return b, nil
-}
-
 // readRegistry resolves the state dir and reads the registry (no lock).
 func (e *Env) readRegistry() (*state.Dir, *registry.Registry, error) {
 	d, err := e.Dir()
@@ -128,65 +107,33 @@ func (e *Env) readRegistry() (*state.Dir, *registry.Registry, error) {
 	return d, reg, err
 }
 
+// where is what selection reads of this run: the verb's --session, the
+// environment, the state dir and the worktree's binding.
+func (e *Env) where() selection.Where {
+	return selection.Where{Flag: e.sessionFlag, Getenv: e.getenv, Dir: e.Dir, Binding: e.worktreeBinding}
+}
+
 // Session reads the registry (no lock) and returns the session for the
 // explicit key (a --branch value or a positional key), the verb's
-// --session, or the current branch's.
+// --session, or the current branch's (selection.Where.Session).
 func (e *Env) Session(explicit string) (*state.Dir, *registry.Registry, *registry.Session, error) {
-	c, err := e.choose(explicit)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	d, err := e.Dir()
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	reg, _, err := d.ReadRegistryFor(c.keys()...) // only the candidates, when proven
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	s, err := c.find(reg)
-	if err != nil {
-		return nil, nil, nil, e.missingSuggested(c, err)
-	}
-	return d, reg, s, nil
+	return e.where().Session(explicit)
 }
 
 // Mutate runs fn on the session for the explicit key (or the current
-// branch) inside one transaction. fn changes the entry in place; when the
-// entry changed, updatedAt is bumped, the checkpoint mirror regenerated and
-// the change journaled with args. A change that leaves the entry as it was
-// writes nothing (repeated mutations converge).
+// branch) inside one transaction, saving the entry when fn changed it
+// (selection.Change).
 func (e *Env) Mutate(explicit string, args any, fn func(tx *state.Tx, s *registry.Session) error) error {
-	return e.onSession(explicit, func(tx *state.Tx, s *registry.Session) error {
-		before := string(s.Canonical())
-		tx.NoteOriginal(s)
-		if err := fn(tx, s); err != nil {
-			return err
-		}
-		if string(s.Canonical()) == before && !tx.Staged() {
-			return nil
-		}
-		return Save(tx, s, args)
-	})
+	return e.onSession(explicit, selection.Change(args, fn))
 }
 
 // Save validates a changed entry, bumps updatedAt, regenerates its mirror
-// and journals the change.
-func Save(tx *state.Tx, s *registry.Session, args any) error {
-	if err := refuseSecretArgs(args); err != nil {
-		return err // the journal would keep it forever
-	}
-	s.UpdatedAt = tx.Dir().Now()
-	if err := s.Validate(); err != nil {
-		return fault.Usagef("%v", err)
-	}
-	if err := tx.Mirror(s); err != nil {
-		return err
-	}
-	tx.RegistryChanged()
-	tx.Touch(s.SessionID, args)
-	return nil
-}
+// and journals the change (selection.Save).
+func Save(tx *state.Tx, s *registry.Session, args any) error { return selection.Save(tx, s, args) }
+
+// refuseSecretArgs refuses journal arguments that hold a credential
+// (selection.RefuseSecretArgs).
+func refuseSecretArgs(args any) error { return selection.RefuseSecretArgs(args) }
 
 // Update runs fn in a transaction with this verb's options.
 func (e *Env) Update(fn func(tx *state.Tx) error) error {
@@ -197,49 +144,39 @@ func (e *Env) Update(fn func(tx *state.Tx) error) error {
 	return e.update(d, state.Options{}, fn)
 }
 
-// update runs fn in a transaction on d. fn may run twice (see
-// state.Dir.Update), so while it runs e.Stdout and e.Stderr are the
-// transaction's: whatever fn prints is printed once, after it committed.
+// update runs fn in a transaction on d with this verb's options.
 func (e *Env) update(d *state.Dir, opts state.Options, fn func(tx *state.Tx) error) error {
+	opts, err := e.txOptions(opts)
+	if err != nil {
+		return err
+	}
+	return d.Update(ctxBackground(), opts, func(tx *state.Tx) error { return e.printing(tx, func() error { return fn(tx) }) })
+}
+
+// txOptions are opts with what every transaction of this verb carries:
+// the verb and the actor it journals, the lock timeout, the streams. An
+// actor the journal could not keep is refused first.
+func (e *Env) txOptions(opts state.Options) (state.Options, error) {
 	if err := e.checkActor(); err != nil {
-		return err // every journal line names its actor
+		return opts, err // every journal line names its actor
 	}
 	opts.Verb, opts.Actor, opts.LockTimeout = e.Verb, e.Actor(), e.G.LockTimeout
 	opts.Stdout, opts.Stderr = e.Stdout, e.Stderr
-	return d.Update(ctxBackground(), opts, func(tx *state.Tx) error {
-		defer func(out, errw io.Writer) { e.Stdout, e.Stderr = out, errw }(e.Stdout, e.Stderr)
-		e.Stdout, e.Stderr = tx.Stdout(), tx.Stderr()
-		return fn(tx)
-	})
+	return opts, nil
+}
+
+// printing runs fn, which may run twice (see state.Dir.Update), with
+// e.Stdout and e.Stderr the transaction's: whatever fn prints is printed
+// once, after it committed.
+func (e *Env) printing(tx *state.Tx, fn func() error) error {
+	defer func(out, errw io.Writer) { e.Stdout, e.Stderr = out, errw }(e.Stdout, e.Stderr)
+	e.Stdout, e.Stderr = tx.Stdout(), tx.Stderr()
+	return fn()
 }
 
 // ctxBackground is the context of a verb: orc-state verbs are short and
 // bound their waits themselves (lock timeout, git timeouts).
 func ctxBackground() context.Context { return context.Background() }
-
-// refuseSecretArgs refuses journal arguments that hold a credential,
-// naming the argument (never its value).
-func refuseSecretArgs(args any) error {
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return nil
-	}
-	var members map[string]json.RawMessage
-	if json.Unmarshal(raw, &members) != nil {
-		return refuseSecrets("an argument", raw)
-	}
-	names := make([]string, 0, len(members))
-	for name := range members {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		if err := refuseSecrets(fmt.Sprintf("argument %q", name), members[name]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 func printJSON(e *Env, v any, indent string) error {
 	var buf bytes.Buffer
@@ -253,16 +190,6 @@ func printJSON(e *Env, v any, indent string) error {
 	return err
 }
 
-// missing is find's error for choice c: when the current branch has no
-// session in a linked worktree that no binding names, its hint says to
-// join a live session (never to register a second ledger).
-func (e *Env) missing(c choice, err error) error {
-	if !c.head {
-		return err
-	}
-	return e.withJoinHint(err)
-}
-
 // onSession runs fn in a transaction on the session for the explicit key
 // (or the current branch), without touching the registry entry.
 func (e *Env) onSession(explicit string, fn func(tx *state.Tx, s *registry.Session) error) error {
@@ -273,18 +200,19 @@ func (e *Env) onSession(explicit string, fn func(tx *state.Tx, s *registry.Sessi
 	return e.onChoice(c, fn)
 }
 
-// onChoice runs fn in a transaction on the chosen session. Only the
-// entries the choice can match are read: tx.Reg may be partial.
+// onChoice runs fn in a transaction on the chosen session
+// (selection.Where.On). Only the entries the choice can match are read:
+// tx.Reg may be partial.
 func (e *Env) onChoice(c choice, fn func(tx *state.Tx, s *registry.Session) error) error {
 	d, err := e.Dir()
 	if err != nil {
 		return err
 	}
-	return e.update(d, state.Options{Keys: c.keys()}, func(tx *state.Tx) error {
-		s, err := c.find(tx.Reg)
-		if err != nil {
-			return e.missingSuggested(c, err)
-		}
-		return fn(tx, s)
+	opts, err := e.txOptions(state.Options{})
+	if err != nil {
+		return err
+	}
+	return e.where().On(d, c, opts, func(tx *state.Tx, s *registry.Session) error {
+		return e.printing(tx, func() error { return fn(tx, s) })
 	})
 }

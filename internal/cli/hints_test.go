@@ -196,8 +196,8 @@ func operands(e ast.Expr) []ast.Expr {
 }
 
 // quoted reports an interpolation that cannot break out of its word: a
-// literal, a constant, or what safetext.Quote, remoteFlag or quotedList
-// returns.
+// literal, a constant, or what safetext.Quote, remoteFlag or
+// selection.QuotedList returns.
 func quoted(e ast.Expr) bool {
 	switch x := e.(type) {
 	case *ast.BasicLit:
@@ -205,9 +205,10 @@ func quoted(e ast.Expr) bool {
 	case *ast.CallExpr:
 		switch f := x.Fun.(type) {
 		case *ast.SelectorExpr:
-			return (f.Sel.Name == "Quote" || f.Sel.Name == "Operand") && isIdent(f.X, "safetext")
+			return (f.Sel.Name == "Quote" || f.Sel.Name == "Operand") && isIdent(f.X, "safetext") ||
+				f.Sel.Name == "QuotedList" && isIdent(f.X, "selection")
 		case *ast.Ident:
-			return f.Name == "remoteFlag" || f.Name == "quotedList" || f.Name == "restoreHint" || f.Name == "RestoreHint" // each quotes what it takes
+			return f.Name == "remoteFlag" || f.Name == "QuotedList" || f.Name == "restoreHint" || f.Name == "RestoreHint" // each quotes what it takes
 		}
 	}
 	return false

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
@@ -95,20 +94,10 @@ func (e *Env) problem(err error) error {
 	return nil
 }
 
-// liveSession returns the current branch's session when it is in progress
-// or paused; nil (and no error) when there is none.
+// liveSession returns the selected session when it is in progress or
+// paused; nil (and no error) when there is none (selection.Where.Live).
 func (e *Env) liveSession() (*state.Dir, *registry.Registry, *registry.Session, error) {
-	d, reg, s, err := e.Session("")
-	if err != nil {
-		if fault.Code(err) == fault.NotFound {
-			return nil, nil, nil, nil // no session, or detached: nothing to do
-		}
-		return nil, nil, nil, err
-	}
-	if s.Status != "in_progress" && s.Status != "paused" {
-		return nil, nil, nil, nil
-	}
-	return d, reg, s, nil
+	return e.where().Live()
 }
 
 // titlePrefix starts every session title orc-state sets.

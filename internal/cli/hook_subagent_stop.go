@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/orc-state/orc-state/internal/journal"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
@@ -54,7 +55,7 @@ func (c *HookSubagentStopCmd) Run(e *Env) error {
 			seen = last.Seq
 		}
 	}
-	err = e.onChoice(choice{id: s.SessionID}, func(tx *state.Tx, s *registry.Session) error {
+	err = e.onChoice(selection.ByID(s.SessionID), func(tx *state.Tx, s *registry.Session) error {
 		data, err := tx.Read(s.SessionID, state.LedgerFile)
 		if err != nil || data == nil {
 			return err

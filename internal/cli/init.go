@@ -8,6 +8,7 @@ import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/portable"
 	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/internal/verify"
@@ -30,7 +31,7 @@ type InitCmd struct {
 // the session the selector names (the branch's own session, or --session S;
 // a session of another branch is never updated).
 func (c *InitCmd) Run(e *Env) error {
-	ch, err := e.chooseNamed(c.Branch) // init registers a branch: never $ORC_SESSION's or the binding's session
+	ch, err := e.where().Named(c.Branch) // init registers a branch: never $ORC_SESSION's or the binding's session
 	if err != nil {
 		return err
 	}
@@ -39,37 +40,37 @@ func (c *InitCmd) Run(e *Env) error {
 	}
 	var elsewhere choice // the session $ORC_SESSION or the binding selects here
 	if c.Branch == "" && e.sessionFlag == "" {
-		if elsewhere, _, err = e.implicitChoice(); err != nil {
+		if elsewhere, _, err = e.where().Implicit(); err != nil {
 			return err
 		}
 	}
 	var created bool
 	var id string
-	ch.isBranch = true // init registers the branch it is given, never another one's session
+	ch.IsBranch = true // init registers the branch it is given, never another one's session
 	err = e.Update(func(tx *state.Tx) error {
-		s, err := ch.find(tx.Reg)
+		s, err := ch.Find(tx.Reg)
 		switch {
 		case err == nil:
-		case ch.id != "" && fault.Code(err) == fault.NotFound:
-			return fault.Usagef("no session %q to update; a new session is registered for a branch", ch.id).
+		case ch.ID != "" && fault.Code(err) == fault.NotFound:
+			return fault.Usagef("no session %q to update; a new session is registered for a branch", ch.ID).
 				WithHint("orc-state init --branch B --command C --total-phases N")
 		case fault.Code(err) != fault.NotFound:
-			other := collision(tx.Reg, ch.branch)
+			other := selection.Collision(tx.Reg, ch.Branch)
 			if other == nil {
 				return err
 			}
-			return fault.Usagef("branch %q maps to session %q, which belongs to branch %q", ch.branch, other.SessionID, other.GitBranch).
+			return fault.Usagef("branch %q maps to session %q, which belongs to branch %q", ch.Branch, other.SessionID, other.GitBranch).
 				WithHint("rename the branch, or remove the other session with orc-state session remove (archived first: orc-state session restore brings it back)")
 		}
-		branch := ch.branch
+		branch := ch.Branch
 		if s != nil {
 			branch, id = s.GitBranch, s.SessionID
 		} else if id, err = registry.KeyFor(branch); err != nil {
 			return fault.Usagef("%v", err)
 		}
-		if s == nil && elsewhere.id != "" {
-			return fault.Usagef("branch %s has no session, and %s selects session %s here: a second session would split the work", branch, elsewhere.via, elsewhere.id).
-				WithHint("update that one with --session=%s; to register the branch's own anyway, pass --branch=%s (in a bound worktree run orc-state worktree leave first)", safetext.Quote(elsewhere.id), safetext.Quote(branch))
+		if s == nil && elsewhere.ID != "" {
+			return fault.Usagef("branch %s has no session, and %s selects session %s here: a second session would split the work", branch, elsewhere.Via, elsewhere.ID).
+				WithHint("update that one with --session=%s; to register the branch's own anyway, pass --branch=%s (in a bound worktree run orc-state worktree leave first)", safetext.Quote(elsewhere.ID), safetext.Quote(branch))
 		}
 		if s == nil {
 			if missing := c.missingForNew(); missing != "" {

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/orc-state/orc-state/internal/fault"
-	"github.com/orc-state/orc-state/internal/secrets"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/textin"
 )
 
@@ -99,18 +99,9 @@ func fileKind(m os.FileMode) string {
 	}
 }
 
-// refuseSecrets refuses text that looks like a credential, without echoing it.
-func refuseSecrets(what string, text []byte) error {
-	if kind, line, ok := secrets.FindDecoded(text); ok {
-		where := fmt.Sprintf("%s line %d", what, line)
-		if line == 0 {
-			where = what + ", once its escapes are decoded,"
-		}
-		return fault.Usagef("%s looks like a credential (%s); it was not stored", where, kind).
-			WithHint("remove the secret and retry; reference it by name instead")
-	}
-	return nil
-}
+// refuseSecrets refuses text that looks like a credential, without
+// echoing it (selection.RefuseSecrets).
+func refuseSecrets(what string, text []byte) error { return selection.RefuseSecrets(what, text) }
 
 // checkText refuses invalid UTF-8, NUL bytes and credential-shaped text.
 func checkText(what string, text []byte) error {

@@ -62,66 +62,16 @@ type picked struct {
 	reg *registry.Registry
 }
 
-// pickSession returns the session the selector names, else the current
-// branch's, else (in a member repository of a workspace) the workspace
-// session linked to the branch. When there is none it lists the sessions
-// in progress on stdout and returns exit 1.
+// pickSession returns the session selection.Where.Pick finds; when there
+// is none it lists the sessions in progress on stdout for a picker and
+// returns Pick's exit-1 error.
 func (e *Env) pickSession(d *state.Dir, reg *registry.Registry, key string) (picked, error) {
-	named := key != "" || e.sessionFlag != "" || e.getenv("ORC_SESSION") != ""
-	ch, err := e.choose(key)
+	p, err := e.where().Pick(d, reg, key)
+	for _, s := range p.Live {
+		fmt.Fprintf(e.Stdout, "%s\t%s\t%s/%d\t%s\t%s\n", safetext.Escape(s.SessionID), safetext.Escape(s.Command), s.Phase, s.TotalPhases, safetext.Escape(s.Status), safetext.Escape(s.GitBranch))
+	}
 	if err != nil {
-		if named || fault.Code(err) == fault.Invalid {
-			return picked{}, err
-		}
-		return picked{}, e.listLive(d, reg, "") // detached, outside a repository, or a branch that can have no session
+		return picked{}, err
 	}
-	s, err := ch.find(reg)
-	if err == nil {
-		return picked{Session: s}, nil
-	}
-	if fault.Code(err) != fault.NotFound || ch.via != "" {
-		return picked{}, err // another branch's session; what $ORC_SESSION or the binding names
-	}
-	if key := ch.String(); key != "" {
-		if ws, wreg, wsSession, ok := linkedSession(d, key); ok {
-			return picked{Session: wsSession, d: ws, reg: wreg}, nil
-		}
-	}
-	if named {
-		return picked{}, e.listLive(d, reg, ch.String())
-	}
-	return picked{}, e.listLive(d, reg, "")
-}
-
-// listLive prints the in-progress sessions for a picker (in a member
-// repository of a workspace, the linked workspace sessions too) and returns
-// the exit-1 error naming what was looked for (key; "" for this branch).
-func (e *Env) listLive(d *state.Dir, reg *registry.Registry, key string) error {
-	what := "this branch"
-	if key != "" {
-		what = fmt.Sprintf("%q", key)
-	}
-	list := reg.Sessions
-	for _, l := range linkedSessions(d) {
-		if reg.Exact(l.s.SessionID) == nil {
-			list = append(list[:len(list):len(list)], *l.s)
-		}
-	}
-	var live int
-	for _, s := range list {
-		if s.Status == "in_progress" {
-			live++
-			fmt.Fprintf(e.Stdout, "%s\t%s\t%s/%d\t%s\t%s\n", safetext.Escape(s.SessionID), safetext.Escape(s.Command), s.Phase, s.TotalPhases, safetext.Escape(s.Status), safetext.Escape(s.GitBranch))
-		}
-	}
-	if live == 0 {
-		return fault.NotFoundf("no session for %s, and no session in progress", what)
-	}
-	hint := "orc-state resume SESSION, SESSION one of the sessionIds listed on stdout"
-	if key == "" {
-		if h := e.joinHint(); h != "" {
-			hint = h
-		}
-	}
-	return fault.NotFoundf("no session for %s; %d in progress listed on stdout", what, live).WithHint("%s", hint)
+	return picked{Session: p.Session, d: p.Dir, reg: p.Reg}, nil
 }

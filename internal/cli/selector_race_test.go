@@ -11,6 +11,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -57,7 +58,7 @@ func TestBindingRemovedUnderTheVerbIsNotFound(t *testing.T) {
 		p := Process{Args: []string{"slice", "claim"}, Environ: env, Dir: wt}
 		e := newEnv(p.settled(), &bytes.Buffer{}, &bytes.Buffer{}, &Globals{LockTimeout: time.Second}, "slice claim")
 		c, err := e.choose("")
-		if err != nil || c.via != viaBinding || c.id != "feat-k" {
+		if err != nil || c.Via != selection.ViaBinding || c.ID != "feat-k" {
 			t.Fatalf("choice %+v, %v; want feat-k via the binding", c, err)
 		}
 		return e, c

@@ -40,7 +40,7 @@ func (c *SessionRemoveCmd) Run(e *Env) error {
 		if err != nil {
 			return nil, err
 		}
-		s, err := ch.find(reg)
+		s, err := ch.Find(reg)
 		if err != nil {
 			return nil, err
 		}
@@ -56,7 +56,7 @@ func (c *SessionRemoveCmd) Run(e *Env) error {
 		}
 		return []*archive.Item{archive.NewItem(s.SessionID, archive.KindSession, e.Verb, e.Actor(), e.stamp(), snap)}, nil
 	}, func(tx *state.Tx, store *archive.Store, items []*archive.Item) error {
-		s, err := ch.find(tx.Reg)
+		s, err := ch.Find(tx.Reg)
 		if err != nil {
 			return err
 		}

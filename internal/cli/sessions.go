@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -27,9 +28,9 @@ func (c *SessionsCmd) Run(e *Env) error {
 			list = append(list, s)
 		}
 	}
-	for _, l := range linkedSessions(d) { // the workspace sessions this repository is a member of
-		if (c.Status == "" || l.s.Status == c.Status) && reg.Exact(l.s.SessionID) == nil {
-			list = append(list, *l.s)
+	for _, l := range selection.LinkedSessions(d) { // the workspace sessions this repository is a member of
+		if (c.Status == "" || l.Session.Status == c.Status) && reg.Exact(l.Session.SessionID) == nil {
+			list = append(list, *l.Session)
 		}
 	}
 	if c.JSON {

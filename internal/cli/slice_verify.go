@@ -12,6 +12,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/registry"
@@ -87,7 +88,7 @@ func (c *SliceVerifyCmd) Run(e *Env) error {
 	doc, _ := json.MarshalIndent(map[string]any{"schema": 1, "generatedAt": e.stamp(), "headSha": head,
 		"verdict": rep.Verdict, "checks": nonNil(rep.Checks)}, "", "  ")
 	doc = append(doc, '\n')
-	err = e.onChoice(choice{id: s.SessionID}, func(tx *state.Tx, s *registry.Session) error {
+	err = e.onChoice(selection.ByID(s.SessionID), func(tx *state.Tx, s *registry.Session) error {
 		tx.Write(s.SessionID, state.ReadinessFile, doc)
 		tx.Touch(s.SessionID, map[string]string{"verdict": rep.Verdict, "headSha": head})
 		return nil

@@ -6,7 +6,6 @@ import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/verify"
-	"github.com/orc-state/orc-state/registry"
 )
 
 // VerifyCmd is `verify`.
@@ -26,12 +25,7 @@ func (c *VerifyCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	findings, err := verify.Full(d, reg, s, e.now(), e.proc.Environ, func(branch string) *registry.Session {
-		if r, _, err := d.ReadRegistryFor(branchKeys(branch)...); err == nil {
-			return ownSession(r, branch)
-		}
-		return nil
-	})
+	findings, err := verify.Full(d, reg, s, e.now(), e.proc.Environ)
 	if err != nil {
 		return err
 	}

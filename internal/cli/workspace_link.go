@@ -8,6 +8,7 @@ import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -42,7 +43,7 @@ func (c *WorkspaceLinkCmd) Run(e *Env) error {
 		if branch == "" {
 			branch = s.GitBranch
 		}
-		link, _ := json.MarshalIndent(workspaceLink{Scope: "workspace-member", WorkspaceRoot: root,
+		link, _ := json.MarshalIndent(selection.Link{Scope: selection.LinkScope, WorkspaceRoot: root,
 			WorkspaceName: filepath.Base(root), SessionID: s.SessionID, Branch: branch}, "", "  ")
 		parent, err := l.StateParent()
 		if err != nil {
@@ -50,19 +51,19 @@ func (c *WorkspaceLinkCmd) Run(e *Env) error {
 		}
 		member := &state.Dir{Path: filepath.Join(parent, ".orc"), Git: &l, Clock: e.proc.Stamp}
 		err = e.update(member, state.Options{}, func(tx *state.Tx) error {
-			tx.WriteState(filepath.Join(s.SessionID, LinkFile), append(link, '\n'))
+			tx.WriteState(filepath.Join(s.SessionID, selection.LinkFile), append(link, '\n'))
 			return nil
 		})
 		if err != nil {
 			return err
 		}
 		linked++
-		fmt.Fprintf(e.Stdout, "linked %s: %s\n", safetext.Escape(name), safetext.Escape(filepath.Join(member.Path, s.SessionID, LinkFile)))
+		fmt.Fprintf(e.Stdout, "linked %s: %s\n", safetext.Escape(name), safetext.Escape(filepath.Join(member.Path, s.SessionID, selection.LinkFile)))
 	}
 	if linked == 0 {
 		return fault.NotFoundf("no member repository has a path").WithHint("orc-state repo set NAME --path P")
 	}
-	return e.onChoice(choice{id: s.SessionID}, func(tx *state.Tx, s *registry.Session) error {
+	return e.onChoice(selection.ByID(s.SessionID), func(tx *state.Tx, s *registry.Session) error {
 		tx.Touch(s.SessionID, map[string]int{"linked": linked})
 		return nil
 	})

@@ -6,14 +6,13 @@ package cli
 // and no $ORC_SESSION names one, and its agent is the default agent id.
 
 import (
-	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/orc-state/orc-state/internal/binding"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -53,99 +52,24 @@ func unbindSessions(tx *state.Tx, ids ...string) error {
 	return nil
 }
 
-// worktreeBinding is the binding of the worktree the run is in; nil when
-// it has none. Only a linked worktree can be bound: in the main worktree
-// (and outside a repository) the file is not even read. A binding whose
-// git dir names this worktree but whose path is another (an earlier
-// worktree of the same name, removed) is not this worktree's.
+// worktreeBinding is the binding of the worktree the run is in
+// (selection.WorktreeBinding), read once; nil when it has none.
 func (e *Env) worktreeBinding() (*binding.Binding, error) {
-	if e.bindingRead {
-		return e.bound, e.boundErr
+	if !e.bindingRead {
+		e.bindingRead = true
+		d, err := e.Dir()
+		if err != nil {
+			e.boundErr = err
+			return nil, err
+		}
+		e.bound, e.boundErr = selection.WorktreeBinding(d)
 	}
-	e.bindingRead = true
-	d, err := e.Dir()
-	if err != nil {
-		e.boundErr = err
-		return nil, err
-	}
-	l := d.Git
-	if l == nil || !l.Linked || l.WorktreeRoot == "" {
-		return nil, nil
-	}
-	f, err := readBindings(d)
-	if err != nil {
-		e.boundErr = err
-		return nil, err
-	}
-	if b := f.ByGitDir(l.GitDir); b != nil && b.Names(l.GitDir, l.WorktreeRoot, binding.MadeAt(l.GitDir), gitx.SameDir) {
-		e.bound = b
-	}
-	return e.bound, nil
+	return e.bound, e.boundErr
 }
 
 // unboundLinked reports whether the run is in a linked worktree that no
-// binding names: where an agent who found no session must be told to
-// join one, never to register a second.
-func (e *Env) unboundLinked() bool {
-	d, err := e.Dir()
-	if err != nil || d.Git == nil || !d.Git.Linked || d.Git.WorktreeRoot == "" {
-		return false
-	}
-	b, err := e.worktreeBinding()
-	return err == nil && b == nil
-}
-
-// liveIDs are the sessionIds of the sessions in progress or paused, in
-// registry order.
-func liveIDs(reg *registry.Registry) []string {
-	var ids []string
-	for _, s := range reg.Sessions {
-		if s.Status == "in_progress" || s.Status == "paused" {
-			ids = append(ids, s.SessionID)
-		}
-	}
-	return ids
-}
-
-// joinHint is the hint for an unbound linked worktree that found no
-// session: join one of the live sessions (named), never init a second
-// ledger; "" when there is no live session to join.
-func (e *Env) joinHint() string {
-	if !e.unboundLinked() {
-		return ""
-	}
-	d, err := e.Dir()
-	if err != nil {
-		return ""
-	}
-	reg, _, err := d.ReadRegistry()
-	if err != nil {
-		return ""
-	}
-	ids := liveIDs(reg)
-	switch len(ids) {
-	case 0:
-		return ""
-	case 1:
-		return fmt.Sprintf("this worktree is bound to no session; the live session is %s: orc-state worktree join --session=%s binds this worktree to it (run here)", safetext.Escape(ids[0]), safetext.Quote(ids[0]))
-	}
-	return fmt.Sprintf("this worktree is bound to no session; the live sessions are %s: orc-state worktree join --session S binds this worktree to one (run here)", quotedList(ids, 5))
-}
-
-// withJoinHint replaces the hint of a not-found error with joinHint in an
-// unbound linked worktree.
-func (e *Env) withJoinHint(err error) error {
-	var fe *fault.Error
-	if !errors.As(err, &fe) || fe.Code != fault.NotFound {
-		return err
-	}
-	if h := e.joinHint(); h != "" {
-		copied := *fe
-		copied.Hint = h
-		return &copied
-	}
-	return err
-}
+// binding names (selection.Where.UnboundLinked).
+func (e *Env) unboundLinked() bool { return e.where().UnboundLinked() }
 
 // bindWorktree binds the linked worktree l to session id as agent ("" for
 // none) in one transaction: the session must exist, the branch checked out
@@ -158,7 +82,7 @@ func (e *Env) bindWorktree(l gitx.Layout, id, agent string) error {
 	if detached {
 		head = ""
 	}
-	c := choice{id: id, own: head, via: viaJoin}
+	c := choice{ID: id, Own: head, Via: selection.ViaJoin}
 	return e.onChoice(c, func(tx *state.Tx, s *registry.Session) error {
 		f, err := readBindings(tx.Dir())
 		if err != nil {
@@ -217,18 +141,4 @@ func (e *Env) printBound(l gitx.Layout) error {
 		}
 	}
 	return nil
-}
-
-// quotedList lists session ids for a hint that asks for one of them: each
-// quoted, at most n, then how many more.
-func quotedList(ids []string, n int) string {
-	var out []string
-	for i, id := range ids {
-		if i == n {
-			out = append(out, fmt.Sprintf("(+%d more)", len(ids)-n))
-			break
-		}
-		out = append(out, safetext.Quote(id))
-	}
-	return strings.Join(out, ", ")
 }

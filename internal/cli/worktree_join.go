@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -37,8 +38,8 @@ func (c *WorktreeJoinCmd) Run(e *Env) error {
 	if id == "" {
 		hint := "orc-state worktree join --session S (orc-state sessions lists them)"
 		if reg, _, err := d.ReadRegistry(); err == nil {
-			if ids := liveIDs(reg); len(ids) > 0 {
-				hint = "orc-state worktree join --session S, one of the live sessions: " + quotedList(ids, 5)
+			if ids := selection.LiveIDs(reg); len(ids) > 0 {
+				hint = "orc-state worktree join --session S, one of the live sessions: " + selection.QuotedList(ids, 5)
 			}
 		}
 		return fault.Usagef("name the session this worktree joins").WithHint("%s", hint)

@@ -9,6 +9,7 @@ import (
 	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -17,9 +18,11 @@ import (
 // binding when id is ""), for verify and doctor: an unusable
 // worktrees.json (worktrees.invalid), a bound worktree that is gone
 // (worktree.gone), a binding to a session that does not exist
-// (worktree.no-session; found tells), and a bound worktree whose branch
-// has a session of its own (worktree.conflict; own finds it).
-func Bindings(d *state.Dir, env environ.List, id string, found func(id string) bool, own func(branch string) *registry.Session) []Finding {
+// (worktree.no-session), and a bound worktree whose branch has a session
+// of its own (worktree.conflict, selection.BranchSession). reg is the
+// registry the bindings are judged on: read whole (doctor), or holding
+// at least session id (verify).
+func Bindings(d *state.Dir, env environ.List, id string, reg *registry.Registry) []Finding {
 	f, err := readBindings(d)
 	if err != nil {
 		return []Finding{{Code: "worktrees.invalid", Message: err.Error(),
@@ -31,7 +34,7 @@ func Bindings(d *state.Dir, env environ.List, id string, found func(id string) b
 			continue
 		}
 		leave := "orc-state worktree leave " + safetext.Quote(b.Path)
-		if !found(b.Session) {
+		if reg.Exact(b.Session) == nil {
 			out = append(out, Finding{Code: "worktree.no-session", Next: leave,
 				Message: fmt.Sprintf("the worktree %s is bound to session %s, which does not exist", safetext.Escape(b.Path), b.Session)})
 			continue
@@ -51,7 +54,7 @@ func Bindings(d *state.Dir, env environ.List, id string, found func(id string) b
 			continue
 		}
 		if branch, detached, err := l.CurrentBranch(); err == nil && !detached && branch != "" {
-			if o := own(branch); o != nil && o.SessionID != b.Session {
+			if o := selection.BranchSession(d, reg, branch); o != nil && o.SessionID != b.Session {
 				out = append(out, Finding{Code: "worktree.conflict", Next: leave + " (or check out another branch there)",
 					Message: fmt.Sprintf("the worktree %s is bound to session %s, but its branch %s has its own session %s", safetext.Escape(b.Path), b.Session, safetext.Escape(branch), o.SessionID)})
 			}

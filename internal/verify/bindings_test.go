@@ -17,14 +17,14 @@ import (
 func TestBindingsNameEachBrokenBinding(t *testing.T) {
 	root := t.TempDir()
 	d := &state.Dir{Path: root}
-	never := func(string) *registry.Session { t.Error("a gone worktree's branch was asked for"); return nil }
-	if got := Bindings(d, nil, "", func(string) bool { return true }, never); got != nil {
+	none := &registry.Registry{}
+	if got := Bindings(d, nil, "", none); got != nil {
 		t.Errorf("no worktrees.json: %+v, want none", got)
 	}
 	if err := os.WriteFile(filepath.Join(root, binding.FileName), []byte("{not json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got := Bindings(d, nil, "", func(string) bool { return true }, never); len(got) != 1 || got[0].Code != "worktrees.invalid" {
+	if got := Bindings(d, nil, "", none); len(got) != 1 || got[0].Code != "worktrees.invalid" {
 		t.Errorf("unusable worktrees.json: %+v, want one worktrees.invalid", got)
 	}
 	gone := filepath.Join(root, "gone")
@@ -35,7 +35,7 @@ func TestBindingsNameEachBrokenBinding(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, binding.FileName), f.Marshal(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	exists := func(id string) bool { return id == "feat-a" }
+	reg := &registry.Registry{Sessions: []registry.Session{{SessionID: "feat-a", GitBranch: "feat/a"}}}
 	tests := []struct {
 		id   string
 		want []string
@@ -46,7 +46,7 @@ func TestBindingsNameEachBrokenBinding(t *testing.T) {
 		{"feat-c", nil},
 	}
 	for _, tt := range tests {
-		got := Bindings(d, nil, tt.id, exists, never)
+		got := Bindings(d, nil, tt.id, reg)
 		if len(got) != len(tt.want) {
 			t.Errorf("Bindings(%q) = %+v, want %q", tt.id, got, tt.want)
 			continue

@@ -22,6 +22,7 @@ import (
 	"github.com/orc-state/orc-state/internal/portable"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/secrets"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/registry"
@@ -81,9 +82,9 @@ func Archives(d *state.Dir, warnBytes string) []DirFinding {
 // the lock, an interrupted transaction, temp files, removed.jsonl, the
 // registry, orphan folders, names, the worktree bindings (env is the
 // process's, for git) and every session (Session, StoredSecrets,
-// StrayFiles); now judges the sessions' slice claims. isLink reports
-// whether a folder holds a workspace back-pointer (and so is no orphan).
-func StateDir(d *state.Dir, now time.Time, env environ.List, isLink func(name string) bool) []DirFinding {
+// StrayFiles); now judges the sessions' slice claims. A folder holding a
+// workspace back-pointer (selection.IsLinkFolder) is no orphan.
+func StateDir(d *state.Dir, now time.Time, env environ.List) []DirFinding {
 	var out []DirFinding
 	add := func(session, code, next, format string, args ...any) {
 		out = append(out, DirFinding{Session: session, Finding: Finding{Code: code, Message: fmt.Sprintf(format, args...), Next: next}})
@@ -156,12 +157,12 @@ func StateDir(d *state.Dir, now time.Time, env environ.List, isLink func(name st
 		return out // folders cannot be judged orphans against an unreadable registry
 	}
 	if reg == nil || !exists {
-		return append(out, orphanFindings(d, nil, inTx, isLink)...)
+		return append(out, orphanFindings(d, nil, inTx)...)
 	}
-	out = append(out, orphanFindings(d, reg, inTx, isLink)...)
+	out = append(out, orphanFindings(d, reg, inTx)...)
 	out = append(out, nameFindings(reg)...)
 	if !inTx[binding.FileName] {
-		for _, f := range Bindings(d, env, "", func(id string) bool { return reg.Exact(id) != nil }, reg.ForBranch) {
+		for _, f := range Bindings(d, env, "", reg) {
 			out = append(out, DirFinding{Finding: f})
 		}
 	}
@@ -214,9 +215,9 @@ func removedFindings(d *state.Dir) []DirFinding {
 }
 
 // orphanFindings names session folders under .orc/ that no entry owns.
-func orphanFindings(d *state.Dir, reg *registry.Registry, inTx map[string]bool, isLink func(string) bool) []DirFinding {
+func orphanFindings(d *state.Dir, reg *registry.Registry, inTx map[string]bool) []DirFinding {
 	var out []DirFinding
-	for _, o := range orphans(d, reg, isLink) {
+	for _, o := range orphans(d, reg) {
 		name := o.name
 		if inTx[name] {
 			continue
@@ -284,7 +285,7 @@ func nameFindings(reg *registry.Registry) []DirFinding {
 	return out
 }
 
-func orphans(d *state.Dir, reg *registry.Registry, isLink func(string) bool) []orphan {
+func orphans(d *state.Dir, reg *registry.Registry) []orphan {
 	entries, err := os.ReadDir(d.Path)
 	if err != nil {
 		return nil
@@ -296,7 +297,7 @@ func orphans(d *state.Dir, reg *registry.Registry, isLink func(string) bool) []o
 			continue
 		}
 		empty := EmptySession(d, name)
-		if reg != nil && reg.Exact(name) != nil || isLink(name) || !empty && !SessionShaped(d, name) {
+		if reg != nil && reg.Exact(name) != nil || selection.IsLinkFolder(d, name) || !empty && !SessionShaped(d, name) {
 			continue
 		}
 		if tracked, err := GitTracks(d, name); tracked || err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 )
 
@@ -34,7 +35,7 @@ func TestStateDirNamesLeftoversByTheirShape(t *testing.T) {
 			want: []string{"folder.orphan folder feat-y has no registry entry"}},
 		{name: "a folder whose name is no key cannot be adopted", files: []file{{"Bad Name/files/journal.jsonl", "\n"}},
 			want: []string{"folder.orphan no session key"}},
-		{name: "a workspace link folder is no orphan", dirs: []string{"linked/files"}, links: []string{"linked"}},
+		{name: "a workspace link folder is no orphan", files: []file{{"linked/files/checkpoint.md", "# c\n"}}, links: []string{"linked"}},
 		{name: "a folder of the repository is not orc-state's", files: []file{{"src/main.go", "package main\n"}}},
 	}
 	for _, tt := range tests {
@@ -57,11 +58,13 @@ func TestStateDirNamesLeftoversByTheirShape(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			links := map[string]bool{}
 			for _, l := range tt.links {
-				links[l] = true
+				link := `{"scope":"workspace-member","workspaceRoot":"/elsewhere","sessionId":"ws","branch":"b"}`
+				if err := os.WriteFile(filepath.Join(root, l, selection.LinkFile), []byte(link), 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
-			got := StateDir(&state.Dir{Path: root}, time.Now(), nil, func(name string) bool { return links[name] })
+			got := StateDir(&state.Dir{Path: root}, time.Now(), nil)
 			if len(got) != len(tt.want) {
 				t.Fatalf("findings %+v, want %d: %q", got, len(tt.want), tt.want)
 			}
@@ -78,16 +81,15 @@ func TestStateDirNamesLeftoversByTheirShape(t *testing.T) {
 // TestStateDirOfNothingOrAFile: a state dir that does not exist has no
 // findings; one that is a file is named, and nothing else is read.
 func TestStateDirOfNothingOrAFile(t *testing.T) {
-	none := func(string) bool { return false }
 	dir := t.TempDir()
-	if got := StateDir(&state.Dir{Path: filepath.Join(dir, "missing")}, time.Now(), nil, none); got != nil {
+	if got := StateDir(&state.Dir{Path: filepath.Join(dir, "missing")}, time.Now(), nil); got != nil {
 		t.Errorf("missing state dir: %+v, want none", got)
 	}
 	file := filepath.Join(dir, "file")
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got := StateDir(&state.Dir{Path: file}, time.Now(), nil, none)
+	got := StateDir(&state.Dir{Path: file}, time.Now(), nil)
 	if len(got) != 1 || got[0].Code != "statedir.not-a-directory" {
 		t.Errorf("state dir that is a file: %+v, want one statedir.not-a-directory", got)
 	}

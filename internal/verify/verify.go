@@ -346,17 +346,16 @@ func dataFindings(d *state.Dir, id string, now time.Time) []Finding {
 
 // Full runs every check of session s, git's included, in the order verify
 // prints them: Session, StoredSecrets, StrayFiles, the bindings to it
-// (env is the process's, for git; own finds the session a bound
-// worktree's branch has of its own) and Git, from what Observe reads
-// now. It takes no lock.
-func Full(d *state.Dir, reg *registry.Registry, s *registry.Session, now time.Time, env environ.List, own func(branch string) *registry.Session) ([]Finding, error) {
+// (env is the process's, for git) and Git, from what Observe reads now.
+// reg holds s, and may be partial. It takes no lock.
+func Full(d *state.Dir, reg *registry.Registry, s *registry.Session, now time.Time, env environ.List) ([]Finding, error) {
 	out, err := Session(d, reg, s, now)
 	if err != nil {
 		return nil, err
 	}
 	out = append(out, StoredSecrets(d, s)...)
 	out = append(out, StrayFiles(d, s.SessionID)...)
-	out = append(out, Bindings(d, env, s.SessionID, func(string) bool { return true }, own)...) // the session verified exists
+	out = append(out, Bindings(d, env, s.SessionID, reg)...)
 	g := Observe(d, s.GitBranch, 0)
 	defer g.Close()
 	return append(out, Git(d, s, g)...), nil
