@@ -124,7 +124,7 @@ func (w Where) picker(d *state.Dir, reg *registry.Registry, key string) (Picked,
 		}
 	}
 	if len(live) == 0 {
-		return Picked{}, fault.NotFoundf("no session for %s, and no session in progress", what)
+		return Picked{}, Suggest(reg, fault.NotFoundf("no session for %s, and no session in progress", what), key, false)
 	}
 	hint := "orc-state resume SESSION, SESSION one of the sessionIds listed on stdout"
 	if key == "" {
@@ -132,7 +132,7 @@ func (w Where) picker(d *state.Dir, reg *registry.Registry, key string) (Picked,
 			hint = h
 		}
 	}
-	return Picked{Live: live}, fault.NotFoundf("no session for %s; %d in progress listed on stdout", what, len(live)).WithHint("%s", hint)
+	return Picked{Live: live}, Suggest(reg, fault.NotFoundf("no session for %s; %d in progress listed on stdout", what, len(live)).WithHint("%s", hint), key, false)
 }
 
 // BranchSession is the session whose gitBranch is branch: looked up in
