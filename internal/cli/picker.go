@@ -71,5 +71,5 @@ func autoHead(d *state.Dir, id string) string {
 		return ""
 	}
 	content, _ := checkpoint.Section(checkpoint.Parse(data).Body, checkpoint.AutoHeading)
-	return autoHeadSHA(content)
+	return checkpoint.AutoHeadSHA(content)
 }

@@ -370,7 +370,7 @@ func digestBehind(l gitx.Layout, stateDir, id, gitBranch string) bool {
 		return false
 	}
 	digest, _ := checkpoint.Section(checkpoint.QuickBody(data), checkpoint.DigestHeading)
-	if sha := suiteSHA(digest); sha != "" {
+	if sha := checkpoint.SuiteSHA(digest); sha != "" {
 		if head, ok := l.BranchSHA(gitBranch); ok {
 			return !strings.HasPrefix(head, strings.ToLower(sha))
 		}

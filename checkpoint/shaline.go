@@ -1,16 +1,17 @@
-package cli
+package checkpoint
 
 import "bytes"
 
-// The two readers below stand for multi-line regexps with a {7,64} repeat,
-// which the statusline and the session picker used to compile on every
-// call: half a million instructions, more than the rest of a statusline
-// render. TestShaLinesAgreeWithRegexps (and its fuzz target) holds them to
+// The two readers below are quick reads of an Auto-checkpoint's HEAD line
+// and a digest's Suite line, without the full parse. They stand for
+// multi-line regexps with a {7,64} repeat, which the statusline and the
+// session picker used to compile on every call: half a million
+// instructions, more than the rest of a statusline render. TestShaLinesAgreeWithRegexps (and its fuzz target) holds them to
 // the regexps.
 
-// autoHeadSHA is the sha of an Auto-checkpoint's HEAD line, as
+// AutoHeadSHA is the sha of an Auto-checkpoint's HEAD line, as
 // `(?m)^- HEAD: (?:detached at )?([0-9a-f]{7,64})\b` finds it; "" if none.
-func autoHeadSHA(text []byte) string {
+func AutoHeadSHA(text []byte) string {
 	for line := range bytes.Lines(text) {
 		rest, ok := bytes.CutPrefix(line, []byte("- HEAD: "))
 		if !ok {
@@ -28,9 +29,9 @@ func autoHeadSHA(text []byte) string {
 	return ""
 }
 
-// suiteSHA is the sha of a digest's Suite line, as
+// SuiteSHA is the sha of a digest's Suite line, as
 // `(?m)^- Suite: \S+ @ ([0-9a-fA-F]{7,64})\b` finds it; "" if none.
-func suiteSHA(text []byte) string {
+func SuiteSHA(text []byte) string {
 	for line := range bytes.Lines(text) {
 		rest, ok := bytes.CutPrefix(line, []byte("- Suite: "))
 		if !ok {

@@ -1,4 +1,4 @@
-package cli
+package checkpoint
 
 import (
 	"regexp"
@@ -44,14 +44,14 @@ var shaLineSeeds = []string{
 
 func TestShaLinesAgreeWithRegexps(t *testing.T) {
 	for _, text := range shaLineSeeds {
-		if got, want := autoHeadSHA([]byte(text)), oracle(autoHeadOracle, text); got != want {
-			t.Errorf("autoHeadSHA(%q) = %q, the regexp finds %q", text, got, want)
+		if got, want := AutoHeadSHA([]byte(text)), oracle(autoHeadOracle, text); got != want {
+			t.Errorf("AutoHeadSHA(%q) = %q, the regexp finds %q", text, got, want)
 		}
-		if got, want := suiteSHA([]byte(text)), oracle(suiteOracle, text); got != want {
-			t.Errorf("suiteSHA(%q) = %q, the regexp finds %q", text, got, want)
+		if got, want := SuiteSHA([]byte(text)), oracle(suiteOracle, text); got != want {
+			t.Errorf("SuiteSHA(%q) = %q, the regexp finds %q", text, got, want)
 		}
 	}
-	if autoHeadSHA([]byte(shaLineSeeds[0])) == "" || suiteSHA([]byte(shaLineSeeds[9])) == "" {
+	if AutoHeadSHA([]byte(shaLineSeeds[0])) == "" || SuiteSHA([]byte(shaLineSeeds[9])) == "" {
 		t.Fatal("the seeds find nothing: the comparison is vacuous")
 	}
 }
@@ -61,11 +61,11 @@ func FuzzShaLines(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		if got, want := autoHeadSHA([]byte(text)), oracle(autoHeadOracle, text); got != want {
-			t.Errorf("autoHeadSHA(%q) = %q, the regexp finds %q", text, got, want)
+		if got, want := AutoHeadSHA([]byte(text)), oracle(autoHeadOracle, text); got != want {
+			t.Errorf("AutoHeadSHA(%q) = %q, the regexp finds %q", text, got, want)
 		}
-		if got, want := suiteSHA([]byte(text)), oracle(suiteOracle, text); got != want {
-			t.Errorf("suiteSHA(%q) = %q, the regexp finds %q", text, got, want)
+		if got, want := SuiteSHA([]byte(text)), oracle(suiteOracle, text); got != want {
+			t.Errorf("SuiteSHA(%q) = %q, the regexp finds %q", text, got, want)
 		}
 	})
 }
