@@ -9,7 +9,6 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
@@ -194,5 +193,3 @@ func short(sha string) string {
 	}
 	return sha
 }
-
-func validUTF8(b []byte) bool { return utf8.Valid(b) }

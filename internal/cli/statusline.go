@@ -1,12 +1,9 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,6 +16,7 @@ import (
 	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/input"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/statusline"
 	"github.com/orc-state/orc-state/registry"
@@ -384,21 +382,9 @@ func digestBehind(l gitx.Layout, stateDir, id, gitBranch string) bool {
 // statuslineStdinTimeout; garbage gives nil.
 func readStatusPayload(r io.Reader) []byte {
 	data, _ := readWithin(r, 1<<20, statuslineStdinTimeout, func(b []byte) bool {
-		_, decided := firstJSON(b)
+		_, decided := input.FirstJSON(b)
 		return decided
 	})
-	raw, _ := firstJSON(data)
+	raw, _ := input.FirstJSON(data)
 	return raw
-}
-
-// firstJSON returns the first JSON value in data (nil for garbage);
-// decided is false while more input could still complete it.
-func firstJSON(data []byte) (raw json.RawMessage, decided bool) {
-	switch err := json.NewDecoder(bytes.NewReader(data)).Decode(&raw); {
-	case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
-		return nil, false
-	case err != nil:
-		return nil, true
-	}
-	return raw, true
 }

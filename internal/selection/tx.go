@@ -11,7 +11,7 @@ import (
 	"sort"
 
 	"github.com/orc-state/orc-state/internal/fault"
-	"github.com/orc-state/orc-state/internal/secrets"
+	"github.com/orc-state/orc-state/internal/input"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -98,14 +98,4 @@ func RefuseSecretArgs(args any) error {
 // RefuseSecrets is the usage error for text (what names it) that holds a
 // credential, seen through JSON and percent escapes; nil when it holds
 // none.
-func RefuseSecrets(what string, text []byte) error {
-	if kind, line, ok := secrets.FindDecoded(text); ok {
-		where := fmt.Sprintf("%s line %d", what, line)
-		if line == 0 {
-			where = what + ", once its escapes are decoded,"
-		}
-		return fault.Usagef("%s looks like a credential (%s); it was not stored", where, kind).
-			WithHint("remove the secret and retry; reference it by name instead")
-	}
-	return nil
-}
+func RefuseSecrets(what string, text []byte) error { return input.RefuseSecrets(what, text) }

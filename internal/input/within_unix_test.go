@@ -1,6 +1,6 @@
 //go:build unix
 
-package cli
+package input
 
 import (
 	"os"
@@ -34,7 +34,7 @@ func TestReadWithinNonBlockingStdin(t *testing.T) {
 		time.Sleep(30 * time.Millisecond)
 		w.Write([]byte(`"s1"}`))
 	}()
-	got, err := readWithinOrHang(t, in, 1<<10, time.Minute, func(b []byte) bool { _, d := firstJSON(b); return d })
+	got, err := readWithinOrHang(t, in, 1<<10, time.Minute, func(b []byte) bool { _, d := FirstJSON(b); return d })
 	if err != nil || string(got) != `{"session_id":"s1"}` {
 		t.Fatalf("got %q, %v", got, err)
 	}
@@ -59,7 +59,7 @@ func fcntlFlags(fd int) (int, error) {
 
 // A descriptor poll(2) refuses (POLLNVAL: macOS says so for a terminal;
 // here, a descriptor that is not open) is handed back before anything is
-// read, so that readWithin reads it the other way instead of hanging in a
+// read, so that Within reads it the other way instead of hanging in a
 // read without a deadline.
 func TestPollLoopHandsBackWhatItCannotPoll(t *testing.T) {
 	const notOpen = 1 << 20

@@ -1,6 +1,6 @@
 //go:build unix
 
-package cli
+package input
 
 import (
 	"errors"
@@ -12,14 +12,14 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// openInput opens a FILE argument for reading without blocking: opening a
+// openFile opens a FILE argument for reading without blocking: opening a
 // FIFO with no writer would otherwise wait forever, before the caller could
 // see that it is no regular file.
-func openInput(path string) (*os.File, error) {
+func openFile(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 }
 
-// pollRead is readWithin for a file: poll(2) bounded by the deadline, then
+// pollRead is Within for a file: poll(2) bounded by the deadline, then
 // read(2), on the calling goroutine. The file's mode is left as it is (a
 // descriptor the host made non-blocking stays so). ok is false when f has
 // no descriptor to poll.
@@ -44,7 +44,7 @@ func pollLoop(fd int, limit int64, deadline time.Time, whole func([]byte) bool) 
 	for {
 		wait := time.Until(deadline)
 		if wait <= 0 {
-			return nil, errNoClose
+			return nil, ErrNoClose
 		}
 		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
 		ms := int((wait + time.Millisecond - 1) / time.Millisecond)
@@ -75,10 +75,10 @@ func pollLoop(fd int, limit int64, deadline time.Time, whole func([]byte) bool) 
 	}
 }
 
-// isTerminal reports whether r is a terminal: a file whose descriptor
+// IsTerminal reports whether r is a terminal: a file whose descriptor
 // answers the terminal's window-size request (a pipe, a regular file and
 // /dev/null do not).
-func isTerminal(r io.Reader) bool {
+func IsTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
 	if !ok {
 		return false

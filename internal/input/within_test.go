@@ -1,4 +1,4 @@
-package cli
+package input
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// readWithin's sources: an OS pipe (stdin as a host gives it) and an
+// Within's sources: an OS pipe (stdin as a host gives it) and an
 // io.Pipe (a plain reader: the goroutine path). The input is written, then
 // the writer is closed (EOF) or left open for the whole test.
 type readSource struct {
@@ -66,16 +66,16 @@ func TestReadWithin(t *testing.T) {
 				{name: "empty then EOF", input: nil, close: true, limit: 1 << 10, timeout: time.Minute, want: nil},
 				{name: "exactly the limit", input: payload, close: true, limit: int64(len(payload)), timeout: time.Minute, want: payload},
 				{name: "one byte over the limit is refused, not cut", input: payload, close: true, limit: int64(len(payload) - 1), timeout: time.Minute, wantErr: "stdin is over"},
-				{name: "never closed: gives up at the timeout", input: payload, close: false, limit: 1 << 10, timeout: 50 * time.Millisecond, wantErr: errNoClose.Error()},
+				{name: "never closed: gives up at the timeout", input: payload, close: false, limit: 1 << 10, timeout: 50 * time.Millisecond, wantErr: ErrNoClose.Error()},
 				{name: "never closed, but whole: answers at once", input: payload, close: false, limit: 1 << 10, timeout: time.Minute, whole: true, want: payload},
 				{name: "never closed, garbage is decided at once", input: []byte("not json\n"), close: false, limit: 1 << 10, timeout: time.Minute, whole: true, want: []byte("not json\n")},
-				{name: "never closed, half a value waits for the timeout", input: payload[:10], close: false, limit: 1 << 10, timeout: 50 * time.Millisecond, whole: true, wantErr: errNoClose.Error()},
+				{name: "never closed, half a value waits for the timeout", input: payload[:10], close: false, limit: 1 << 10, timeout: 50 * time.Millisecond, whole: true, wantErr: ErrNoClose.Error()},
 			} {
 				t.Run(tc.name, func(t *testing.T) {
 					r := src.open(t, tc.input, tc.close)
 					var whole func([]byte) bool
 					if tc.whole {
-						whole = func(b []byte) bool { _, d := firstJSON(b); return d }
+						whole = func(b []byte) bool { _, d := FirstJSON(b); return d }
 					}
 					got, err := readWithinOrHang(t, r, tc.limit, tc.timeout, whole)
 					if tc.wantErr != "" {
@@ -99,7 +99,7 @@ func TestReadWithin(t *testing.T) {
 	}
 }
 
-// readWithinOrHang runs readWithin and fails the test if it has not
+// readWithinOrHang runs Within and fails the test if it has not
 // returned long after its own timeout (a minute at most here), which is
 // what a hang looks like.
 func readWithinOrHang(t *testing.T, r io.Reader, limit int64, timeout time.Duration, whole func([]byte) bool) ([]byte, error) {
@@ -110,7 +110,7 @@ func readWithinOrHang(t *testing.T, r io.Reader, limit int64, timeout time.Durat
 	}
 	ch := make(chan result, 1)
 	go func() {
-		data, err := readWithin(r, limit, timeout, whole)
+		data, err := Within(r, limit, timeout, whole)
 		ch <- result{data, err}
 	}()
 	bound := timeout + 20*time.Second
@@ -121,7 +121,7 @@ func readWithinOrHang(t *testing.T, r io.Reader, limit int64, timeout time.Durat
 	case res := <-ch:
 		return res.data, res.err
 	case <-time.After(bound):
-		t.Fatalf("readWithin did not return within %v", bound)
+		t.Fatalf("Within did not return within %v", bound)
 		return nil, nil
 	}
 }
@@ -142,11 +142,11 @@ func TestReadWithinPieces(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}()
-	got, err := readWithinOrHang(t, r, 1<<10, time.Minute, func(b []byte) bool { _, d := firstJSON(b); return d })
+	got, err := readWithinOrHang(t, r, 1<<10, time.Minute, func(b []byte) bool { _, d := FirstJSON(b); return d })
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, _ := firstJSON(got)
+	raw, _ := FirstJSON(got)
 	if string(raw) != `{"a":[1,2,3]}` {
 		t.Fatalf("first value %q from %q", raw, got)
 	}
@@ -196,7 +196,7 @@ func TestReadWithinClosedFile(t *testing.T) {
 	w.Close()
 	r.Close()
 	_, err = readWithinOrHang(t, r, 10, time.Minute, nil)
-	if err == nil || errors.Is(err, errNoClose) {
+	if err == nil || errors.Is(err, ErrNoClose) {
 		t.Fatalf("err = %v, want a read error", err)
 	}
 }
@@ -217,9 +217,9 @@ func TestFirstJSON(t *testing.T) {
 		{`nonsense`, "", true},
 		{`{"a":}`, "", true},
 	} {
-		raw, decided := firstJSON([]byte(tc.in))
+		raw, decided := FirstJSON([]byte(tc.in))
 		if string(raw) != tc.raw || decided != tc.decided {
-			t.Errorf("firstJSON(%q) = %q, %v; want %q, %v", tc.in, raw, decided, tc.raw, tc.decided)
+			t.Errorf("FirstJSON(%q) = %q, %v; want %q, %v", tc.in, raw, decided, tc.raw, tc.decided)
 		}
 	}
 }
@@ -229,7 +229,7 @@ func TestFirstJSON(t *testing.T) {
 // over the limit. No read goes past limit+1 bytes.
 func TestReadWithinWholeBeforeTheLimit(t *testing.T) {
 	input := append([]byte(`{"a":1}`), bytes.Repeat([]byte(" x"), 100)...)
-	whole := func(b []byte) bool { _, d := firstJSON(b); return d }
+	whole := func(b []byte) bool { _, d := FirstJSON(b); return d }
 	path := filepath.Join(t.TempDir(), "in")
 	if err := os.WriteFile(path, input, 0o600); err != nil {
 		t.Fatal(err)
@@ -253,7 +253,7 @@ func TestReadWithinWholeBeforeTheLimit(t *testing.T) {
 			if err != nil || len(got) > 51 {
 				t.Fatalf("with whole: %d bytes, %v", len(got), err)
 			}
-			if raw, _ := firstJSON(got); string(raw) != `{"a":1}` {
+			if raw, _ := FirstJSON(got); string(raw) != `{"a":1}` {
 				t.Fatalf("first value %q", raw)
 			}
 			if _, err := readWithinOrHang(t, src.open(), 50, time.Minute, nil); err == nil || !strings.Contains(err.Error(), "over 50 bytes") {
