@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
+	"github.com/orc-state/orc-state/internal/sessionline"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -43,7 +44,7 @@ func orcExports(d *state.Dir, s *registry.Session, wd string) [][2]string {
 		{"ORC_SESSION", s.SessionID}, // selects like --session (docs/protocol.md §3)
 	}
 	if registry.CheckKey(s.SessionID) == nil {
-		switch p, _ := linePolicy(filepath.Join(d.Path, s.SessionID, "files", "decisions.json")).(string); p {
+		switch p, _ := sessionline.Policy(filepath.Join(d.Path, s.SessionID, "files", "decisions.json")).(string); p {
 		case "manual", "guided", "auto":
 			vars = append(vars, [2]string{"ORC_INTERACTION_POLICY", p})
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/input"
+	"github.com/orc-state/orc-state/internal/sessionline"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/statusline"
 	"github.com/orc-state/orc-state/registry"
@@ -152,7 +153,7 @@ func runStatusline(proc *Process, args []string) {
 	} else {
 		in.Place = statusline.Place{Dir: wd}
 	}
-	if l, ok := lineWith(stateDir, lineChoice{branch: branch, isBranch: branch != "", anyStatus: true, env: proc.getenv("ORC_SESSION")}, layout, proc.Now()); ok {
+	if l, ok := sessionline.With(stateDir, sessionline.Choice{Branch: branch, IsBranch: branch != "", AnyStatus: true, Env: proc.getenv("ORC_SESSION")}, layout, proc.Now()); ok {
 		in.Session = sessionView(l)
 		if layout != nil {
 			in.Session.DigestBehind = digestBehind(*layout, stateDir, l.SessionID, l.GitBranch)
@@ -321,9 +322,9 @@ func workspacePlace(dir string) (name string, live int) {
 }
 
 // sessionView turns `line`'s answer into what the statusline shows.
-func sessionView(l lineOut) *statusline.Session {
+func sessionView(l sessionline.Line) *statusline.Session {
 	s := &statusline.Session{
-		Command: l.Command, Phase: phaseText(l.Phase), Branch: l.GitBranch,
+		Command: l.Command, Phase: sessionline.PhaseText(l.Phase), Branch: l.GitBranch,
 		SlicesDone: l.SlicesDone, SlicesTotal: l.SlicesTotal, SlicesClaimed: l.SlicesClaimed, Current: l.Current == nil,
 		SlicesEscalated: l.SlicesEscalated, Status: l.Status,
 	}

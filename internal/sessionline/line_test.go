@@ -1,4 +1,4 @@
-package cli
+package sessionline
 
 import (
 	"fmt"
@@ -37,17 +37,17 @@ func TestLineCandidatesAgreeWithTheWholeParse(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, state.ProofFile), registry.Proof(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	choices := []lineChoice{
-		{branch: "feat/b006", isBranch: true}, {branch: "feat/b007", isBranch: true},
-		{branch: "feat/b007", isBranch: true, anyStatus: true}, {branch: "feat/b008", isBranch: true, named: true},
-		{branch: "no-such", isBranch: true}, {branch: "feat-b009", isBranch: true},
-		{branch: "feat-b009"}, {branch: "feat-b009", unsure: true},
-		{id: "feat-b010"}, {id: "feat-b011"}, {id: "missing"}, {},
+	choices := []Choice{
+		{Branch: "feat/b006", IsBranch: true}, {Branch: "feat/b007", IsBranch: true},
+		{Branch: "feat/b007", IsBranch: true, AnyStatus: true}, {Branch: "feat/b008", IsBranch: true, Named: true},
+		{Branch: "no-such", IsBranch: true}, {Branch: "feat-b009", IsBranch: true},
+		{Branch: "feat-b009"}, {Branch: "feat-b009", unsure: true},
+		{ID: "feat-b010"}, {ID: "feat-b011"}, {ID: "missing"}, {},
 	}
 	for _, c := range choices {
 		whole, wholeCurrent := pickLine(registry.ParseLoose(data), c)
 		proven, provenCurrent := pickLine(lineCandidates(dir, data, c), c)
-		if c.branch == "feat/b006" && (whole == nil || whole.GitBranch != "feat/b006") {
+		if c.Branch == "feat/b006" && (whole == nil || whole.GitBranch != "feat/b006") {
 			t.Fatalf("feat/b006: the whole parse picked %+v", whole)
 		}
 		if !reflect.DeepEqual(whole, proven) || wholeCurrent != provenCurrent {
@@ -74,23 +74,23 @@ func TestPickLine(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name    string
-		c       lineChoice
+		c       Choice
 		want    string // gitBranch shown; "" for nothing
 		current bool
 	}{
-		{"own live session", lineChoice{branch: "feat/live", isBranch: true}, "feat/live", true},
-		{"own completed session: nothing, no fallback", lineChoice{branch: "feat/done", isBranch: true}, "", false},
-		{"own paused session: nothing, no fallback", lineChoice{branch: "feat/paused", isBranch: true, named: true}, "", false},
-		{"statusline: own completed session", lineChoice{branch: "feat/done", isBranch: true, anyStatus: true}, "feat/done", true},
-		{"statusline: own paused session", lineChoice{branch: "feat/paused", isBranch: true, anyStatus: true}, "feat/paused", true},
-		{"a branch without a session: the newest live one", lineChoice{branch: "chore/none", isBranch: true}, "feat/live", false},
-		{"no branch (detached): the newest live one", lineChoice{}, "feat/live", false},
-		{"--session of a live session", lineChoice{id: "feat-older"}, "feat/older", true},
-		{"--session of a completed session", lineChoice{id: "feat-done"}, "", false},
-		{"the sessionId of a gone branch", lineChoice{branch: "feat-gone"}, "feat/gone", true},
-		{"the sessionId of a completed session's gone branch", lineChoice{branch: "feat-done", named: true}, "", false},
-		{"a branch whose key is another branch's session", lineChoice{branch: "feat-live", isBranch: true}, "", false},
-		{"refs unreadable by hand: not taken for the sessionId", lineChoice{branch: "feat-gone", unsure: true}, "", false},
+		{"own live session", Choice{Branch: "feat/live", IsBranch: true}, "feat/live", true},
+		{"own completed session: nothing, no fallback", Choice{Branch: "feat/done", IsBranch: true}, "", false},
+		{"own paused session: nothing, no fallback", Choice{Branch: "feat/paused", IsBranch: true, Named: true}, "", false},
+		{"statusline: own completed session", Choice{Branch: "feat/done", IsBranch: true, AnyStatus: true}, "feat/done", true},
+		{"statusline: own paused session", Choice{Branch: "feat/paused", IsBranch: true, AnyStatus: true}, "feat/paused", true},
+		{"a branch without a session: the newest live one", Choice{Branch: "chore/none", IsBranch: true}, "feat/live", false},
+		{"no branch (detached): the newest live one", Choice{}, "feat/live", false},
+		{"--session of a live session", Choice{ID: "feat-older"}, "feat/older", true},
+		{"--session of a completed session", Choice{ID: "feat-done"}, "", false},
+		{"the sessionId of a gone branch", Choice{Branch: "feat-gone"}, "feat/gone", true},
+		{"the sessionId of a completed session's gone branch", Choice{Branch: "feat-done", Named: true}, "", false},
+		{"a branch whose key is another branch's session", Choice{Branch: "feat-live", IsBranch: true}, "", false},
+		{"refs unreadable by hand: not taken for the sessionId", Choice{Branch: "feat-gone", unsure: true}, "", false},
 	} {
 		got, current := pickLine(list, tt.c)
 		gotBranch := ""
