@@ -2,7 +2,10 @@
 // (pure functions from the host's payload, the orc session and the place to
 // text, table-tested), the context tiers that hook post-tool-use shares, and
 // the statusline's private files (a git cache and a context file per Claude
-// Code session, in a per-user temp dir; see files.go).
+// Code session, in a per-user temp dir; see files.go), and what a render
+// gathers before it draws (gather.go: Show reads the place, the session
+// through sessionline and the cached look at git; Refresh is the detached
+// refresher that fills that cache). The CLI parses the flags and prints.
 //
 // The rendering follows the original's rules (reference-orc.md, "Statusline"):
 // line 1 is the work (orc session, Jira key, slices, policy, branch with dirty
