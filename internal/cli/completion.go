@@ -1,12 +1,10 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -14,10 +12,7 @@ import (
 	comp "github.com/posener/complete"
 	"github.com/willabides/kongplete"
 
-	"github.com/orc-state/orc-state/internal/atomicfile"
-	"github.com/orc-state/orc-state/internal/safetext"
-	"github.com/orc-state/orc-state/internal/state"
-	"github.com/orc-state/orc-state/registry"
+	"github.com/orc-state/orc-state/internal/completion"
 )
 
 // Shell completion works the way kongplete (over posener/complete) does:
@@ -130,12 +125,8 @@ func offerNoEmptyValue(n *kong.Node) {
 	}
 }
 
-// The data completion offers, by the name a flag or argument gives in its
-// predictor tag: the registry's sessionIds and branches, and the current
-// session's slice ids and decision keys. Each reads the state the way
-// line does (no lock, no git process, a lenient read of the files) and
-// never writes; what it cannot read offers nothing. Only candidates that
-// are plain shell words are offered, so a completed command runs as shown.
+// The data completion offers (package completion), by the name a flag or
+// argument gives in its predictor tag.
 const (
 	predictSession  = "session"
 	predictBranch   = "branch"
@@ -144,139 +135,30 @@ const (
 )
 
 func dataPredictors(p *Process) map[string]comp.Predictor {
+	view := func(a comp.Args) completion.View {
+		f := completedFlags(a.Completed)
+		return completion.Read(f["--dir"], f["--session"], f["--branch"], p.Dir, p.Environ)
+	}
 	return map[string]comp.Predictor{
-		predictSession: comp.PredictFunc(func(a comp.Args) []string {
-			return plainWords(completionState(p, a).sessionIDs())
-		}),
-		predictBranch: comp.PredictFunc(func(a comp.Args) []string {
-			return plainWords(completionState(p, a).branches())
-		}),
-		predictSlice: comp.PredictFunc(func(a comp.Args) []string {
-			return plainWords(completionState(p, a).sliceIDs())
-		}),
-		predictDecision: comp.PredictFunc(func(a comp.Args) []string {
-			return plainWords(completionState(p, a).decisionKeys())
-		}),
+		predictSession:  comp.PredictFunc(func(a comp.Args) []string { return view(a).SessionIDs() }),
+		predictBranch:   comp.PredictFunc(func(a comp.Args) []string { return view(a).Branches() }),
+		predictSlice:    comp.PredictFunc(func(a comp.Args) []string { return view(a).SliceIDs() }),
+		predictDecision: comp.PredictFunc(func(a comp.Args) []string { return view(a).DecisionKeys() }),
 	}
 }
 
-// completionView is the state a completion looks at: the state dir, the
-// registry read leniently, and the session the command line selects.
-type completionView struct {
-	dir      string
-	sessions []registry.Loose
-	chosen   string // the selected sessionId; "" when none
-}
-
-// completionState reads the state the command line names: --dir, and the
-// session of --session, --branch, or the current branch.
-func completionState(p *Process, a comp.Args) completionView {
+// completedFlags are the values of --dir, --session and --branch among the
+// words already completed (--flag=VALUE or --flag VALUE).
+func completedFlags(words []string) map[string]string {
 	flags := map[string]string{}
-	for i, w := range a.Completed {
+	for i, w := range words {
 		for _, name := range []string{"--dir", "--session", "--branch"} {
 			if v, ok := strings.CutPrefix(w, name+"="); ok {
 				flags[name] = v
-			} else if w == name && i+1 < len(a.Completed) {
-				flags[name] = a.Completed[i+1]
+			} else if w == name && i+1 < len(words) {
+				flags[name] = words[i+1]
 			}
 		}
 	}
-	d, err := state.Resolve(flags["--dir"], p.Dir, p.Environ)
-	if err != nil {
-		return completionView{}
-	}
-	data, err := atomicfile.ReadOnly(filepath.Join(d.Path, "orc.json"))
-	if err != nil {
-		return completionView{}
-	}
-	v := completionView{dir: d.Path, sessions: registry.ParseLoose(data)}
-	branch := flags["--branch"]
-	if branch == "" && d.Git != nil {
-		branch, _, _ = d.Git.CurrentBranch()
-	}
-	for _, s := range v.sessions {
-		if flags["--session"] != "" && s.SessionID == flags["--session"] ||
-			flags["--session"] == "" && branch != "" && s.GitBranch == branch {
-			v.chosen = s.SessionID
-		}
-	}
-	return v
-}
-
-func (v completionView) sessionIDs() []string {
-	var out []string
-	for _, s := range v.sessions {
-		out = append(out, s.SessionID)
-	}
-	return out
-}
-
-func (v completionView) branches() []string {
-	var out []string
-	for _, s := range v.sessions {
-		out = append(out, s.GitBranch)
-	}
-	return out
-}
-
-// sessionFile reads a file of the chosen session's files/; nil when there
-// is none.
-func (v completionView) sessionFile(name string) []byte {
-	if v.chosen == "" || registry.CheckKey(v.chosen) != nil {
-		return nil
-	}
-	data, err := atomicfile.ReadFile(filepath.Join(v.dir, v.chosen, "files", name))
-	if err != nil {
-		return nil
-	}
-	return data
-}
-
-func (v completionView) sliceIDs() []string {
-	var ledger struct {
-		Slices []struct {
-			ID json.RawMessage `json:"id"`
-		} `json:"slices"`
-	}
-	if json.Unmarshal(v.sessionFile(state.LedgerFile), &ledger) != nil {
-		return nil
-	}
-	var out []string
-	for _, s := range ledger.Slices {
-		var id string
-		if json.Unmarshal(s.ID, &id) != nil {
-			id = string(s.ID) // an integer id, as written
-		}
-		out = append(out, id)
-	}
-	return out
-}
-
-func (v completionView) decisionKeys() []string {
-	var file struct {
-		Decisions map[string]json.RawMessage `json:"decisions"`
-	}
-	if json.Unmarshal(v.sessionFile(state.DecisionsFile), &file) != nil {
-		return nil
-	}
-	out := make([]string, 0, len(file.Decisions))
-	for k := range file.Decisions {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// plainWords keeps the candidates a shell takes as they are: non-empty,
-// no quoting needed (so nothing to escape either), each once.
-func plainWords(words []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, w := range words {
-		if w != "" && !seen[w] && safetext.Quote(w) == w {
-			seen[w] = true
-			out = append(out, w)
-		}
-	}
-	return out
+	return flags
 }
