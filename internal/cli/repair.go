@@ -1,18 +1,13 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"path"
-	"path/filepath"
 	"slices"
-	"strings"
 
-	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/internal/archive"
 	"github.com/orc-state/orc-state/internal/fault"
-	"github.com/orc-state/orc-state/internal/journal"
+	"github.com/orc-state/orc-state/internal/repair"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/verify"
@@ -65,7 +60,7 @@ func (c *RepairCmd) Run(e *Env) error {
 		if err != nil {
 			return err
 		}
-		if !slices.ContainsFunc(findings, func(f verify.Finding) bool { return repairs(f.Code) }) {
+		if !slices.ContainsFunc(findings, func(f verify.Finding) bool { return repair.Fixes(f.Code) }) {
 			fmt.Fprintf(e.Stdout, "nothing to repair in %s\n", safetext.Escape(s.SessionID))
 			if len(verify.StoredSecrets(tx.Dir(), s)) > 0 {
 				fmt.Fprintln(e.Stdout, safetext.Escape("it holds a stored credential: orc-state repair --redact --session="+safetext.Quote(s.SessionID)+" removes it"))
@@ -79,19 +74,6 @@ func (c *RepairCmd) Run(e *Env) error {
 		fmt.Fprintf(e.Stdout, "repaired %s: checkpoint mirror regenerated, journal re-baselined\n", safetext.Escape(s.SessionID))
 		return nil
 	})
-}
-
-// repairs reports whether plain repair fixes a finding: the mirror
-// (regenerated from the registry) and the journal's baseline (a new line
-// with the current digests acknowledges outside edits, a missing journal
-// or anchor mismatch). A damaged chain is history and stays.
-func repairs(code string) bool {
-	switch code {
-	case "checkpoint.missing", "frontmatter.mismatch", checkpoint.CodeFrontmatterMissing,
-		checkpoint.CodeFrontmatterInvalid, "journal.missing", "journal.anchor":
-		return true
-	}
-	return strings.HasPrefix(code, "edited.")
 }
 
 // finishInterrupted completes an interrupted transaction, if one is
@@ -116,24 +98,16 @@ func (e *Env) finishInterrupted() (bool, error) {
 	return true, nil
 }
 
-// removeTemp deletes leftover temp files; under the lock no writer is
-// between its temp file and its rename, so every one found is stale.
+// fix is what the repair package records of this run.
+func (e *Env) fix() repair.Run {
+	return repair.Run{Verb: e.Verb, Actor: e.Actor(), Stamp: e.stamp(), IsLink: isLinkFolder}
+}
+
+// removeTemp deletes leftover temp files (repair.Run.Temp).
 func (c *RepairCmd) removeTemp(e *Env) error {
 	var removed []string
 	err := e.Update(func(tx *state.Tx) error {
-		removed = verify.TempFiles(tx.Dir().Path)
-		perSession := map[string][]string{}
-		for _, rel := range removed {
-			tx.RemoveFile(rel)
-			if id, _, ok := strings.Cut(filepath.ToSlash(rel), "/"); ok && tx.Reg.Exact(id) != nil {
-				perSession[id] = append(perSession[id], rel)
-			} else {
-				tx.Tombstone(e.tombstone(map[string]any{"tempFile": rel}))
-			}
-		}
-		for id, files := range perSession {
-			tx.Touch(id, map[string]any{"fix": "temp", "removed": files})
-		}
+		removed = e.fix().Temp(tx)
 		return nil
 	})
 	if err != nil {
@@ -148,70 +122,31 @@ func (c *RepairCmd) removeTemp(e *Env) error {
 // adopt registers an orphan folder from its checkpoint's frontmatter.
 func (c *RepairCmd) adopt(e *Env) error {
 	name := c.Adopt
-	if err := registry.CheckKey(name); err != nil {
-		return fault.Usagef("%q cannot be adopted: %v", name, err).
-			WithHint("remove it with orc-state repair --remove-orphan=%s (archived first: orc-state session restore %s brings it back), or init the branch again", safetext.Quote(name), safetext.Operand(name))
+	if err := repair.Adoptable(name); err != nil {
+		return err
 	}
 	return e.Update(func(tx *state.Tx) error {
-		if err := orphanCheck(tx.Dir(), tx.Reg, name); err != nil {
-			return err
-		}
-		data, err := tx.Read(name, state.CheckpointFile)
+		s, err := e.fix().Adopt(tx, name)
 		if err != nil {
 			return err
 		}
-		doc := checkpoint.Parse(data)
-		if data == nil || doc.Front == nil {
-			return fault.Usagef("%s has no checkpoint with valid frontmatter to adopt it from", name).
-				WithHint("orc-state repair --remove-orphan=%s (archived first: orc-state session restore %s brings it back), or init the branch again", safetext.Quote(name), safetext.Operand(name))
-		}
-		fm := doc.Front
-		phase, err := registry.ParsePhase(fm.Phase)
-		if err != nil {
-			return fault.Usagef("%s: %v", name, err)
-		}
-		started := fm.UpdatedAt
-		if entries, _, _ := journal.Read(tx.Dir().File(name, journal.FileName)); len(entries) > 0 {
-			started = entries[0].At
-		}
-		s := registry.Session{SessionID: name, Branch: name, GitBranch: fm.GitBranch, Command: fm.Command,
-			Status: fm.Status, Phase: phase, PhaseLabel: registry.Str(fm.PhaseLabel), TotalPhases: fm.TotalPhases,
-			JiraTicket: registry.Str(fm.JiraTicket), LinkedPRs: []registry.PR{}, StartedAt: started, UpdatedAt: fm.UpdatedAt}
-		if fm.Branch != name {
-			return fault.Usagef("%s's checkpoint names branch %q; refusing to adopt it under another key", name, fm.Branch)
-		}
-		if err := s.Validate(); err != nil {
-			return fault.Usagef("cannot adopt %s: %v", name, err)
-		}
-		if err := keyTaken(tx, &s); err != nil {
-			return err
-		}
-		tx.Reg.Sessions = append(tx.Reg.Sessions, s)
-		tx.RegistryChanged()
-		tx.Replace(name) // the adopted entry is new; there is no earlier one to compare
-		tx.Touch(name, map[string]string{"fix": "adopt", "from": "checkpoint frontmatter"})
-		fmt.Fprintf(e.Stdout, "adopted %s (branch %s) from its checkpoint\n", safetext.Escape(name), safetext.Escape(fm.GitBranch))
+		fmt.Fprintf(e.Stdout, "adopted %s (branch %s) from its checkpoint\n", safetext.Escape(name), safetext.Escape(s.GitBranch))
 		return nil
 	})
 }
 
-// removeOrphan deletes a session folder no entry owns, with a tombstone;
-// git is asked first (never under the lock) whether it tracks the folder.
+// removeOrphan deletes a session folder no entry owns, archived first,
+// with a tombstone; git is asked first (never under the lock) whether it
+// tracks the folder.
 func (c *RepairCmd) removeOrphan(e *Env) error {
 	name := c.RemoveOrphan
-	if orphanName(name) {
+	if repair.OrphanName(name) {
 		d, err := e.Dir()
 		if err != nil {
 			return err
 		}
-		tracked, err := verify.GitTracks(d, name)
-		if err != nil {
-			return fault.Wrap(fault.Invalid, err, "cannot tell whether git tracks %s; refusing to remove it", name).
-				WithHint("run git status to see why git cannot answer")
-		}
-		if tracked {
-			return fault.Usagef("git tracks files under %s; refusing to remove them", name).
-				WithHint("orc-state never removes what git tracks; if it should go, remove it with git rm")
+		if err := repair.Untracked(d, name); err != nil {
+			return err
 		}
 	}
 	return e.archived(nil, func(d *state.Dir) ([]*archive.Item, error) {
@@ -219,7 +154,7 @@ func (c *RepairCmd) removeOrphan(e *Env) error {
 		if err != nil {
 			return nil, err
 		}
-		if err := orphanCheck(d, reg, name); err != nil {
+		if err := e.fix().CheckOrphan(d, reg, name); err != nil {
 			return nil, err // and again under the lock
 		}
 		snap, err := archive.ReadFolder(d, name)
@@ -231,7 +166,7 @@ func (c *RepairCmd) removeOrphan(e *Env) error {
 		}
 		return []*archive.Item{archive.NewItem(name, archive.KindOrphan, e.Verb, e.Actor(), e.stamp(), snap)}, nil
 	}, func(tx *state.Tx, store *archive.Store, items []*archive.Item) error {
-		if err := orphanCheck(tx.Dir(), tx.Reg, name); err != nil {
+		if err := e.fix().CheckOrphan(tx.Dir(), tx.Reg, name); err != nil {
 			return err
 		}
 		now, err := archive.ReadFolder(tx.Dir(), name)
@@ -261,39 +196,5 @@ func (c *RepairCmd) removeOrphan(e *Env) error {
 	})
 }
 
-// orphanName reports whether name can be an orphan folder: one plain
-// component of the state dir (not hidden, not a per-repository name). A
-// folder planted under any such name can be removed; only one named like
-// a key (registry.CheckKey) can be adopted.
-func orphanName(name string) bool {
-	return archive.OrphanNameProblem(name) == "" && !verify.PerRepo[name]
-}
-
-// orphanCheck refuses anything but a session-shaped folder without entry.
-func orphanCheck(d *state.Dir, reg *registry.Registry, name string) error {
-	if !orphanName(name) {
-		return fault.Usagef("%q is not a session folder", name)
-	}
-	if isLinkFolder(d, name) {
-		return fault.Usagef("%s holds a workspace link, not an orphan session", name)
-	}
-	if reg.Exact(name) != nil {
-		return fault.Usagef("%s has a registry entry; it is not an orphan", name)
-	}
-	st, err := os.Lstat(filepath.Join(d.Path, name))
-	if err != nil || !st.IsDir() {
-		return fault.NotFoundf("no folder %s in %s", name, d.Path)
-	}
-	if !verify.SessionShaped(d, name) && !verify.EmptySession(d, name) {
-		return fault.Usagef("%s is not a session folder (no files/ folder with a checkpoint.md or journal.jsonl, nor an empty one); orc-state leaves it alone", name).
-			WithHint("if it is not yours, remove it by hand")
-	}
-	return nil
-}
-
 // tombstone is a line of removed.jsonl, by this run.
-func (e *Env) tombstone(fields map[string]any) []byte {
-	fields["at"], fields["actor"], fields["verb"] = e.stamp(), e.Actor(), e.Verb
-	b, _ := json.Marshal(fields)
-	return append(b, '\n')
-}
+func (e *Env) tombstone(fields map[string]any) []byte { return e.fix().Tombstone(fields) }
