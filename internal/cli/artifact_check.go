@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/orc-state/orc-state/internal/artifact"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/safetext"
@@ -18,7 +19,7 @@ type ArtifactCheckCmd struct {
 
 // Run exits 0 when the artifact's stamp equals HEAD, 1 when stale or missing.
 func (c *ArtifactCheckCmd) Run(e *Env) error {
-	if err := checkArtifactName(c.Name, false); err != nil {
+	if err := artifact.CheckName(c.Name, false); err != nil {
 		return err
 	}
 	d, _, s, err := e.Session(c.Branch)
@@ -29,10 +30,10 @@ func (c *ArtifactCheckCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	if err := noSymlinks(d.FilesDir(s.SessionID), c.Name); err != nil {
+	if err := artifact.NoSymlinks(d.FilesDir(s.SessionID), c.Name); err != nil {
 		return err
 	}
-	if err := caseVariant(d.FilesDir(s.SessionID), c.Name); err != nil {
+	if err := artifact.CaseVariant(d.FilesDir(s.SessionID), c.Name); err != nil {
 		return err
 	}
 	data, err := d.ReadFile(s.SessionID, c.Name)
@@ -43,7 +44,7 @@ func (c *ArtifactCheckCmd) Run(e *Env) error {
 		fmt.Fprintf(e.Stdout, "missing\t-\t%s\n", head)
 		return fault.NotFoundf("artifact %s does not exist", c.Name).WithHint("produce it, then orc-state artifact put %s - --session=%s", safetext.Quote(c.Name), safetext.Quote(s.SessionID))
 	}
-	if isTextArtifact(c.Name) {
+	if artifact.IsText(c.Name) {
 		return c.checkText(e, d, s.SessionID, data, head)
 	}
 	var stamp struct {
@@ -66,7 +67,7 @@ func (c *ArtifactCheckCmd) Run(e *Env) error {
 // artifact put that stored it: fresh when that was at HEAD and the file
 // still holds those bytes.
 func (c *ArtifactCheckCmd) checkText(e *Env, d *state.Dir, id string, data []byte, head string) error {
-	st, ok, err := lastStamp(d, id, c.Name)
+	st, ok, err := artifact.LastStamp(d, id, c.Name)
 	if err != nil {
 		return err
 	}

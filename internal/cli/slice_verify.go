@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/orc-state/orc-state/internal/artifact"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/selection"
@@ -67,7 +68,7 @@ func (c *SliceVerifyCmd) Run(e *Env) error {
 		plan = "plan.md"
 	}
 	in := slices.ReadinessInput{Budget: budget}
-	if checkArtifactName(plan+".json", false) == nil || !strings.Contains(plan, "..") {
+	if artifact.CheckName(plan+".json", false) == nil || !strings.Contains(plan, "..") {
 		if data, err := d.ReadFile(s.SessionID, filepath.Clean(plan)); err == nil && data != nil {
 			sum := sha256.Sum256(data)
 			in.PlanSHA256 = hex.EncodeToString(sum[:])
