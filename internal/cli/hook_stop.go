@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/orc-state/orc-state/checkpoint"
+	"github.com/orc-state/orc-state/internal/autocheckpoint"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/registry"
@@ -37,7 +38,7 @@ func gitChangedSinceAuto(d *state.Dir, s *registry.Session, g verify.Reality) bo
 	if n == 0 {
 		return true
 	}
-	now := checkpoint.RenderAuto(autoFromGit(g))
+	now := checkpoint.RenderAuto(autocheckpoint.FromGit(g))
 	return gitLines(old) != gitLines(now)
 }
 
