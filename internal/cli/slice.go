@@ -5,32 +5,17 @@ package cli
 import (
 	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/ledger"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
 )
 
-// readLedger reads a session's ledger inside a transaction; a session
-// without one is exit 1.
-func readLedger(tx *state.Tx, id string) (*slices.Ledger, error) {
-	data, err := tx.Read(id, state.LedgerFile)
-	if err != nil {
-		return nil, err
-	}
-	if data == nil {
-		return nil, fault.NotFoundf("session %s has no slice ledger", id).WithHint("orc-state slice init FILE")
-	}
-	return slices.Parse(data)
-}
+// readLedger reads a session's ledger inside a transaction (ledger.Read).
+func readLedger(tx *state.Tx, id string) (*slices.Ledger, error) { return ledger.Read(tx, id) }
 
 // readDecisions reads a session's decisions inside a transaction.
-func readDecisions(tx *state.Tx, id string) (*decisions.File, error) {
-	data, err := tx.Read(id, state.DecisionsFile)
-	if err != nil {
-		return nil, err
-	}
-	return decisions.Parse(data)
-}
+func readDecisions(tx *state.Tx, id string) (*decisions.File, error) { return ledger.Decisions(tx, id) }
 
 // ledgerFor reads a session's ledger without a lock.
 func (e *Env) ledgerFor(explicit string) (*state.Dir, *registry.Session, *slices.Ledger, error) {

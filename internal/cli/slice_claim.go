@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/ledger"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
@@ -40,36 +41,15 @@ func (c *SliceClaimCmd) Run(e *Env) error {
 		return err
 	}
 	now := e.now()
-	var (
-		r    slices.ClaimResult
-		view []byte
-		held []slices.Holding // the agent's other live claims
-	)
-	err = e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
-		l, err := readLedger(tx, s.SessionID)
-		if err != nil {
-			return err
-		}
-		for _, h := range l.Holdings(now) {
-			if h.By == agent {
-				held = append(held, h)
-			}
-		}
-		if r, err = l.Claim(agent, now, c.Lease); err != nil {
-			return err
-		}
-		view, _ = l.SliceJSON(r.ID)
-		tx.Write(s.SessionID, state.LedgerFile, l.Marshal())
-		args := map[string]any{"id": r.ID, "agent": agent, "until": r.Until.Format(slices.TimeLayout), "lease": c.Lease.String()}
-		if r.Took != "" {
-			args["took"] = r.Took // an expired claim, replaced
-		}
-		tx.Touch(s.SessionID, args)
-		return nil
+	var claimed ledger.Claimed
+	err = e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) (err error) {
+		claimed, err = ledger.Claim(tx, s.SessionID, agent, now, c.Lease)
+		return err
 	})
 	if err != nil {
 		return err
 	}
+	r, view, held := claimed.ClaimResult, claimed.View, claimed.Held
 	if r.Took != "" {
 		e.warn("slice %s was claimed by %s, whose lease had ended; it is yours now: check its status first", r.ID, r.Took)
 	}
@@ -100,20 +80,7 @@ func (c *SliceClaimCmd) Run(e *Env) error {
 func (e *Env) unclaimUnprinted(branch string, r slices.ClaimResult, agent string) error {
 	now := e.now()
 	return e.onSession(branch, func(tx *state.Tx, s *registry.Session) error {
-		l, err := readLedger(tx, s.SessionID)
-		if err != nil {
-			return err
-		}
-		v, ok := l.Get(r.ID)
-		if !ok || v.ClaimedBy != agent || !v.ClaimedUntil.Equal(r.Until) {
-			return nil // no longer this run's claim
-		}
-		if _, err := l.Release(r.ID, agent, now, false); err != nil {
-			return err
-		}
-		tx.Write(s.SessionID, state.LedgerFile, l.Marshal())
-		tx.Touch(s.SessionID, map[string]any{"released": r.ID, "agent": agent, "why": "its id could not be printed"})
-		return nil
+		return ledger.Unclaim(tx, s.SessionID, r, agent, now)
 	})
 }
 

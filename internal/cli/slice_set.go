@@ -1,14 +1,10 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
-	"strings"
 
-	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/internal/fault"
-	"github.com/orc-state/orc-state/internal/gitx"
-	"github.com/orc-state/orc-state/internal/hexid"
+	"github.com/orc-state/orc-state/internal/ledger"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
@@ -53,45 +49,10 @@ func (c *SliceSetCmd) Run(e *Env) error {
 	}
 	var res slices.Result
 	var id string // the session, for the hint
-	err = e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
+	err = e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) (err error) {
 		id = s.SessionID
-		l, err := readLedger(tx, s.SessionID)
-		if err != nil {
-			return err
-		}
-		dec, err := readDecisions(tx, s.SessionID)
-		if err != nil {
-			return err
-		}
-		if u.MaxRetries, err = dec.Count(decisions.MaxRetriesPerSlice, slices.DefaultMaxRetries); err != nil {
-			return err // a budget that is no count is not replaced by the default
-		}
-		if u.MaxRetries == 0 {
-			u.MaxRetries = -1 // a settled 0 means no retries at all
-		}
-		if res, err = l.Set(c.ID, u); err != nil {
-			return err
-		}
-		if !res.Changed {
-			return nil
-		}
-		tx.Write(s.SessionID, state.LedgerFile, l.Marshal())
-		args := map[string]any{"id": c.ID, "from": res.From, "to": res.To, "commit": u.Commit,
-			"commitVerified": u.CommitVerified, "forced": res.Forced, "attempts": res.Attempts}
-		if res.Overrode != "" {
-			args["agent"], args["overrodeClaimOf"] = agent, res.Overrode
-		}
-		if res.Released != "" {
-			args["releasedClaimOf"] = res.Released
-		}
-		if c.Commit != "" && !strings.EqualFold(c.Commit, u.Commit) {
-			args["rev"] = c.Commit // what was given, resolved to commit
-		}
-		if res.Retired != "" {
-			args["retiredCommit"] = res.Retired
-		}
-		tx.Touch(s.SessionID, args)
-		return nil
+		res, err = ledger.Set(tx, s.SessionID, c.ID, u, c.Commit)
+		return err
 	})
 	if err != nil {
 		return err
@@ -106,47 +67,12 @@ func (c *SliceSetCmd) Run(e *Env) error {
 	return nil
 }
 
-// resolveCommit is what --commit rev records, asked of git before the
-// lock: the full id of the commit rev names. A sha (7 to 64 hex digits)
-// that git cannot confirm is kept as given, unverified, with why (a
-// commit made elsewhere may arrive later); any other revision (HEAD, a
-// branch, a tag, HEAD~1) must resolve, or the verb refuses it (exit 2).
+// resolveCommit is what --commit rev records (ledger.ResolveCommit),
+// asked of git before the lock.
 func (e *Env) resolveCommit(rev string) (commit string, verified bool, why string, err error) {
-	sha := hexid.Commit(rev)
 	d, err := e.Dir()
 	if err != nil {
 		return "", false, "", err
 	}
-	if d.Git == nil {
-		if sha {
-			return rev, false, "cannot be checked (not inside a git repository)", nil
-		}
-		return "", false, "", fault.Usagef("--commit %s is no sha, and there is no repository to resolve it in", safetext.Quote(rev)).
-			WithHint("pass the commit's sha, or run inside the repository")
-	}
-	r, err := gitx.OpenLayout(*d.Git)
-	if err != nil {
-		if sha {
-			return rev, false, "cannot be checked (" + err.Error() + ")", nil
-		}
-		return "", false, "", fault.Wrap(fault.Invalid, err, "cannot open the repository to resolve --commit %s", safetext.Quote(rev))
-	}
-	defer r.Close()
-	if sha {
-		c := r.CheckClaim(rev)
-		if c.OK() {
-			return c.Full, true, "", nil
-		}
-		return rev, false, c.Problem(), nil
-	}
-	full, err := r.ResolveRevision(rev)
-	switch {
-	case errors.Is(err, gitx.ErrNoRevision):
-		return "", false, "", fault.Usagef("--commit %s names no commit of this repository", safetext.Quote(rev)).
-			WithHint("pass a sha, or a revision git resolves (HEAD, a branch, a tag, HEAD~1)")
-	case err != nil:
-		return "", false, "", fault.Usagef("--commit %s cannot be resolved: %v", safetext.Quote(rev), err).
-			WithHint("run git status here to see why; or pass the commit's sha")
-	}
-	return full, true, "", nil
+	return ledger.ResolveCommit(d.Git, rev)
 }

@@ -1,17 +1,11 @@
 package cli
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
-	"strings"
 
-	"github.com/orc-state/orc-state/internal/artifact"
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/ledger"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
@@ -63,35 +57,14 @@ func (c *SliceVerifyCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	plan := l.PlanPath()
-	if plan == "" {
-		plan = "plan.md"
-	}
-	in := slices.ReadinessInput{Budget: budget}
-	if artifact.CheckName(plan+".json", false) == nil || !strings.Contains(plan, "..") {
-		if data, err := d.ReadFile(s.SessionID, filepath.Clean(plan)); err == nil && data != nil {
-			sum := sha256.Sum256(data)
-			in.PlanSHA256 = hex.EncodeToString(sum[:])
-		}
-	}
-	if d.Git != nil {
-		root := d.Git.WorktreeRoot
-		in.TouchpointExists = func(p string) bool {
-			_, err := os.Stat(filepath.Join(root, filepath.FromSlash(p)))
-			return err == nil
-		}
-	}
-	rep := slices.Readiness(l, in)
+	rep := ledger.Readiness(d, s.SessionID, l, budget)
 	head := "unknown"
 	if h, err := e.headSHA(); err == nil {
 		head = h
 	}
-	doc, _ := json.MarshalIndent(map[string]any{"schema": 1, "generatedAt": e.stamp(), "headSha": head,
-		"verdict": rep.Verdict, "checks": nonNil(rep.Checks)}, "", "  ")
-	doc = append(doc, '\n')
+	at := e.stamp()
 	err = e.onChoice(selection.ByID(s.SessionID), func(tx *state.Tx, s *registry.Session) error {
-		tx.Write(s.SessionID, state.ReadinessFile, doc)
-		tx.Touch(s.SessionID, map[string]string{"verdict": rep.Verdict, "headSha": head})
+		ledger.WriteReadiness(tx, s.SessionID, rep, at, head)
 		return nil
 	})
 	if err != nil {
@@ -111,11 +84,4 @@ func (c *SliceVerifyCmd) Run(e *Env) error {
 		return fault.NotFoundf("readiness FAIL (%d finding(s))", len(rep.Checks))
 	}
 	return nil
-}
-
-func nonNil(f []slices.Finding) []slices.Finding {
-	if f == nil {
-		return []slices.Finding{}
-	}
-	return f
 }
