@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/orc-state/orc-state/decisions"
+	"github.com/orc-state/orc-state/internal/phase"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
@@ -28,7 +29,7 @@ func (c *GateShowCmd) Run(e *Env) error {
 	if g == nil {
 		g = &registry.Gate{Verdicts: []registry.Verdict{}, Retries: map[string]int{}}
 	}
-	budget := defaultMaxRetriesPerPhase
+	budget := phase.DefaultMaxRetries
 	if data, err := d.ReadFile(s.SessionID, state.DecisionsFile); err != nil {
 		return err
 	} else if data != nil {
@@ -36,7 +37,7 @@ func (c *GateShowCmd) Run(e *Env) error {
 		if err != nil {
 			return err
 		}
-		if budget, err = dec.Count(decisions.MaxRetriesPerPhase, defaultMaxRetriesPerPhase); err != nil {
+		if budget, err = dec.Count(decisions.MaxRetriesPerPhase, phase.DefaultMaxRetries); err != nil {
 			return err
 		}
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/phase"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/registry"
@@ -31,21 +32,7 @@ func (c *PhaseSetCmd) Run(e *Env) error {
 			return fault.Usagef("phase %d is beyond totalPhases %d", p.N, s.TotalPhases).
 				WithHint("pass a phase in 1..%d or done, or raise it with orc-state init --total-phases", s.TotalPhases)
 		}
-		setPhase(s, p, c.Label)
+		phase.Move(s, p, c.Label)
 		return nil
 	})
-}
-
-// setPhase moves s to phase p with label (docs/protocol.md §5): a label
-// given replaces the old one; a phase change without one clears it.
-// Every verb that moves the phase (phase set, gate record) goes through
-// here.
-func setPhase(s *registry.Session, p registry.Phase, label string) {
-	switch {
-	case label != "":
-		s.PhaseLabel = registry.Str(label)
-	case p != s.Phase:
-		s.PhaseLabel = nil
-	}
-	s.Phase = p
 }
