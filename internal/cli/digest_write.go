@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/orc-state/orc-state/checkpoint"
+	"github.com/orc-state/orc-state/internal/commitref"
 	"github.com/orc-state/orc-state/internal/fault"
-	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/journal"
 )
 
@@ -90,31 +90,12 @@ func digestRefusal(err error) error {
 	return f.WithHint("%s", de.Fix)
 }
 
-// checkCommit refuses a Suite sha that is not a commit of the repository
-// (read in the repository's own object format, SHA-1 or SHA-256), or that
-// git cannot check: the refusal says which, and its hint never asks to
-// change a sha that may be right. Git work happens before any lock.
+// checkCommit refuses a Suite sha git does not know as a commit
+// (commitref.CheckSuite); git work happens before any lock.
 func (e *Env) checkCommit(sha string) error {
 	d, err := e.Dir()
 	if err != nil {
 		return err
 	}
-	if d.Git == nil {
-		return fault.Usagef("cannot check Suite sha %s: not inside a git repository", sha).WithHint("run inside the repository, or write Suite: unknown")
-	}
-	r, err := gitx.OpenLayout(*d.Git)
-	if err != nil {
-		return fault.Wrap(fault.Invalid, err, "cannot open the repository")
-	}
-	defer r.Close()
-	c := r.CheckClaim(sha)
-	switch c.State {
-	case gitx.ClaimCommit:
-		return nil
-	case gitx.ClaimBeyondShallow:
-		return fault.Usagef("Suite sha %s %s", sha, c.Problem()).WithHint("git fetch --unshallow, then retry; or write Suite: unknown")
-	case gitx.ClaimUnknown:
-		return fault.Usagef("Suite sha %s %s", sha, c.Problem()).WithHint("run git status here to see why, then retry; or write Suite: unknown")
-	}
-	return fault.Usagef("Suite sha %s %s", sha, c.Problem()).WithHint("cite the sha the suite ran at (git rev-parse HEAD), or write Suite: unknown")
+	return commitref.CheckSuite(d.Git, sha)
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 
+	"github.com/orc-state/orc-state/internal/commitref"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/ledger"
 	"github.com/orc-state/orc-state/internal/safetext"
@@ -67,12 +68,12 @@ func (c *SliceSetCmd) Run(e *Env) error {
 	return nil
 }
 
-// resolveCommit is what --commit rev records (ledger.ResolveCommit),
+// resolveCommit is what --commit rev records (commitref.Resolve),
 // asked of git before the lock.
 func (e *Env) resolveCommit(rev string) (commit string, verified bool, why string, err error) {
 	d, err := e.Dir()
 	if err != nil {
 		return "", false, "", err
 	}
-	return ledger.ResolveCommit(d.Git, rev)
+	return commitref.Resolve(d.Git, rev)
 }

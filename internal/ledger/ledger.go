@@ -3,16 +3,14 @@
 // through the status machine with the decided retry budget, claiming the
 // first ready slice and releasing a claim nobody learned of, and the
 // readiness document of slice verify; each write journaled with what it
-// did. It also resolves what --commit names, asked of git before the lock.
-// The machine and the ledger's format are package slices'; the verbs parse
-// the flags, open the transaction and print.
+// did. The machine and the ledger's format are package slices'; the verbs
+// parse the flags, open the transaction and print.
 package ledger
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,9 +19,6 @@ import (
 	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/internal/artifact"
 	"github.com/orc-state/orc-state/internal/fault"
-	"github.com/orc-state/orc-state/internal/gitx"
-	"github.com/orc-state/orc-state/internal/hexid"
-	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/slices"
 )
@@ -188,45 +183,4 @@ func WriteReadiness(tx *state.Tx, id string, rep slices.Report, at, head string)
 		"verdict": rep.Verdict, "checks": checks}, "", "  ")
 	tx.Write(id, state.ReadinessFile, append(doc, '\n'))
 	tx.Touch(id, map[string]string{"verdict": rep.Verdict, "headSha": head})
-}
-
-// ResolveCommit is what --commit rev records in the repository of layout
-// (nil outside one), asked of git before the lock: the full id of the commit rev names. A sha (7 to 64 hex digits)
-// that git cannot confirm is kept as given, unverified, with why (a
-// commit made elsewhere may arrive later); any other revision (HEAD, a
-// branch, a tag, HEAD~1) must resolve, or the verb refuses it (exit 2).
-func ResolveCommit(layout *gitx.Layout, rev string) (commit string, verified bool, why string, err error) {
-	sha := hexid.Commit(rev)
-	if layout == nil {
-		if sha {
-			return rev, false, "cannot be checked (not inside a git repository)", nil
-		}
-		return "", false, "", fault.Usagef("--commit %s is no sha, and there is no repository to resolve it in", safetext.Quote(rev)).
-			WithHint("pass the commit's sha, or run inside the repository")
-	}
-	r, err := gitx.OpenLayout(*layout)
-	if err != nil {
-		if sha {
-			return rev, false, "cannot be checked (" + err.Error() + ")", nil
-		}
-		return "", false, "", fault.Wrap(fault.Invalid, err, "cannot open the repository to resolve --commit %s", safetext.Quote(rev))
-	}
-	defer r.Close()
-	if sha {
-		c := r.CheckClaim(rev)
-		if c.OK() {
-			return c.Full, true, "", nil
-		}
-		return rev, false, c.Problem(), nil
-	}
-	full, err := r.ResolveRevision(rev)
-	switch {
-	case errors.Is(err, gitx.ErrNoRevision):
-		return "", false, "", fault.Usagef("--commit %s names no commit of this repository", safetext.Quote(rev)).
-			WithHint("pass a sha, or a revision git resolves (HEAD, a branch, a tag, HEAD~1)")
-	case err != nil:
-		return "", false, "", fault.Usagef("--commit %s cannot be resolved: %v", safetext.Quote(rev), err).
-			WithHint("run git status here to see why; or pass the commit's sha")
-	}
-	return full, true, "", nil
 }

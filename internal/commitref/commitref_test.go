@@ -1,4 +1,4 @@
-package ledger
+package commitref
 
 import (
 	"strings"
@@ -7,7 +7,7 @@ import (
 
 // Outside a repository a sha is kept as given, unverified, with why; any
 // other revision is refused, since nothing can resolve it.
-func TestResolveCommitOutsideARepository(t *testing.T) {
+func TestResolveOutsideARepository(t *testing.T) {
 	for _, tt := range []struct {
 		rev, commit, why, err string
 	}{
@@ -16,7 +16,7 @@ func TestResolveCommitOutsideARepository(t *testing.T) {
 		{"HEAD", "", "", "is no sha, and there is no repository"},
 		{"main~1", "", "", "is no sha"},
 	} {
-		commit, verified, why, err := ResolveCommit(nil, tt.rev)
+		commit, verified, why, err := Resolve(nil, tt.rev)
 		if tt.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.err) {
 				t.Errorf("%s: err %v, want %q", tt.rev, err, tt.err)
