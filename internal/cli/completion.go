@@ -29,32 +29,9 @@ type CompletionCmd struct {
 	Shell string `arg:"" optional:"" enum:"bash,zsh,fish" default:"bash" help:"The shell: bash (the default), zsh or fish."`
 }
 
-// completionScripts register orc-state as the completer of orc-state.
-var completionScripts = map[string]string{
-	"bash": `# orc-state completion for bash: add this line to ~/.bashrc
-#   eval "$(orc-state completion bash)"
-complete -o default -o bashdefault -C orc-state orc-state
-`,
-	"zsh": `# orc-state completion for zsh: add this line to ~/.zshrc, after compinit
-#   eval "$(orc-state completion zsh)"
-autoload -U +X bashcompinit && bashcompinit
-complete -o default -C orc-state orc-state
-`,
-	"fish": `# orc-state completion for fish: save this as ~/.config/fish/completions/orc-state.fish
-#   orc-state completion fish > ~/.config/fish/completions/orc-state.fish
-function __orc_state_complete
-    set -lx COMP_LINE (commandline -cp)
-    test -z (commandline -ct)
-    and set COMP_LINE "$COMP_LINE "
-    orc-state
-end
-complete -f -c orc-state -a "(__orc_state_complete)"
-`,
-}
-
 // Run prints the completion script of the shell.
 func (c *CompletionCmd) Run(e *Env) error {
-	_, err := io.WriteString(e.Stdout, completionScripts[c.Shell])
+	_, err := io.WriteString(e.Stdout, completion.Scripts[c.Shell])
 	return err
 }
 

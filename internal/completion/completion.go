@@ -4,8 +4,9 @@
 // lock, no git process, a lenient read of the files) and never writes;
 // what it cannot read offers nothing. Only candidates that are plain shell
 // words are offered (each once), so a completed command runs as shown.
-// The grammar (verbs, flags, enums) and the predictor names are the
-// CLI's.
+// Scripts are what `completion` prints: per shell, the lines that make
+// orc-state its own completer. The grammar (verbs, flags, enums) and the
+// predictor names are the CLI's.
 package completion
 
 import (
@@ -135,4 +136,28 @@ func plainWords(words []string) []string {
 		}
 	}
 	return out
+}
+
+// Scripts register orc-state as the completer of orc-state, by shell:
+// the shell then runs orc-state with the command line in $COMP_LINE.
+var Scripts = map[string]string{
+	"bash": `# orc-state completion for bash: add this line to ~/.bashrc
+#   eval "$(orc-state completion bash)"
+complete -o default -o bashdefault -C orc-state orc-state
+`,
+	"zsh": `# orc-state completion for zsh: add this line to ~/.zshrc, after compinit
+#   eval "$(orc-state completion zsh)"
+autoload -U +X bashcompinit && bashcompinit
+complete -o default -C orc-state orc-state
+`,
+	"fish": `# orc-state completion for fish: save this as ~/.config/fish/completions/orc-state.fish
+#   orc-state completion fish > ~/.config/fish/completions/orc-state.fish
+function __orc_state_complete
+    set -lx COMP_LINE (commandline -cp)
+    test -z (commandline -ct)
+    and set COMP_LINE "$COMP_LINE "
+    orc-state
+end
+complete -f -c orc-state -a "(__orc_state_complete)"
+`,
 }
