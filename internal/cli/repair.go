@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/orc-state/orc-state/internal/archive"
-	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/repair"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
@@ -150,43 +149,18 @@ func (c *RepairCmd) removeOrphan(e *Env) error {
 		}
 	}
 	return e.archived(nil, func(d *state.Dir) ([]*archive.Item, error) {
-		reg, _, err := d.ReadRegistry()
-		if err != nil {
-			return nil, err
-		}
-		if err := e.fix().CheckOrphan(d, reg, name); err != nil {
-			return nil, err // and again under the lock
-		}
-		snap, err := archive.ReadFolder(d, name)
-		if err != nil {
-			return nil, fault.Wrap(fault.Invalid, err, "cannot read %s to archive it", name).WithHint("run orc-state doctor")
-		}
-		if len(snap) == 0 {
-			return nil, nil // an empty orphan: nothing to keep
-		}
-		return []*archive.Item{archive.NewItem(name, archive.KindOrphan, e.Verb, e.Actor(), e.stamp(), snap)}, nil
+		return e.fix().OrphanItems(d, name)
 	}, func(tx *state.Tx, store *archive.Store, items []*archive.Item) error {
-		if err := e.fix().CheckOrphan(tx.Dir(), tx.Reg, name); err != nil {
-			return err
-		}
-		now, err := archive.ReadFolder(tx.Dir(), name)
-		if err != nil {
-			return fault.Wrap(fault.Invalid, err, "cannot read %s", name).WithHint("run orc-state doctor")
-		}
-		fields := map[string]any{"orphanFolder": name}
-		kept := ""
-		if len(now) > 0 {
+		kept, err := e.fix().RemoveOrphan(tx, name, func(now archive.Snapshot) (string, error) {
 			var it *archive.Item
 			if len(items) > 0 {
 				it = items[0]
 			}
-			if kept, err = keepCurrent(tx, store, it, name, archive.KindOrphan, e.Verb, e.Actor(), now); err != nil {
-				return err
-			}
-			fields["archive"] = kept
+			return keepCurrent(tx, store, it, name, archive.KindOrphan, e.Verb, e.Actor(), now)
+		})
+		if err != nil {
+			return err
 		}
-		tx.RemoveFolder(name)
-		tx.Tombstone(e.tombstone(fields))
 		fmt.Fprintf(e.Stdout, "removed orphan folder %s\n", safetext.Escape(name))
 		if kept != "" {
 			fmt.Fprintf(e.Stderr, "archived as %s: orc-state session restore %s brings it back\n",

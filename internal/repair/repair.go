@@ -171,3 +171,49 @@ func Untracked(d *state.Dir, name string) error {
 	}
 	return nil
 }
+
+// OrphanItems is what removing orphan name keeps first (archived before
+// the lock): its folder as one item, none when it is empty; it checks the
+// orphan as CheckOrphan does, and the caller checks again under the lock.
+func (r Run) OrphanItems(d *state.Dir, name string) ([]*archive.Item, error) {
+	reg, _, err := d.ReadRegistry()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.CheckOrphan(d, reg, name); err != nil {
+		return nil, err
+	}
+	snap, err := archive.ReadFolder(d, name)
+	if err != nil {
+		return nil, fault.Wrap(fault.Invalid, err, "cannot read %s to archive it", name).WithHint("run orc-state doctor")
+	}
+	if len(snap) == 0 {
+		return nil, nil // an empty orphan: nothing to keep
+	}
+	return []*archive.Item{archive.NewItem(name, archive.KindOrphan, r.Verb, r.Actor, r.Stamp, snap)}, nil
+}
+
+// RemoveOrphan removes orphan folder name inside tx with a tombstone,
+// checked again under the lock; keep keeps what the folder holds now
+// (unless it is empty) and names the archive, which the tombstone records
+// and RemoveOrphan returns ("" when nothing was kept).
+func (r Run) RemoveOrphan(tx *state.Tx, name string, keep func(now archive.Snapshot) (string, error)) (string, error) {
+	if err := r.CheckOrphan(tx.Dir(), tx.Reg, name); err != nil {
+		return "", err
+	}
+	now, err := archive.ReadFolder(tx.Dir(), name)
+	if err != nil {
+		return "", fault.Wrap(fault.Invalid, err, "cannot read %s", name).WithHint("run orc-state doctor")
+	}
+	fields := map[string]any{"orphanFolder": name}
+	kept := ""
+	if len(now) > 0 {
+		if kept, err = keep(now); err != nil {
+			return "", err
+		}
+		fields["archive"] = kept
+	}
+	tx.RemoveFolder(name)
+	tx.Tombstone(r.Tombstone(fields))
+	return kept, nil
+}
