@@ -3,8 +3,9 @@
 // the NAME rules (a safe, portable relative path, never a file another verb
 // owns, never through a symlink or beside a case variant), the stamp (HEAD
 // and generatedAt in a JSON object; the journal line of the put for text),
-// and storing one inside the caller's transaction. The verbs read stdin,
-// find HEAD before the lock and print.
+// storing one inside the caller's transaction, and judging one against
+// HEAD (Judge: fresh, stale or missing). The verbs read stdin, find HEAD
+// before the lock and print.
 package artifact
 
 import (
@@ -17,6 +18,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/hexid"
 	"github.com/orc-state/orc-state/internal/input"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/portable"
@@ -263,4 +265,68 @@ func Store(tx *state.Tx, id, name string, data []byte, stamp map[string]string) 
 	tx.Write(id, name, data)
 	tx.Touch(id, stamp)
 	return nil
+}
+
+// Verdict is what artifact check says of a stored artifact: its State
+// (fresh, stale or missing), the HEAD its stamp names as printed ("-" when
+// it has none), and, unless fresh, the exit-1 error saying why and what to
+// do.
+type Verdict struct {
+	State, Stamp string
+	Err          error
+}
+
+// Judge judges artifact name of session id in d against HEAD head: a JSON
+// object by its headSha, text by its stamp, the journal line of the put
+// that stored it (fresh when that was at HEAD and the file still holds
+// those bytes). err is a refusal (a symlink, a case variant, a file it
+// cannot read), with no verdict.
+func Judge(d *state.Dir, id, name, head string) (Verdict, error) {
+	if err := NoSymlinks(d.FilesDir(id), name); err != nil {
+		return Verdict{}, err
+	}
+	if err := CaseVariant(d.FilesDir(id), name); err != nil {
+		return Verdict{}, err
+	}
+	data, err := d.ReadFile(id, name)
+	if err != nil {
+		return Verdict{}, err
+	}
+	if data == nil {
+		return Verdict{"missing", "-", fault.NotFoundf("artifact %s does not exist", name).WithHint("produce it, then orc-state artifact put %s - --session=%s", safetext.Quote(name), safetext.Quote(id))}, nil
+	}
+	if IsText(name) {
+		return judgeText(d, id, name, data, head)
+	}
+	var stamp struct {
+		HeadSha string `json:"headSha"`
+	}
+	if json.Unmarshal(data, &stamp) != nil || stamp.HeadSha == "" {
+		return Verdict{"stale", "-", fault.NotFoundf("artifact %s carries no headSha stamp", name).WithHint("regenerate it, then orc-state artifact put %s - --session=%s", safetext.Quote(name), safetext.Quote(id))}, nil
+	}
+	if stamp.HeadSha != head {
+		return Verdict{"stale", safetext.Escape(stamp.HeadSha), fault.NotFoundf("artifact %s was generated at %s; HEAD is %s", name, hexid.Short(stamp.HeadSha), hexid.Short(head)).
+			WithHint("regenerate it at HEAD, then orc-state artifact put %s - --session=%s", safetext.Quote(name), safetext.Quote(id))}, nil
+	}
+	return Verdict{"fresh", stamp.HeadSha, nil}, nil
+}
+
+// judgeText judges a text artifact by its stamp.
+func judgeText(d *state.Dir, id, name string, data []byte, head string) (Verdict, error) {
+	st, ok, err := LastStamp(d, id, name)
+	if err != nil {
+		return Verdict{}, err
+	}
+	switch {
+	case !ok:
+		return Verdict{"stale", "-", fault.NotFoundf("artifact %s was not stored by artifact put; it carries no stamp", name).
+			WithHint("store it with orc-state artifact put %s - --session=%s", safetext.Quote(name), safetext.Quote(id))}, nil
+	case journal.Sum(data) != st.Sha256:
+		return Verdict{"stale", safetext.Escape(st.HeadSha), fault.NotFoundf("artifact %s changed since artifact put stored it at %s", name, st.GeneratedAt).
+			WithHint("store it again with orc-state artifact put %s - --session=%s", safetext.Quote(name), safetext.Quote(id))}, nil
+	case st.HeadSha != head:
+		return Verdict{"stale", safetext.Escape(st.HeadSha), fault.NotFoundf("artifact %s was generated at %s; HEAD is %s", name, hexid.Short(st.HeadSha), hexid.Short(head)).
+			WithHint("regenerate it at HEAD, then orc-state artifact put %s - --session=%s", safetext.Quote(name), safetext.Quote(id))}, nil
+	}
+	return Verdict{"fresh", st.HeadSha, nil}, nil
 }

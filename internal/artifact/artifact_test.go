@@ -1,8 +1,12 @@
 package artifact
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/orc-state/orc-state/internal/state"
 )
 
 // A NAME is a clean relative path inside files/ ending in .json, .md or
@@ -62,5 +66,33 @@ func TestStamped(t *testing.T) {
 	}
 	if _, err := Parse("p.md", nil); err == nil || !strings.Contains(err.Error(), "stdin is empty") {
 		t.Errorf("empty text: %v", err)
+	}
+}
+
+// A JSON artifact is fresh when its headSha is HEAD, stale when another
+// or none, missing when absent; only the verdicts other than fresh carry
+// an error.
+func TestJudgeAJSONArtifact(t *testing.T) {
+	d := &state.Dir{Path: filepath.Join(t.TempDir(), ".orc")}
+	files := d.FilesDir("main")
+	if err := os.MkdirAll(files, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	head := strings.Repeat("a", 40)
+	for name, body := range map[string]string{
+		"at-head.json": `{"headSha":"` + head + `"}`, "behind.json": `{"headSha":"` + strings.Repeat("b", 40) + `"}`, "bare.json": `{}`,
+	} {
+		if err := os.WriteFile(filepath.Join(files, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tt := range []struct{ name, state, stamp string }{
+		{"at-head.json", "fresh", head}, {"behind.json", "stale", strings.Repeat("b", 40)},
+		{"bare.json", "stale", "-"}, {"absent.json", "missing", "-"},
+	} {
+		v, err := Judge(d, "main", tt.name, head)
+		if err != nil || v.State != tt.state || v.Stamp != tt.stamp || (v.Err == nil) != (tt.state == "fresh") {
+			t.Errorf("%s: %+v, %v; want %s %s", tt.name, v, err, tt.state, tt.stamp)
+		}
 	}
 }

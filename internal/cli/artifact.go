@@ -3,7 +3,10 @@ package cli
 // What artifact put and artifact check share (the rules are package
 // artifact's): HEAD, found before the lock, and a sha as messages show it.
 
-import "github.com/orc-state/orc-state/internal/artifact"
+import (
+	"github.com/orc-state/orc-state/internal/artifact"
+	"github.com/orc-state/orc-state/internal/hexid"
+)
 
 // headSHA returns HEAD's full sha in the current repository (artifact.Head).
 func (e *Env) headSHA() (string, error) {
@@ -14,9 +17,5 @@ func (e *Env) headSHA() (string, error) {
 	return artifact.Head(d)
 }
 
-func short(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
-}
+// short is sha as a message shows it (hexid.Short).
+func short(sha string) string { return hexid.Short(sha) }

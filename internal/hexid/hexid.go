@@ -27,3 +27,12 @@ const (
 
 // Commit reports whether s can name a commit: 7 to 64 hex digits, any case.
 func Commit(s string) bool { return Valid(s, MinCommit, MaxCommit) }
+
+// Short is sha as a message shows it: its first 12 digits, or all of a
+// shorter one.
+func Short(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}
