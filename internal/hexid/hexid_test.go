@@ -29,3 +29,15 @@ func TestValid(t *testing.T) {
 		}
 	}
 }
+
+// A message shows a sha's first 12 digits, a shorter one whole.
+func TestShort(t *testing.T) {
+	for in, want := range map[string]string{
+		"": "", "abc1234": "abc1234", "0123456789ab": "0123456789ab",
+		"0123456789abcdef0123456789abcdef01234567": "0123456789ab",
+	} {
+		if got := Short(in); got != want {
+			t.Errorf("Short(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
