@@ -1,6 +1,7 @@
 // Package hexid is the one check of a hex object id (a git commit sha, in
 // full or abbreviated): the registry's, checkpoint's, ledger's and git
-// package's readers all spell it the same way.
+// package's readers all spell it the same way; and Short, how a message
+// shortens one.
 package hexid
 
 // Valid reports whether s is min to max hex digits, in either case.
