@@ -99,7 +99,7 @@ func (e *Env) finishInterrupted() (bool, error) {
 
 // fix is what the repair package records of this run.
 func (e *Env) fix() repair.Run {
-	return repair.Run{Verb: e.Verb, Actor: e.Actor(), Stamp: e.stamp(), IsLink: isLinkFolder}
+	return repair.Run{Verb: e.Verb, Actor: e.Actor(), Stamp: e.stamp()}
 }
 
 // removeTemp deletes leftover temp files (repair.Run.Temp).
@@ -125,7 +125,7 @@ func (c *RepairCmd) adopt(e *Env) error {
 		return err
 	}
 	return e.Update(func(tx *state.Tx) error {
-		s, err := e.fix().Adopt(tx, name)
+		s, err := repair.Adopt(tx, name)
 		if err != nil {
 			return err
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/registry"
@@ -32,7 +33,7 @@ const damagedPrefix = ".orc.json.damaged-"
 // folder (rebuilt from what, or skipped why) and the name the damaged
 // file is kept under ("" when there was none). tx must be opened raw: the
 // registry unread.
-func (r Run) Rebuild(tx *state.Tx) (out []string, kept string, err error) {
+func Rebuild(tx *state.Tx) (out []string, kept string, err error) {
 	if tx.Raw != nil {
 		if _, err := registry.Parse(tx.Raw); err == nil {
 			return nil, "", fault.Usagef("orc.json is readable; repair --rebuild-registry replaces only one that is not, so nothing was written").
@@ -48,7 +49,7 @@ func (r Run) Rebuild(tx *state.Tx) (out []string, kept string, err error) {
 	branches := map[string]string{}
 	for _, en := range entries {
 		name := en.Name()
-		if !en.IsDir() || archive.OrphanNameProblem(name) != "" || verify.PerRepo[name] || r.IsLink(d, name) || !verify.SessionShaped(d, name) {
+		if !en.IsDir() || archive.OrphanNameProblem(name) != "" || verify.PerRepo[name] || selection.IsLinkFolder(d, name) || !verify.SessionShaped(d, name) {
 			continue
 		}
 		s, source, err := entryFromFolder(tx, name)

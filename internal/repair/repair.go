@@ -21,18 +21,15 @@ import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/registry"
 )
 
-// Run is what a fix records of the run that applies it, and what it
-// needs to know of the state dir beyond the registry.
+// Run is what a fix records of the run that applies it.
 type Run struct {
 	Verb, Actor, Stamp string // a tombstone's verb, actor and at
-	// IsLink reports whether a folder of the state dir holds a workspace
-	// back-pointer (and so is no orphan).
-	IsLink func(d *state.Dir, name string) bool
 }
 
 // Tombstone is a line of removed.jsonl, by this run.
@@ -86,8 +83,8 @@ func Adoptable(name string) error {
 
 // Adopt registers orphan folder name from its checkpoint's frontmatter
 // (the start from its journal's first line) and returns the new entry.
-func (r Run) Adopt(tx *state.Tx, name string) (*registry.Session, error) {
-	if err := r.CheckOrphan(tx.Dir(), tx.Reg, name); err != nil {
+func Adopt(tx *state.Tx, name string) (*registry.Session, error) {
+	if err := CheckOrphan(tx.Dir(), tx.Reg, name); err != nil {
 		return nil, err
 	}
 	data, err := tx.Read(name, state.CheckpointFile)
@@ -136,11 +133,11 @@ func OrphanName(name string) bool {
 }
 
 // CheckOrphan refuses anything but a session-shaped folder without entry.
-func (r Run) CheckOrphan(d *state.Dir, reg *registry.Registry, name string) error {
+func CheckOrphan(d *state.Dir, reg *registry.Registry, name string) error {
 	if !OrphanName(name) {
 		return fault.Usagef("%q is not a session folder", name)
 	}
-	if r.IsLink(d, name) {
+	if selection.IsLinkFolder(d, name) {
 		return fault.Usagef("%s holds a workspace link, not an orphan session", name)
 	}
 	if reg.Exact(name) != nil {
@@ -180,7 +177,7 @@ func (r Run) OrphanItems(d *state.Dir, name string) ([]*archive.Item, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.CheckOrphan(d, reg, name); err != nil {
+	if err := CheckOrphan(d, reg, name); err != nil {
 		return nil, err
 	}
 	snap, err := archive.ReadFolder(d, name)
@@ -198,7 +195,7 @@ func (r Run) OrphanItems(d *state.Dir, name string) ([]*archive.Item, error) {
 // (unless it is empty) and names the archive, which the tombstone records
 // and RemoveOrphan returns ("" when nothing was kept).
 func (r Run) RemoveOrphan(tx *state.Tx, name string, keep func(now archive.Snapshot) (string, error)) (string, error) {
-	if err := r.CheckOrphan(tx.Dir(), tx.Reg, name); err != nil {
+	if err := CheckOrphan(tx.Dir(), tx.Reg, name); err != nil {
 		return "", err
 	}
 	now, err := archive.ReadFolder(tx.Dir(), name)

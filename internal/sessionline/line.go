@@ -18,6 +18,7 @@ import (
 	"github.com/orc-state/orc-state/internal/binding"
 	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
@@ -182,11 +183,11 @@ func lineCandidates(dir string, data []byte, c Choice) []registry.Loose {
 	var keys []string
 	switch {
 	case c.ID != "" && c.own != "":
-		keys = append([]string{c.ID}, branchKeys(c.own)...)
+		keys = append([]string{c.ID}, selection.BranchKeys(c.own)...)
 	case c.ID != "":
 		keys = []string{c.ID}
 	case c.Branch != "":
-		keys = branchKeys(c.Branch)
+		keys = selection.BranchKeys(c.Branch)
 	}
 	var out []registry.Loose
 	if len(keys) > 0 {
@@ -299,16 +300,4 @@ func Policy(path string) any {
 		return d.Value
 	}
 	return nil
-}
-
-// branchKeys are the gitBranch and sessionIds a choice of branch may
-// match: the branch itself and its registry keys.
-func branchKeys(branch string) []string {
-	keys := []string{branch}
-	for _, id := range registry.Keys(branch) {
-		if id != branch {
-			keys = append(keys, id)
-		}
-	}
-	return keys
 }
