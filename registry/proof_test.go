@@ -2,6 +2,7 @@ package registry
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"reflect"
 	"strings"
@@ -252,4 +253,32 @@ func FuzzReadAgreesWithParse(f *testing.F) {
 		}
 		checkAgreement(t, data, keys, edit)
 	})
+}
+
+// TestAnOlderBuildsProofCostsOneStrictParse: the proof an earlier build
+// wrote (a SHA-256 line of the same bytes, an older rules version) vouches
+// for nothing, so the registry is parsed strictly, as with no proof, and a
+// file that the strict parse refuses is still refused.
+func TestAnOlderBuildsProofCostsOneStrictParse(t *testing.T) {
+	data := proofSeeds(t)[1]
+	sum := sha256.Sum256(data)
+	for _, proof := range [][]byte{
+		fmt.Appendf(nil, "orc-state registry proof %d sha256 %x %d\n", proofRules, sum, len(data)),
+		fmt.Appendf(nil, "orc-state registry proof %d sha256 %x %d\n", proofRules-1, sum, len(data)),
+	} {
+		if Proven(data, proof) {
+			t.Fatalf("an older build's proof vouched: %q", proof)
+		}
+		got, err := Read(data, proof, "main")
+		if err != nil || got.Partial() {
+			t.Fatalf("Read with an older build's proof = %+v, %v; want the whole strict parse", got, err)
+		}
+		bad := append(bytes.Clone(data), '}')
+		badSum := sha256.Sum256(bad)
+		old := fmt.Appendf(nil, "orc-state registry proof %d sha256 %x %d\n", proofRules, badSum, len(bad))
+		_, perr := Parse(bad)
+		if _, err := Read(bad, old, "main"); perr == nil || fmt.Sprint(err) != fmt.Sprint(perr) {
+			t.Fatalf("Read of invalid bytes with an older build's proof = %v; Parse = %v", err, perr)
+		}
+	}
 }
