@@ -282,3 +282,44 @@ func TestAnOlderBuildsProofCostsOneStrictParse(t *testing.T) {
 		}
 	}
 }
+
+// TestLargeSpliceIsTheWholeMarshal: the rewrite of a large registry (over
+// 256 KiB, the size from which orc.json is read through a mapping) read for
+// one entry and changed in place is byte for byte what Marshal writes for
+// the whole registry with the same change, twice in a row.
+func TestLargeSpliceIsTheWholeMarshal(t *testing.T) {
+	whole := &Registry{Schema: 1, Sessions: []Session{}}
+	for i := 0; i < 2000; i++ {
+		b := fmt.Sprintf("b%05d", i)
+		whole.Sessions = append(whole.Sessions, Session{SessionID: b, Branch: b, GitBranch: b, Command: "flow",
+			Status: "in_progress", Phase: Phase{N: 1}, TotalPhases: 9, LinkedPRs: []PR{},
+			StartedAt: "2026-01-02T03:04:05Z", UpdatedAt: "2026-01-02T03:04:05Z"})
+	}
+	data, err := whole.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) < 256<<10 {
+		t.Fatalf("the registry is %d bytes; the test needs more than 256 KiB", len(data))
+	}
+	for _, phase := range []int{2, 3} {
+		part, err := Read(data, Proof(data), "b01234")
+		if err != nil || !part.Partial() || len(part.Sessions) != 1 {
+			t.Fatalf("Read = %+v, %v", part, err)
+		}
+		part.Sessions[0].Phase = Phase{N: phase}
+		got, err := part.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole.Sessions[1234].Phase = Phase{N: phase}
+		want, err := whole.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("phase %d: the splice differs from the whole Marshal", phase)
+		}
+		data = got
+	}
+}
