@@ -69,5 +69,5 @@ func boardGroup(one, many string, h *harness) group {
 		{key: "board json", label: fmt.Sprintf("`board --json`, %d live sessions, %d slices", boardSessions, boardSlices), args: static("board", "--json"), class: classRead, dir: many, want: `"leaseLeftSeconds"`},
 	}
 	return group{name: fmt.Sprintf("board (%d sessions, %d slices)", boardSessions, boardSlices), role: roleBound, sessions: boardSessions,
-		registry: fileSize(many, ".orc/orc.json"), cases: cases}
+		registry: fileSize(many, ".orc/orc.json"), repo: many, cases: cases}
 }

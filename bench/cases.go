@@ -10,8 +10,9 @@ import (
 type group struct {
 	name     string
 	role     groupRole
-	sessions int   // sessions in the fixture's registry (0: not a session fixture)
-	registry int64 // bytes of its orc.json
+	sessions int    // sessions in the fixture's registry (0: not a session fixture)
+	registry int64  // bytes of its orc.json
+	repo     string // the fixture whose orc.json that is ("": the first case's)
 	cases    []benchCase
 	restore  [][]string // orc-state commands run, untimed, after the group
 }

@@ -18,8 +18,16 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"time"
 )
+
+// groupKeys name the groups for -only, in the order they are measured.
+var groupKeys = []string{"one", "mid", "large", "big", "statusline", "bound", "board"}
+
+// wants reports whether group key is measured.
+func (c config) wants(key string) bool { return c.only == nil || c.only[key] }
 
 // config is what the flags select.
 type config struct {
@@ -29,10 +37,11 @@ type config struct {
 	quick   bool
 	out     string
 	keep    bool
-	sweeps  bool   // only the sweeps, on a 1,000-session registry
-	bin     string // an orc-state to measure instead of building this one
-	mid     int    // sessions in the mid-size registry
-	large   int    // sessions in the large registry
+	sweeps  bool            // only the sweeps, on a 1,000-session registry
+	bin     string          // an orc-state to measure instead of building this one
+	only    map[string]bool // the groups to measure; nil: all, with the sanity check and the sweeps
+	mid     int             // sessions in the mid-size registry
+	large   int             // sessions in the large registry
 	files   shape
 }
 
@@ -44,7 +53,22 @@ func main() {
 	flag.BoolVar(&c.keep, "keep", false, "keep the temp dir with the binary and fixtures (its path is printed)")
 	flag.BoolVar(&c.sweeps, "sweeps", false, "only the real sweeps (cleanup --gone --force of all, cleanup --merged --force of half) on 1,000 sessions")
 	flag.StringVar(&c.bin, "bin", "", "measure this orc-state binary (another release) instead of building the module's")
+	only := flag.String("only", "", "measure only these groups, comma-separated: "+strings.Join(groupKeys, ", ")+
+		" (mid and large also measure one, their reference); no sanity check or sweeps")
 	flag.Parse()
+	if *only != "" {
+		c.only = map[string]bool{}
+		for _, k := range strings.Split(*only, ",") {
+			if !slices.Contains(groupKeys, k) {
+				fmt.Fprintf(os.Stderr, "bench: -only: unknown group %q (known: %s)\n", k, strings.Join(groupKeys, ", "))
+				os.Exit(2)
+			}
+			c.only[k] = true
+		}
+		if c.only["mid"] || c.only["large"] {
+			c.only["one"] = true
+		}
+	}
 	c.warmup, c.fewRuns = 2, 7
 	c.mid, c.large = 1000, 10000
 	c.files = shape{top: 20, mid: 20, leaf: 50}
@@ -112,48 +136,53 @@ func run(c config) error {
 		return err
 	}
 	lap("built orc-state and the floor")
-	one, err := h.sessionRepo("one", 1)
-	if err != nil {
-		return err
+	var groups []group
+	var one, mid, large string
+	if c.wants("one") || c.wants("statusline") || c.wants("bound") || c.wants("board") {
+		if one, err = h.sessionRepo("one", 1); err != nil {
+			return err
+		}
+		lap("fixture: 1 session")
 	}
-	lap("fixture: 1 session")
-	mid, err := h.sessionRepo("mid", c.mid)
-	if err != nil {
-		return err
+	if c.wants("one") {
+		groups = append(groups, sessionGroup(groupName(1), roleOne, one, 1, h))
 	}
-	lap(fmt.Sprintf("fixture: %d sessions", c.mid))
-	large, err := h.sessionRepo("large", c.large)
-	if err != nil {
-		return err
+	if c.wants("mid") {
+		if mid, err = h.sessionRepo("mid", c.mid); err != nil {
+			return err
+		}
+		lap(fmt.Sprintf("fixture: %d sessions", c.mid))
+		groups = append(groups, sessionGroup(groupName(c.mid), roleMid, mid, c.mid, h))
 	}
-	lap(fmt.Sprintf("fixture: %d sessions", c.large))
-	big, err := h.bigRepo("big", c.files)
-	if err != nil {
-		return err
+	if c.wants("large") {
+		if large, err = h.sessionRepo("large", c.large); err != nil {
+			return err
+		}
+		lap(fmt.Sprintf("fixture: %d sessions", c.large))
+		groups = append(groups, sessionGroup(groupName(c.large), roleLarge, large, c.large, h))
 	}
-	lap(fmt.Sprintf("fixture: %d-file repository", c.files.count()))
-	var bound *group
-	if h.supports(one, "worktree", "add") {
-		repo, wt, err := h.boundRepo("bound")
+	if c.wants("big") {
+		big, err := h.bigRepo("big", c.files)
 		if err != nil {
 			return err
 		}
-		g := boundGroup(repo, wt, h)
-		bound = &g
-		lap("fixture: a bound worktree")
+		lap(fmt.Sprintf("fixture: %d-file repository", c.files.count()))
+		groups = append(groups, bigGroup(thousands(c.files.count())+"-file repo", big, h))
 	}
-
-	groups := []group{
-		sessionGroup(groupName(1), roleOne, one, 1, h),
-		sessionGroup(groupName(c.mid), roleMid, mid, c.mid, h),
-		sessionGroup(groupName(c.large), roleLarge, large, c.large, h),
-		bigGroup(thousands(c.files.count())+"-file repo", big, h),
-		statuslineGroup(one, h),
+	if c.wants("statusline") {
+		groups = append(groups, statuslineGroup(one, h))
 	}
-	if bound != nil {
-		groups = append(groups, *bound)
+	if c.wants("bound") {
+		if h.supports(one, "worktree", "add") {
+			repo, wt, err := h.boundRepo("bound")
+			if err != nil {
+				return err
+			}
+			groups = append(groups, boundGroup(repo, wt, h))
+			lap("fixture: a bound worktree")
+		}
 	}
-	if h.supports(one, "board") {
+	if c.wants("board") && h.supports(one, "board") {
 		many, err := h.boardRepo("board")
 		if err != nil {
 			return err
@@ -169,25 +198,31 @@ func run(c config) error {
 			return err
 		}
 		if g.sessions > 0 {
-			g.registry = fileSize(g.cases[0].dir, ".orc/orc.json")
+			repo := g.repo
+			if repo == "" {
+				repo = g.cases[0].dir
+			}
+			g.registry = fileSize(repo, ".orc/orc.json")
 		}
 		results = append(results, rs...)
 		lap("measured: " + g.name)
 	}
-	if err := h.sanity(one, mid, large); err != nil {
-		return err
+	sweep := ""
+	if c.only == nil {
+		if err := h.sanity(one, mid, large); err != nil {
+			return err
+		}
+		if sweep, err = h.sweepOnce(mid, c.mid); err != nil {
+			return err
+		}
+		lap("measured: one real cleanup of every session")
+		merged, err := h.mergedSweep(mid, c.mid, 3)
+		if err != nil {
+			return err
+		}
+		sweep += merged
+		lap("measured: cleanup --merged of half the sessions")
 	}
-	sweep, err := h.sweepOnce(mid, c.mid)
-	if err != nil {
-		return err
-	}
-	lap("measured: one real cleanup of every session")
-	merged, err := h.mergedSweep(mid, c.mid, 3)
-	if err != nil {
-		return err
-	}
-	sweep += merged
-	lap("measured: cleanup --merged of half the sessions")
 	applyTargets(results)
 
 	m.loadAfter = loadAvg()

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"reflect"
 	"strings"
@@ -252,4 +253,73 @@ func FuzzReadAgreesWithParse(f *testing.F) {
 		}
 		checkAgreement(t, data, keys, edit)
 	})
+}
+
+// TestAnOlderBuildsProofCostsOneStrictParse: the proof an earlier build
+// wrote (a SHA-256 line of the same bytes, an older rules version) vouches
+// for nothing, so the registry is parsed strictly, as with no proof, and a
+// file that the strict parse refuses is still refused.
+func TestAnOlderBuildsProofCostsOneStrictParse(t *testing.T) {
+	data := proofSeeds(t)[1]
+	sum := sha256.Sum256(data)
+	for _, proof := range [][]byte{
+		fmt.Appendf(nil, "orc-state registry proof %d sha256 %x %d\n", proofRules, sum, len(data)),
+		fmt.Appendf(nil, "orc-state registry proof %d sha256 %x %d\n", proofRules-1, sum, len(data)),
+	} {
+		if Proven(data, proof) {
+			t.Fatalf("an older build's proof vouched: %q", proof)
+		}
+		got, err := Read(data, proof, "main")
+		if err != nil || got.Partial() {
+			t.Fatalf("Read with an older build's proof = %+v, %v; want the whole strict parse", got, err)
+		}
+		bad := append(bytes.Clone(data), '}')
+		badSum := sha256.Sum256(bad)
+		old := fmt.Appendf(nil, "orc-state registry proof %d sha256 %x %d\n", proofRules, badSum, len(bad))
+		_, perr := Parse(bad)
+		if _, err := Read(bad, old, "main"); perr == nil || fmt.Sprint(err) != fmt.Sprint(perr) {
+			t.Fatalf("Read of invalid bytes with an older build's proof = %v; Parse = %v", err, perr)
+		}
+	}
+}
+
+// TestLargeSpliceIsTheWholeMarshal: the rewrite of a large registry (over
+// 256 KiB, the size from which orc.json is read through a mapping) read for
+// one entry and changed in place is byte for byte what Marshal writes for
+// the whole registry with the same change, twice in a row.
+func TestLargeSpliceIsTheWholeMarshal(t *testing.T) {
+	whole := &Registry{Schema: 1, Sessions: []Session{}}
+	for i := 0; i < 2000; i++ {
+		b := fmt.Sprintf("b%05d", i)
+		whole.Sessions = append(whole.Sessions, Session{SessionID: b, Branch: b, GitBranch: b, Command: "flow",
+			Status: "in_progress", Phase: Phase{N: 1}, TotalPhases: 9, LinkedPRs: []PR{},
+			StartedAt: "2026-01-02T03:04:05Z", UpdatedAt: "2026-01-02T03:04:05Z"})
+	}
+	data, err := whole.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) < 256<<10 {
+		t.Fatalf("the registry is %d bytes; the test needs more than 256 KiB", len(data))
+	}
+	for _, phase := range []int{2, 3} {
+		part, err := Read(data, Proof(data), "b01234")
+		if err != nil || !part.Partial() || len(part.Sessions) != 1 {
+			t.Fatalf("Read = %+v, %v", part, err)
+		}
+		part.Sessions[0].Phase = Phase{N: phase}
+		got, err := part.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole.Sessions[1234].Phase = Phase{N: phase}
+		want, err := whole.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("phase %d: the splice differs from the whole Marshal", phase)
+		}
+		data = got
+	}
 }

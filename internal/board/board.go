@@ -13,11 +13,6 @@ package board
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -213,7 +208,7 @@ func gatherSession(d *state.Dir, reg *registry.Registry, s *registry.Session, no
 		if err != nil {
 			return nil, false
 		}
-		return readRegular(files, name)
+		return files.read(name)
 	}
 	cp, cpOK := read(state.CheckpointFile)
 	ledgerData, ledgerOK := read(state.LedgerFile)
@@ -274,44 +269,6 @@ func gatherSession(d *state.Dir, reg *registry.Registry, s *registry.Session, no
 		out.Findings = f
 	}
 	return out
-}
-
-// openFiles opens session id's files folder as a root, after checking
-// that neither it nor its session folder is a symlink (or anything but a
-// folder): as the state dir's readers do, the board reads through no
-// symlink. A session without a folder is (nil, nil).
-func openFiles(d *state.Dir, id string) (*os.Root, error) {
-	for _, p := range []string{filepath.Join(d.Path, id), d.FilesDir(id)} {
-		st, err := os.Lstat(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if !st.IsDir() {
-			return nil, fmt.Errorf("%s is not a folder", p)
-		}
-	}
-	return os.OpenRoot(d.FilesDir(id))
-}
-
-// readRegular reads the regular file name of root: nil and true when
-// there is none (or no root: a session without a folder), false when it
-// cannot be read or is not a regular file (a symlink included).
-func readRegular(root *os.Root, name string) ([]byte, bool) {
-	if root == nil {
-		return nil, true
-	}
-	st, err := root.Lstat(name)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, true
-	}
-	if err != nil || !st.Mode().IsRegular() {
-		return nil, false
-	}
-	data, err := root.ReadFile(name)
-	return data, err == nil
 }
 
 // noticed reports whether a journal line since the last repair recorded

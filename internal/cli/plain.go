@@ -9,8 +9,8 @@ import (
 // runner is a verb's flags struct: its Run does the work.
 type runner interface{ Run(e *Env) error }
 
-// plainRead is a read verb that agents and hooks call most, in its plain
-// form: its words and at most its one positional key, no flag. Called so,
+// plainRead is a read verb that agents and hooks call most (or, for
+// board, that is held to the same read budget), in its plain form: its words and at most its one positional key, no flag. Called so,
 // it runs without building kong's model of the command line, which is most
 // of such a call's own work (about a third of `get`'s instructions). kong
 // stays the parser of record: any flag, help, a second argument or an
@@ -28,6 +28,7 @@ var plainReads = []plainRead{
 	{"sessions", false, func(string) runner { return &SessionsCmd{} }},
 	{"slice list", false, func(string) runner { return &SliceListCmd{} }},
 	{"decision get", true, func(k string) runner { return &DecisionGetCmd{Key: k} }},
+	{"board", false, func(string) runner { return &BoardCmd{} }},
 }
 
 // plainGlobals are the global flags when none is given and ORC_LOCK_TIMEOUT

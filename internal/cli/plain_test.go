@@ -14,7 +14,7 @@ func TestPlainReadsParseAsKong(t *testing.T) {
 	proc := Process{Environ: environ.List{"ORC_LOCK_TIMEOUT="}}.settled() // empty counts as unset
 	for _, args := range [][]string{
 		{"get"}, {"get", "feat/x"}, {"get", "main"}, {"current"}, {"sessions"},
-		{"slice", "list"}, {"decision", "get"}, {"decision", "get", "maxRetriesPerSlice"},
+		{"slice", "list"}, {"decision", "get"}, {"decision", "get", "maxRetriesPerSlice"}, {"board"},
 	} {
 		verb, cmd, ok := plain(proc, args)
 		if !ok {
@@ -44,7 +44,7 @@ func TestPlainReadsParseAsKong(t *testing.T) {
 		nil, {"get", "--json"}, {"get", "-h"}, {"get", "a", "b"}, {"get", ""}, {"get", "--branch", "x"},
 		{"--dir", "d", "get"}, {"current", "x"}, {"sessions", "--status", "paused"}, {"slice", "list", "--json"},
 		{"slice"}, {"slice", "set"}, {"decision", "get", "a", "b"}, {"decision", "get", "--echo", "k"},
-		{"getx"}, {"phase", "set", "2"}, {"line"},
+		{"getx"}, {"phase", "set", "2"}, {"line"}, {"board", "--json"}, {"board", "main"}, {"board", "--watch"},
 	} {
 		if verb, _, ok := plain(proc, args); ok {
 			t.Errorf("%q taken as plain %q; it must go through kong", args, verb)
