@@ -169,10 +169,35 @@ func Problem(cmd string) string {
 	if want := shown(cmd); !reflect.DeepEqual(fields, want) {
 		return fmt.Sprintf("the shell's words %q are not the words shown %q", fields, want)
 	}
-	for _, f := range fields {
-		if strings.HasPrefix(f, "---") {
-			return fmt.Sprintf("%q is no flag and reads as one: a value is passed as --flag=VALUE", f)
+	for _, f := range fields[1:] {
+		if f == "--" {
+			break // operands follow, whatever they begin with
 		}
+		if p := flagProblem(f); p != "" {
+			return p
+		}
+	}
+	return ""
+}
+
+// flagProblem says why a word before any "--" that begins with "-" is no
+// flag orc-state prints ("" when it is one, or no flag-like word): the
+// suggested commands give long flags only (--name or --name=VALUE) and
+// "-" for stdin, so "-rf" or "---x" there is a value from data (an id of
+// old data) that the CLI would read as a flag, where it must be passed
+// as --flag=VALUE or after "--".
+func flagProblem(f string) string {
+	if !strings.HasPrefix(f, "-") || f == "-" {
+		return ""
+	}
+	name, _, _ := strings.Cut(strings.TrimPrefix(f, "--"), "=")
+	ok := strings.HasPrefix(f, "--") && name != "" && 'a' <= name[0] && name[0] <= 'z'
+	for i := 0; ok && i < len(name); i++ {
+		c := name[i]
+		ok = 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-'
+	}
+	if !ok {
+		return fmt.Sprintf("%q is no flag and reads as one: a value is passed as --flag=VALUE or after --", f)
 	}
 	return ""
 }

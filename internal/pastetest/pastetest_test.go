@@ -54,6 +54,12 @@ func TestProblemAndRun(t *testing.T) {
 		{"orc-state verify --session `id`", false},
 		{"orc-state verify; touch x", false},
 		{"orc-state slice claim --agent ---rf", false},
+		{"orc-state session restore -rf", false},
+		{"orc-state slice release -x --force --session=main", false},
+		{"orc-state slice release --force --session=main -- -x", true},
+		{"orc-state session restore -- -rf@20260102T030405Z", true},
+		{"orc-state slice claim --agent=-rf --session=main", true},
+		{"orc-state digest write - --session=main", true},
 		{"orc-state verify --session=*", false},
 		{"orc-state verify --session=(unpastable:a\\u202eb)", true},
 	} {
