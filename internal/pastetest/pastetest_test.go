@@ -37,6 +37,40 @@ func TestCommands(t *testing.T) {
 	}
 }
 
+// Commands finds the commands of --json output (every finding's next, as
+// decoded, pretty or one a line, and every hint) and of the resume
+// packet's findings, "(next: ...)"; a board session's next (its digest's
+// text) and other strings are no suggestions.
+func TestCommandsJSONAndPacket(t *testing.T) {
+	text := strings.Join([]string{
+		"{",
+		`  "sessions": [{"sessionId": "x", "next": "orc-state digest write <no>"}],`,
+		`  "findings": [`,
+		`    {`,
+		`      "code": "claim.expired",`,
+		`      "message": "see orc-state log --session=x",`,
+		`      "next": "orc-state slice release --force --session='a b' -- -x (or let the next orc-state slice claim take it)"`,
+		`    }`,
+		`  ]`,
+		"}",
+		`{"code":"c","next":"git fetch origin, then orc-state verify --session=\u0078"}`,
+		`[{"hint": "orc-state sync pull --remote=r"}]`,
+		"- claim.expired: slice s1 is claimed (next: orc-state slice release --force --session=main -- -x)",
+		"- Next: run orc-state whatever the digest says",
+		`  "next": "orc-state repair --session=x"`,
+	}, "\n")
+	want := []string{
+		"orc-state slice release --force --session='a b' -- -x",
+		"orc-state slice claim",
+		"orc-state verify --session=x",
+		"orc-state sync pull --remote=r",
+		"orc-state slice release --force --session=main -- -x",
+	}
+	if got := Commands(text); !reflect.DeepEqual(got, want) {
+		t.Fatalf("Commands:\n%q\nwant\n%q", got, want)
+	}
+}
+
 // Problem and Run refuse what a shell would do more with than run the
 // command shown, and pass what it would run as shown.
 func TestProblemAndRun(t *testing.T) {
