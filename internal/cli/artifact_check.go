@@ -41,7 +41,7 @@ func (c *ArtifactCheckCmd) Run(e *Env) error {
 	}
 	if data == nil {
 		fmt.Fprintf(e.Stdout, "missing\t-\t%s\n", head)
-		return fault.NotFoundf("artifact %s does not exist", c.Name).WithHint("produce it, then orc-state artifact put %s - --session=%s", safetext.Quote(c.Name), safetext.Quote(s.SessionID))
+		return fault.NotFoundf("artifact %s does not exist", c.Name).WithHint("produce it, then orc-state artifact put --session=%s %s -", safetext.Quote(s.SessionID), safetext.Operand(c.Name))
 	}
 	if isTextArtifact(c.Name) {
 		return c.checkText(e, d, s.SessionID, data, head)
@@ -51,12 +51,12 @@ func (c *ArtifactCheckCmd) Run(e *Env) error {
 	}
 	if json.Unmarshal(data, &stamp) != nil || stamp.HeadSha == "" {
 		fmt.Fprintf(e.Stdout, "stale\t-\t%s\n", head)
-		return fault.NotFoundf("artifact %s carries no headSha stamp", c.Name).WithHint("regenerate it, then orc-state artifact put %s - --session=%s", safetext.Quote(c.Name), safetext.Quote(s.SessionID))
+		return fault.NotFoundf("artifact %s carries no headSha stamp", c.Name).WithHint("regenerate it, then orc-state artifact put --session=%s %s -", safetext.Quote(s.SessionID), safetext.Operand(c.Name))
 	}
 	if stamp.HeadSha != head {
 		fmt.Fprintf(e.Stdout, "stale\t%s\t%s\n", safetext.Escape(stamp.HeadSha), head)
 		return fault.NotFoundf("artifact %s was generated at %s; HEAD is %s", c.Name, short(stamp.HeadSha), short(head)).
-			WithHint("regenerate it at HEAD, then orc-state artifact put %s - --session=%s", safetext.Quote(c.Name), safetext.Quote(s.SessionID))
+			WithHint("regenerate it at HEAD, then orc-state artifact put --session=%s %s -", safetext.Quote(s.SessionID), safetext.Operand(c.Name))
 	}
 	fmt.Fprintf(e.Stdout, "fresh\t%s\t%s\n", stamp.HeadSha, head)
 	return nil
@@ -74,15 +74,15 @@ func (c *ArtifactCheckCmd) checkText(e *Env, d *state.Dir, id string, data []byt
 	case !ok:
 		fmt.Fprintf(e.Stdout, "stale\t-\t%s\n", head)
 		return fault.NotFoundf("artifact %s was not stored by artifact put; it carries no stamp", c.Name).
-			WithHint("store it with orc-state artifact put %s - --session=%s", safetext.Quote(c.Name), safetext.Quote(id))
+			WithHint("store it with orc-state artifact put --session=%s %s -", safetext.Quote(id), safetext.Operand(c.Name))
 	case journal.Sum(data) != st.Sha256:
 		fmt.Fprintf(e.Stdout, "stale\t%s\t%s\n", safetext.Escape(st.HeadSha), head)
 		return fault.NotFoundf("artifact %s changed since artifact put stored it at %s", c.Name, st.GeneratedAt).
-			WithHint("store it again with orc-state artifact put %s - --session=%s", safetext.Quote(c.Name), safetext.Quote(id))
+			WithHint("store it again with orc-state artifact put --session=%s %s -", safetext.Quote(id), safetext.Operand(c.Name))
 	case st.HeadSha != head:
 		fmt.Fprintf(e.Stdout, "stale\t%s\t%s\n", safetext.Escape(st.HeadSha), head)
 		return fault.NotFoundf("artifact %s was generated at %s; HEAD is %s", c.Name, short(st.HeadSha), short(head)).
-			WithHint("regenerate it at HEAD, then orc-state artifact put %s - --session=%s", safetext.Quote(c.Name), safetext.Quote(id))
+			WithHint("regenerate it at HEAD, then orc-state artifact put --session=%s %s -", safetext.Quote(id), safetext.Operand(c.Name))
 	}
 	fmt.Fprintf(e.Stdout, "fresh\t%s\t%s\n", st.HeadSha, head)
 	return nil

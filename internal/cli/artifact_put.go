@@ -40,7 +40,7 @@ was stored at HEAD (and, for text, not changed since). Example:
 // journal line (docs/protocol.md §12).
 func (c *ArtifactPutCmd) Run(e *Env) error {
 	if c.Source != "-" {
-		return fault.Usagef("the artifact is read from stdin only").WithHint("orc-state artifact put %s - reads the artifact from stdin: redirect the file into it", safetext.Quote(c.Name))
+		return fault.Usagef("the artifact is read from stdin only").WithHint("orc-state artifact put %s - reads the artifact from stdin: redirect the file into it", safetext.Operand(c.Name))
 	}
 	if err := checkArtifactName(c.Name, true); err != nil {
 		return err
@@ -82,7 +82,7 @@ func (c *ArtifactPutCmd) Run(e *Env) error {
 func (c *ArtifactPutCmd) putText(e *Env, text []byte) error {
 	if len(text) == 0 {
 		return fault.Usagef("stdin is empty; a text artifact holds its text").
-			WithHint("orc-state artifact put %s - reads the artifact from stdin: redirect the file into it", safetext.Quote(c.Name))
+			WithHint("orc-state artifact put %s - reads the artifact from stdin: redirect the file into it", safetext.Operand(c.Name))
 	}
 	if err := checkText("the artifact", text); err != nil {
 		return err
