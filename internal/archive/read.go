@@ -1,7 +1,6 @@
 package archive
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -19,7 +18,9 @@ import (
 // --batch-check`), so a file over its cap (state.SizeProblem), a symlink,
 // a gitlink or anything but a regular file makes the archive invalid
 // without its content being read. Listing every archive checked
-// (CheckAll) runs two git processes however many archives there are.
+// (CheckAll) runs two git processes however many archives there are, and
+// asks one of them as many times as the trees are deep, plus once per
+// archive for its files.
 
 // Load reads an archive's files, within the budget above. In a repository
 // it runs git: never call it under the lock.
@@ -86,21 +87,26 @@ func (s *Store) read(all []Archive, each func(i int, tree gitx.Tree, err error) 
 		return err
 	}
 	defer objects.Close()
-	listed := make(map[int][]gitx.TreeEntry, len(inGit))
+	commits := make([]string, len(inGit))
+	for k, i := range inGit {
+		commits[k] = all[i].Commit
+	}
+	lists, errs, err := objects.ListTrees(commits)
+	if err != nil {
+		return err
+	}
 	var ids []string
-	for _, i := range inGit {
-		entries, err := objects.ListTree(all[i].Commit)
-		if errors.Is(err, gitx.ErrMissing) || errors.Is(err, gitx.ErrBadTree) {
-			err = &InvalidError{Name: all[i].Name, Reason: fmt.Sprintf("its objects cannot be read: %v", err)}
-		}
-		if err != nil {
+	for k, i := range inGit {
+		if err := errs[k]; err != nil {
+			if errors.Is(err, gitx.ErrMissing) || errors.Is(err, gitx.ErrBadTree) {
+				err = &InvalidError{Name: all[i].Name, Reason: fmt.Sprintf("its objects cannot be read: %v", err)}
+			}
 			if err := each(i, nil, err); err != nil {
 				return err
 			}
 			continue
 		}
-		listed[i] = entries
-		for _, e := range entries {
+		for _, e := range lists[k] {
 			if e.Mode == "" {
 				ids = append(ids, e.ID)
 			}
@@ -110,53 +116,120 @@ func (s *Store) read(all []Archive, each func(i int, tree gitx.Tree, err error) 
 	if err != nil {
 		return err
 	}
-	for _, i := range inGit {
-		entries, ok := listed[i]
-		if !ok {
+	// The files to read, of as many archives at a time as fit in
+	// readBatchBytes (one at least): one round trip per batch.
+	var batch []planned
+	var batchBytes int64
+	flush := func() error {
+		err := readBatch(objects, batch)
+		for _, p := range batch {
+			if err := each(p.at, p.tree, p.err); err != nil {
+				return err
+			}
+		}
+		batch, batchBytes = batch[:0], 0
+		return err
+	}
+	for k, i := range inGit {
+		if errs[k] != nil {
 			continue
 		}
-		tree, err := readEntries(c, objects, sizes, all[i], entries)
-		if err := each(i, tree, err); err != nil {
-			return err
+		p := plan(all[i], lists[k], sizes)
+		p.at = i
+		if len(batch) > 0 && batchBytes+p.bytes > readBatchBytes {
+			if err := flush(); err != nil {
+				return err
+			}
 		}
+		batch = append(batch, p)
+		batchBytes += p.bytes
 	}
-	return nil
+	return flush()
 }
 
-// readEntries reads the regular files of an archive's commit whose sizes
-// are within their caps; symlinks and gitlinks are marked, unread (Check
-// refuses them).
-func readEntries(c context.Context, objects *gitx.Objects, sizes map[string]gitx.ObjectSize, a Archive, entries []gitx.TreeEntry) (gitx.Tree, error) {
+// readBatchBytes bounds the bytes of the files one request to git reads,
+// over several archives: a few round trips for many small archives, and
+// no more than this (or one archive, within its caps) held at once.
+const readBatchBytes = 8 << 20
+
+// planned is one archive's commit as read back: its entries judged by
+// kind and size, the files still to read, then its tree (or why not).
+type planned struct {
+	at     int // the archive's index
+	a      Archive
+	tree   gitx.Tree
+	toRead []gitx.TreeEntry
+	bytes  int64
+	err    error
+}
+
+// plan judges the entries of an archive's commit before any is read:
+// symlinks and gitlinks are marked, unread (Check refuses them); a
+// regular file is to be read when git has it as a blob within its cap,
+// else the archive is invalid.
+func plan(a Archive, entries []gitx.TreeEntry, sizes map[string]gitx.ObjectSize) planned {
 	in := state.Incoming{ID: a.Session, Side: "archived"}
-	tree := make(gitx.Tree, len(entries))
+	p := planned{a: a, tree: make(gitx.Tree, len(entries))}
 	for _, e := range entries {
 		if e.Mode != "" {
-			tree[e.Path] = gitx.Blob{ID: e.ID, Mode: e.Mode}
+			p.tree[e.Path] = gitx.Blob{ID: e.ID, Mode: e.Mode}
 			continue
 		}
 		size, ok := sizes[e.ID]
 		if !ok || size.Type != "blob" {
-			return nil, &InvalidError{Name: a.Name, Reason: fmt.Sprintf("its file %s is no blob this repository has", safetext.Escape(e.Path))}
+			p.err = &InvalidError{Name: a.Name, Reason: fmt.Sprintf("its file %s is no blob this repository has", safetext.Escape(e.Path))}
+		} else if err := state.SizeProblem(in, e.Path, size.Size); err != nil {
+			p.err = &InvalidError{Name: a.Name, Reason: err.Error()}
 		}
-		if err := state.SizeProblem(in, e.Path, size.Size); err != nil {
-			return nil, &InvalidError{Name: a.Name, Reason: err.Error()}
+		if p.err != nil {
+			p.tree, p.toRead, p.bytes = nil, nil, 0
+			return p
 		}
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		typ, _, data, err := objects.Read(e.ID)
-		if errors.Is(err, gitx.ErrMissing) {
-			return nil, &InvalidError{Name: a.Name, Reason: fmt.Sprintf("its objects cannot be read: %v", err)}
-		}
-		if err != nil {
-			return nil, fmt.Errorf("cannot read %s: %w", a.Name, err)
-		}
-		if typ != "blob" {
-			return nil, &InvalidError{Name: a.Name, Reason: fmt.Sprintf("its file %s is a %s", safetext.Escape(e.Path), safetext.Escape(typ))}
-		}
-		tree[e.Path] = gitx.Blob{ID: e.ID, Data: data}
+		p.toRead = append(p.toRead, e)
+		p.bytes += size.Size
 	}
-	return tree, nil
+	return p
+}
+
+// readBatch reads the files of the planned archives with one ReadMany,
+// into their trees; an archive whose file git cannot give is invalid.
+// The error is git's, when it could not answer.
+func readBatch(objects *gitx.Objects, batch []planned) error {
+	var ids []string
+	type file struct {
+		p *planned
+		e gitx.TreeEntry
+	}
+	var files []file
+	for k := range batch {
+		if batch[k].err != nil {
+			continue
+		}
+		for _, e := range batch[k].toRead {
+			ids = append(ids, e.ID)
+			files = append(files, file{&batch[k], e})
+		}
+	}
+	err := objects.ReadMany(ids, func(k int, typ, _ string, data []byte, err error) {
+		p, e := files[k].p, files[k].e
+		switch {
+		case p.err != nil:
+		case err != nil:
+			p.err = &InvalidError{Name: p.a.Name, Reason: fmt.Sprintf("its objects cannot be read: %v", err)}
+		case typ != "blob":
+			p.err = &InvalidError{Name: p.a.Name, Reason: fmt.Sprintf("its file %s is a %s", safetext.Escape(e.Path), safetext.Escape(typ))}
+		default:
+			p.tree[e.Path] = gitx.Blob{ID: e.ID, Data: data}
+		}
+	})
+	for k := range batch {
+		if batch[k].err != nil {
+			batch[k].tree = nil
+		} else if err != nil {
+			batch[k].tree, batch[k].err = nil, fmt.Errorf("cannot read %s: %w", batch[k].a.Name, err)
+		}
+	}
+	return err
 }
 
 // readFolder reads a folder archive's files: a symlink, anything but a

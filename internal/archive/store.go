@@ -348,15 +348,22 @@ func (s *Store) listRefs(id string) ([]Archive, error) {
 			return out, err
 		}
 		defer objects.Close()
+		commits := make([]string, len(unsized))
+		for k, i := range unsized {
+			commits[k] = out[i].Commit
+		}
+		lists, errs, err := objects.ListTrees(commits)
+		if err != nil {
+			return out, err
+		}
 		listed := make(map[int][]gitx.TreeEntry, len(unsized))
 		var ids []string
-		for _, i := range unsized {
-			entries, err := objects.ListTree(out[i].Commit)
-			if err != nil {
+		for k, i := range unsized {
+			if errs[k] != nil {
 				continue // CheckAll says why
 			}
-			listed[i] = entries
-			for _, e := range entries {
+			listed[i] = lists[k]
+			for _, e := range lists[k] {
 				ids = append(ids, e.ID)
 			}
 		}

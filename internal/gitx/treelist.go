@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -29,27 +30,84 @@ var ErrBadTree = errors.New("not a well-formed commit")
 // with a budget decides from before it reads any file. An error wraps
 // ErrMissing or ErrBadTree when the objects are what is wrong.
 func (o *Objects) ListTree(commit string) ([]TreeEntry, error) {
-	typ, _, head, err := o.Read(commit)
+	lists, errs, err := o.ListTrees([]string{commit})
 	if err != nil {
 		return nil, err
 	}
-	treeID, ok := strings.CutPrefix(string(head), "tree ")
-	if typ != "commit" || !ok {
-		return nil, fmt.Errorf("%s is a %s: %w", commit, typ, ErrBadTree)
-	}
-	treeID, _, _ = strings.Cut(treeID, "\n")
-	var out []TreeEntry
-	return out, o.listTree(&out, "", treeID)
+	return lists[0], errs[0]
 }
 
-func (o *Objects) listTree(out *[]TreeEntry, dir, id string) error {
-	typ, _, data, err := o.Read(id)
-	if err != nil {
-		return err
+// ListTrees is ListTree for many commits at once, a level of trees at a
+// time (ReadMany): as many round trips to git as the trees are deep,
+// however many commits. errs[i] says why commits[i] could not be listed;
+// err, why git could not answer at all.
+func (o *Objects) ListTrees(commits []string) (lists [][]TreeEntry, errs []error, err error) {
+	lists, errs = make([][]TreeEntry, len(commits)), make([]error, len(commits))
+	type pending struct {
+		of  int // the commit's index
+		dir string
+		id  string
 	}
-	if typ != "tree" {
-		return fmt.Errorf("%s is a %s, not a tree: %w", dir+"/", typ, ErrBadTree)
+	var level []pending
+	err = o.ReadMany(commits, func(i int, typ, _ string, head []byte, err error) {
+		treeID, ok := strings.CutPrefix(string(head), "tree ")
+		switch {
+		case err != nil:
+			errs[i] = err
+		case typ != "commit" || !ok:
+			errs[i] = fmt.Errorf("%s is a %s: %w", commits[i], typ, ErrBadTree)
+		default:
+			treeID, _, _ = strings.Cut(treeID, "\n")
+			level = append(level, pending{of: i, id: treeID})
+		}
+	})
+	for err == nil && len(level) > 0 {
+		ids := make([]string, len(level))
+		for k, p := range level {
+			ids[k] = p.id
+		}
+		var next []pending
+		err = o.ReadMany(ids, func(k int, typ, _ string, data []byte, err error) {
+			p := level[k]
+			if errs[p.of] != nil {
+				return
+			}
+			if err == nil && typ != "tree" {
+				err = fmt.Errorf("%s is a %s, not a tree: %w", p.dir+"/", typ, ErrBadTree)
+			}
+			if err == nil {
+				err = parseTree(p.id, p.dir, data, func(path, mode, child string) {
+					switch mode {
+					case "40000":
+						next = append(next, pending{of: p.of, dir: path, id: child})
+					case "120000":
+						lists[p.of] = append(lists[p.of], TreeEntry{Path: path, ID: child, Mode: "symlink"})
+					case "160000":
+						lists[p.of] = append(lists[p.of], TreeEntry{Path: path, ID: child, Mode: "gitlink"})
+					default:
+						lists[p.of] = append(lists[p.of], TreeEntry{Path: path, ID: child})
+					}
+				})
+			}
+			if err != nil {
+				errs[p.of], lists[p.of] = err, nil
+			}
+		})
+		level = next
 	}
+	for i := range lists {
+		if errs[i] == nil {
+			sort.Slice(lists[i], func(a, b int) bool { return lists[i][a].Path < lists[i][b].Path })
+		}
+	}
+	return lists, errs, err
+}
+
+// parseTree calls each with every entry of tree id (data, read from the
+// folder dir): its path, its mode ("40000" for a tree) and its object
+// id; a malformed tree, or an entry of a mode git does not write, is
+// ErrBadTree.
+func parseTree(id, dir string, data []byte, each func(path, mode, child string)) error {
 	idLen := len(id) / 2 // raw id bytes: 20 (SHA-1) or 32 (SHA-256)
 	for len(data) > 0 {
 		sp := bytes.IndexByte(data, ' ')
@@ -62,21 +120,56 @@ func (o *Objects) listTree(out *[]TreeEntry, dir, id string) error {
 		data = data[nul+1+idLen:]
 		p := path.Join(dir, name)
 		switch mode {
-		case "40000":
-			if err := o.listTree(out, p, child); err != nil {
-				return err
-			}
-		case "100644", "100755":
-			*out = append(*out, TreeEntry{Path: p, ID: child})
-		case "120000":
-			*out = append(*out, TreeEntry{Path: p, ID: child, Mode: "symlink"})
-		case "160000":
-			*out = append(*out, TreeEntry{Path: p, ID: child, Mode: "gitlink"})
+		case "40000", "100644", "100755", "120000", "160000":
+			each(p, mode, child)
 		default:
 			return fmt.Errorf("%s has mode %s: %w", p, mode, ErrBadTree)
 		}
 	}
 	return nil
+}
+
+// ReadMany reads the objects revs name in one round trip: every request
+// is written (by a goroutine, so that git never waits on a full pipe)
+// while the answers are read, in order, and each is called with each
+// (its error wraps ErrMissing for an object the repository lacks). The
+// error returned is git's, when it could not answer; the rest of the
+// answers are then not read.
+func (o *Objects) ReadMany(revs []string, each func(i int, typ, id string, data []byte, err error)) error {
+	for _, rev := range revs {
+		if strings.ContainsAny(rev, "\n\x00") {
+			return fmt.Errorf("invalid object name %q", rev)
+		}
+	}
+	asked := make(chan error, 1)
+	go func() {
+		for _, rev := range revs {
+			if err := o.ask(rev); err != nil {
+				asked <- err
+				return
+			}
+		}
+		if err := o.in.Flush(); err != nil {
+			asked <- o.failed(err)
+			return
+		}
+		asked <- nil
+	}()
+	var failed error
+	for i, rev := range revs {
+		typ, id, data, err := o.answer(rev)
+		if err != nil && !errors.Is(err, ErrMissing) {
+			failed = err
+			break
+		}
+		each(i, typ, id, data, err)
+	}
+	if failed != nil {
+		o.inPipe.Close() // the writer, if blocked on a full pipe, stops
+		<-asked
+		return failed
+	}
+	return <-asked
 }
 
 // ObjectSizes returns the type and size of each object of ids that the
