@@ -3,8 +3,10 @@ package gitx
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 )
@@ -103,5 +105,63 @@ func TestListTreeAndSizesReadNoBlob(t *testing.T) {
 				t.Errorf("ObjectSizes of a missing object: %v, %v; want none", sizes, err)
 			}
 		})
+	}
+}
+
+// ReadMany answers every request in order, a missing object as
+// ErrMissing among the others, with more requests and answers than a
+// pipe holds (no deadlock: the requests are written while the answers
+// are read).
+func TestReadManyAnswersInOrder(t *testing.T) {
+	ctx := context.Background()
+	_, l := plumbingRepo(t, "sha1")
+	files := Snapshot{}
+	for i := range 3000 {
+		files[fmt.Sprintf("files/f%04d", i)] = []byte(strings.Repeat("x", i%50) + fmt.Sprint(i))
+	}
+	who := Identity{Name: "orc-state", Email: "orc-state@localhost", When: time.Unix(1_700_000_000, 0)}
+	c, err := l.CommitSnapshot(ctx, files, nil, "many", who)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := l.OpenObjects(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	entries, err := o.ListTree(c)
+	if err != nil || len(entries) != len(files) {
+		t.Fatalf("ListTree: %d entries, %v", len(entries), err)
+	}
+	ids := []string{}
+	for _, e := range entries {
+		ids = append(ids, e.ID)
+	}
+	missing := "0123456789012345678901234567890123456789"
+	ids = append(ids[:10], append([]string{missing}, ids[10:]...)...)
+	seen := 0
+	err = o.ReadMany(ids, func(i int, typ, id string, data []byte, err error) {
+		seen++
+		if i == 10 {
+			if !errors.Is(err, ErrMissing) {
+				t.Errorf("answer 10: %v, want ErrMissing", err)
+			}
+			return
+		}
+		k := i
+		if i > 10 {
+			k = i - 1
+		}
+		e := entries[k]
+		if err != nil || typ != "blob" || id != e.ID || string(data) != string(files[e.Path]) {
+			t.Errorf("answer %d: %s %s %q %v; want %s's blob", i, typ, id, data, err, e.Path)
+		}
+	})
+	if err != nil || seen != len(ids) {
+		t.Fatalf("ReadMany: %d answers, %v", seen, err)
+	}
+	// The reader still works after it.
+	if _, _, _, err := o.Read(c); err != nil {
+		t.Fatal(err)
 	}
 }
