@@ -20,7 +20,7 @@ import (
 // without its content being read. Listing every archive checked
 // (CheckAll) runs two git processes however many archives there are, and
 // asks one of them as many times as the trees are deep, plus once per
-// archive for its files.
+// readBatchBytes of files.
 
 // Load reads an archive's files, within the budget above. In a repository
 // it runs git: never call it under the lock.
