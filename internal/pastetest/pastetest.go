@@ -42,8 +42,9 @@ var prose = map[string]bool{
 }
 
 // Commands returns the suggested orc-state commands in printed text: in
-// each line that is a hint, a finding's next: line or a warning, and after
-// each "(next: " (a finding in the resume packet's text), every
+// each line that is a hint, a finding's next: line or a warning, and in
+// any other line from its first marker on (a finding's "(next: " in the
+// resume packet's text, a "(run "), every
 // "orc-state VERB ..." up to where the sentence goes on (a word of prose,
 // a "(", a word ending in "," ";" or ")", a backquote, the line's end);
 // and in each JSON value the text holds (a line that begins one, to where
@@ -75,17 +76,30 @@ func Commands(text string) []string {
 			_, after, _ := strings.Cut(line, "warning:")
 			out = append(out, inSentence(after)...) // the warning's own "orc-state VERB:" is no command
 		default:
-			for rest := line; ; {
-				_, after, ok := strings.Cut(rest, "(next: ")
-				if !ok {
-					break
-				}
-				out = append(out, inSentence(after)...)
-				rest = after
-			}
+			out = append(out, afterMarkers(line)...)
 		}
 	}
 	return out
+}
+
+// markers begin a suggestion inside a line of prose: a finding's next in
+// the resume packet's text ("- CODE: MESSAGE (next: NEXT)"), and its
+// "(run orc-state verify)", "(no digest: run orc-state digest write -)";
+// not a digest's own text ("- Next: run ..."), which is data.
+var markers = []string{"(next: ", "(run ", "(no digest: run "}
+
+// afterMarkers returns the commands in line from its first marker on.
+func afterMarkers(line string) []string {
+	at := -1
+	for _, m := range markers {
+		if i := strings.Index(line, m); i >= 0 && (at < 0 || i < at) {
+			at = i + len(m)
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	return inSentence(line[at:])
 }
 
 // jsonAt decodes the JSON value that begins the first of lines and says

@@ -39,8 +39,9 @@ func TestCommands(t *testing.T) {
 
 // Commands finds the commands of --json output (every finding's next, as
 // decoded, pretty or one a line, and every hint) and of the resume
-// packet's findings, "(next: ...)"; a board session's next (its digest's
-// text) and other strings are no suggestions.
+// packet's text (a finding's "(next: ...)", its "(run ...)" and "(no
+// digest: run ...)"); a board session's next and a digest's own text are
+// data, no suggestions.
 func TestCommandsJSONAndPacket(t *testing.T) {
 	text := strings.Join([]string{
 		"{",
@@ -57,6 +58,8 @@ func TestCommandsJSONAndPacket(t *testing.T) {
 		`[{"hint": "orc-state sync pull --remote=r"}]`,
 		"- claim.expired: slice s1 is claimed (next: orc-state slice release --force --session=main -- -x)",
 		"- Next: run orc-state whatever the digest says",
+		"- Next: (no digest: run orc-state digest write -)",
+		"Omitted to stay within the size bound: findings beyond the first 20 (run orc-state verify), commits (run orc-state verify, git log, orc-state get for them).",
 		`  "next": "orc-state repair --session=x"`,
 	}, "\n")
 	want := []string{
@@ -65,6 +68,10 @@ func TestCommandsJSONAndPacket(t *testing.T) {
 		"orc-state verify --session=x",
 		"orc-state sync pull --remote=r",
 		"orc-state slice release --force --session=main -- -x",
+		"orc-state digest write -",
+		"orc-state verify",
+		"orc-state verify",
+		"orc-state get",
 	}
 	if got := Commands(text); !reflect.DeepEqual(got, want) {
 		t.Fatalf("Commands:\n%q\nwant\n%q", got, want)
