@@ -341,20 +341,42 @@ func (s *Store) listRefs(id string) ([]Archive, error) {
 		out = append(out, a)
 	}
 	if len(unsized) > 0 {
-		// sync's archives carry no Meta: count their files.
+		// sync's archives carry no Meta: count their files and bytes
+		// from their trees and the sizes git has, reading no file.
 		objects, err := s.git.OpenObjects(c)
 		if err != nil {
 			return out, err
 		}
 		defer objects.Close()
-		for _, i := range unsized {
-			tree, err := objects.ReadTree(out[i].Commit)
-			if err != nil {
-				continue
+		commits := make([]string, len(unsized))
+		for k, i := range unsized {
+			commits[k] = out[i].Commit
+		}
+		lists, errs, err := objects.ListTrees(commits)
+		if err != nil {
+			return out, err
+		}
+		listed := make(map[int][]gitx.TreeEntry, len(unsized))
+		var ids []string
+		for k, i := range unsized {
+			if errs[k] != nil {
+				continue // CheckAll says why
 			}
-			out[i].Files = len(tree)
-			for _, b := range tree {
-				out[i].Size += int64(len(b.Data))
+			listed[i] = lists[k]
+			for _, e := range lists[k] {
+				ids = append(ids, e.ID)
+			}
+		}
+		sizes, err := s.git.ObjectSizes(c, ids)
+		if err != nil {
+			return out, err
+		}
+		for i, entries := range listed {
+			out[i].Files = len(entries)
+			for _, e := range entries {
+				if e.Mode != "gitlink" {
+					out[i].Size += sizes[e.ID].Size
+				}
 			}
 		}
 	}
@@ -414,70 +436,6 @@ func (s *Store) listFolder(id string) ([]Archive, error) {
 		}
 	}
 	return out, nil
-}
-
-// Load reads an archive's files. In a repository it runs git: never call
-// it under the lock.
-func (s *Store) Load(a Archive) (Snapshot, error) {
-	tree, err := s.load(a)
-	return tree.Snapshot(), err
-}
-
-// load reads an archive's files with their kinds: a symlink or gitlink
-// in it is marked (git) or refused as invalid (a folder).
-func (s *Store) load(a Archive) (gitx.Tree, error) {
-	if a.Commit != "" && s.git != nil {
-		c, cancel := ctx()
-		defer cancel()
-		objects, err := s.git.OpenObjects(c)
-		if err != nil {
-			return nil, err
-		}
-		defer objects.Close()
-		tree, err := objects.ReadTree(a.Commit)
-		if err != nil {
-			return nil, fmt.Errorf("cannot read %s: %w", a.Name, err)
-		}
-		return tree, nil
-	}
-	rel := filepath.FromSlash(a.Name)
-	if err := noLink(s.Dir, rel); err != nil {
-		return nil, err
-	}
-	tree := gitx.Tree{}
-	root := filepath.Join(s.Dir.Path, rel)
-	err := filepath.WalkDir(root, func(p string, de fs.DirEntry, err error) error {
-		if err != nil {
-			if p == root && errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			return err
-		}
-		r, _ := filepath.Rel(root, p)
-		r = filepath.ToSlash(r)
-		switch {
-		case de.Type()&fs.ModeSymlink != 0:
-			return &InvalidError{Name: a.Name, Reason: fmt.Sprintf("it holds a symlink %s: only regular files are restored", safetext.Escape(r))}
-		case de.IsDir() || atomicfile.IsTemp(de.Name()):
-			return nil // a temp file of an interrupted write is no part of it
-		case !de.Type().IsRegular():
-			return &InvalidError{Name: a.Name, Reason: fmt.Sprintf("it holds %s, which is no regular file", safetext.Escape(r))}
-		}
-		data, err := atomicfile.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		tree[r] = gitx.Blob{Data: data}
-		return nil
-	})
-	var inv *InvalidError
-	if errors.As(err, &inv) {
-		return nil, inv
-	}
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", a.Name, err)
-	}
-	return tree, nil
 }
 
 // Pick chooses the archive of session id of one of kinds: the one made at

@@ -170,7 +170,8 @@ func Check(a Archive, tree gitx.Tree) (Restorable, error) {
 	return r, nil
 }
 
-// Restore reads an archive and validates it as a whole (Check). An
+// Restore reads an archive within its budget (read.go) and validates it
+// as a whole (Check). An
 // *InvalidError says why it cannot be restored; any other error, why it
 // could not be read. In a repository it runs git: never call it under the
 // lock.
@@ -178,11 +179,17 @@ func (s *Store) Restore(a Archive) (Restorable, error) {
 	if a.Invalid != "" {
 		return Check(a, nil)
 	}
-	tree, err := s.load(a)
+	var r Restorable
+	err := s.read([]Archive{a}, func(_ int, tree gitx.Tree, err error) error {
+		if err == nil {
+			r, err = Check(a, tree)
+		}
+		return err
+	})
 	if err != nil {
 		return Restorable{Archive: a}, err
 	}
-	return Check(a, tree)
+	return r, nil
 }
 
 // noLink refuses a path under the state dir (relative) reached through a

@@ -199,7 +199,7 @@ func Parse(name string, data []byte) (map[string]json.RawMessage, error) {
 	if IsText(name) {
 		if len(data) == 0 {
 			return nil, fault.Usagef("stdin is empty; a text artifact holds its text").
-				WithHint("orc-state artifact put %s - reads the artifact from stdin: redirect the file into it", safetext.Quote(name))
+				WithHint("orc-state artifact put %s - reads the artifact from stdin: redirect the file into it", safetext.Operand(name))
 		}
 		return nil, input.CheckText("the artifact", data)
 	}
@@ -293,7 +293,7 @@ func Judge(d *state.Dir, id, name, head string) (Verdict, error) {
 		return Verdict{}, err
 	}
 	if data == nil {
-		return Verdict{"missing", "-", fault.NotFoundf("artifact %s does not exist", name).WithHint("produce it, then orc-state artifact put %s - --session=%s", safetext.Quote(name), safetext.Quote(id))}, nil
+		return Verdict{"missing", "-", fault.NotFoundf("artifact %s does not exist", name).WithHint("produce it, then orc-state artifact put --session=%s %s -", safetext.Quote(id), safetext.Operand(name))}, nil
 	}
 	if IsText(name) {
 		return judgeText(d, id, name, data, head)
@@ -302,11 +302,11 @@ func Judge(d *state.Dir, id, name, head string) (Verdict, error) {
 		HeadSha string `json:"headSha"`
 	}
 	if json.Unmarshal(data, &stamp) != nil || stamp.HeadSha == "" {
-		return Verdict{"stale", "-", fault.NotFoundf("artifact %s carries no headSha stamp", name).WithHint("regenerate it, then orc-state artifact put %s - --session=%s", safetext.Quote(name), safetext.Quote(id))}, nil
+		return Verdict{"stale", "-", fault.NotFoundf("artifact %s carries no headSha stamp", name).WithHint("regenerate it, then orc-state artifact put --session=%s %s -", safetext.Quote(id), safetext.Operand(name))}, nil
 	}
 	if stamp.HeadSha != head {
 		return Verdict{"stale", safetext.Escape(stamp.HeadSha), fault.NotFoundf("artifact %s was generated at %s; HEAD is %s", name, hexid.Short(stamp.HeadSha), hexid.Short(head)).
-			WithHint("regenerate it at HEAD, then orc-state artifact put %s - --session=%s", safetext.Quote(name), safetext.Quote(id))}, nil
+			WithHint("regenerate it at HEAD, then orc-state artifact put --session=%s %s -", safetext.Quote(id), safetext.Operand(name))}, nil
 	}
 	return Verdict{"fresh", stamp.HeadSha, nil}, nil
 }
@@ -320,13 +320,13 @@ func judgeText(d *state.Dir, id, name string, data []byte, head string) (Verdict
 	switch {
 	case !ok:
 		return Verdict{"stale", "-", fault.NotFoundf("artifact %s was not stored by artifact put; it carries no stamp", name).
-			WithHint("store it with orc-state artifact put %s - --session=%s", safetext.Quote(name), safetext.Quote(id))}, nil
+			WithHint("store it with orc-state artifact put --session=%s %s -", safetext.Quote(id), safetext.Operand(name))}, nil
 	case journal.Sum(data) != st.Sha256:
 		return Verdict{"stale", safetext.Escape(st.HeadSha), fault.NotFoundf("artifact %s changed since artifact put stored it at %s", name, st.GeneratedAt).
-			WithHint("store it again with orc-state artifact put %s - --session=%s", safetext.Quote(name), safetext.Quote(id))}, nil
+			WithHint("store it again with orc-state artifact put --session=%s %s -", safetext.Quote(id), safetext.Operand(name))}, nil
 	case st.HeadSha != head:
 		return Verdict{"stale", safetext.Escape(st.HeadSha), fault.NotFoundf("artifact %s was generated at %s; HEAD is %s", name, hexid.Short(st.HeadSha), hexid.Short(head)).
-			WithHint("regenerate it at HEAD, then orc-state artifact put %s - --session=%s", safetext.Quote(name), safetext.Quote(id))}, nil
+			WithHint("regenerate it at HEAD, then orc-state artifact put --session=%s %s -", safetext.Quote(id), safetext.Operand(name))}, nil
 	}
 	return Verdict{"fresh", st.HeadSha, nil}, nil
 }

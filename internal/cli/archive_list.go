@@ -17,14 +17,19 @@ type ArchiveListCmd struct {
 }
 
 // Run lists the archives, oldest first per session: what each holds, when
-// and by which verb it was made, and its size. A read: no lock, nothing
-// written.
+// and by which verb it was made, its size, and, for one no restore would
+// take (its metadata or its content fails archive.Check), why. A read: no
+// lock, nothing written.
 func (c *ArchiveListCmd) Run(e *Env) error {
 	d, err := e.Dir()
 	if err != nil {
 		return err
 	}
-	all, err := archive.Open(d).List(c.Session)
+	store := archive.Open(d)
+	all, err := store.List(c.Session)
+	if err == nil {
+		err = store.CheckAll(all) // each validated whole, as a restore would
+	}
 	if err != nil {
 		return fault.Wrap(fault.Invalid, err, "cannot list the archives").WithHint("run git status to see why git cannot answer")
 	}

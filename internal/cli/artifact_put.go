@@ -36,7 +36,7 @@ was stored at HEAD (and, for text, not changed since). Example:
 // journal line (docs/protocol.md §12).
 func (c *ArtifactPutCmd) Run(e *Env) error {
 	if c.Source != "-" {
-		return fault.Usagef("the artifact is read from stdin only").WithHint("orc-state artifact put %s - reads the artifact from stdin: redirect the file into it", safetext.Quote(c.Name))
+		return fault.Usagef("the artifact is read from stdin only").WithHint("orc-state artifact put %s - reads the artifact from stdin: redirect the file into it", safetext.Operand(c.Name))
 	}
 	if err := artifact.CheckName(c.Name, true); err != nil {
 		return err

@@ -40,6 +40,9 @@ func (c *CleanupCmd) sweepArchives(e *Env) error {
 	}
 	store := archive.Open(d)
 	all, err := store.List("")
+	if err == nil {
+		err = store.CheckAll(all) // an archive no restore would take is named invalid, and goes with 0d
+	}
 	if err != nil {
 		return fault.Wrap(fault.Invalid, err, "cannot list the archives")
 	}

@@ -27,7 +27,7 @@ type RepoSetCmd struct {
 func (c *RepoSetCmd) Run(e *Env) error {
 	if c.OldBranch != "" {
 		return fault.Usagef("repo set takes no --branch: the member's branch is --repo-branch, and the workspace session is --session S (default: the current branch's)").
-			WithHint("orc-state repo set %s --repo-branch=%s", safetext.Quote(c.Name), safetext.Quote(c.OldBranch))
+			WithHint("orc-state repo set --repo-branch=%s %s", safetext.Quote(c.OldBranch), safetext.Operand(c.Name))
 	}
 	e.sessionFlag = c.Session
 	for name, v := range map[string]string{"NAME": c.Name, "--path": c.Path, "--repo-branch": c.RepoBranch, "--worktree": c.Worktree, "--pr": c.PR} {

@@ -88,7 +88,7 @@ func (c *SessionRemoveCmd) Run(e *Env) error {
 	}
 	at := path.Base(strings.TrimSuffix(filepath.ToSlash(kept), "/"))
 	fmt.Fprintf(e.Stderr, "removed session %s, archived first as %s; to bring it back: orc-state session restore %s\n",
-		safetext.Escape(removed), safetext.Escape(kept), safetext.Quote(removed+"@"+at))
+		safetext.Escape(removed), safetext.Escape(kept), safetext.Operand(removed+"@"+at))
 	return nil
 }
 

@@ -118,7 +118,7 @@ func restorable(store *archive.Store, a archive.Archive) (archive.Restorable, er
 	var inv *archive.InvalidError
 	if errors.As(err, &inv) {
 		return r, fault.Usagef("%v; nothing was written", inv).
-			WithHint("orc-state archive list shows why; take what you need from it by hand; orc-state cleanup --archives --older-than 0d %s lists it for removal", safetext.Quote(a.Session))
+			WithHint("orc-state archive list shows why; take what you need from it by hand; orc-state cleanup --archives --older-than 0d %s lists it for removal", safetext.Operand(a.Session))
 	}
 	if err != nil {
 		return r, fault.Wrap(fault.Invalid, err, "cannot read %s", safetext.Escape(a.Name)).WithHint("run git status to see why git cannot answer")

@@ -63,7 +63,7 @@ func (c *SliceSetCmd) Run(e *Env) error {
 	}
 	if res.Escalated {
 		return &fault.Error{Code: fault.Escalation, Msg: fmt.Sprintf("slice %s used its retry budget (%s); it is now escalated", c.ID, slices.Spent(res.Attempts)),
-			Hint: "a human decides: orc-state slice set " + safetext.Quote(c.ID) + " --status=STATUS --session=" + safetext.Quote(id) + " (STATUS: pending or red to try again), or --status=skipped --note=WHY"}
+			Hint: "a human decides: orc-state slice set --status=STATUS --session=" + safetext.Quote(id) + " " + safetext.Operand(c.ID) + " (STATUS: pending or red to try again), or --status=skipped --note=WHY"}
 	}
 	return nil
 }

@@ -32,7 +32,7 @@ func (c *WorkspaceLinkCmd) Run(e *Env) error {
 	for _, name := range s.Repos {
 		rs, ok := s.PerRepoState[name]
 		if !ok || rs.RepoPath == "" {
-			e.warn("%s has no path; set it with orc-state repo set %s --path P", name, safetext.Quote(name))
+			e.warn("%s has no path; set it with orc-state repo set --path=P %s", name, safetext.Operand(name))
 			continue
 		}
 		l, err := gitx.Discover(rs.RepoPath, e.proc.Environ)

@@ -10,6 +10,7 @@ import (
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
 )
@@ -35,11 +36,15 @@ type worktreeRow struct {
 	Agent  string   `json:"agent"`
 	Claims []string `json:"claims"` // live claims of the worktree's agent (bound, else its path)
 	Gone   bool     `json:"gone,omitempty"`
+	// Foreign: the binding names a worktree of another repository
+	// (doctor's worktree.foreign), listed with the gone ones.
+	Foreign bool `json:"foreign,omitempty"`
 }
 
 // Run lists the repository's worktrees (git's list, read by hand) with
 // the session each selects, its bound agent and the slices that agent
-// holds; a binding whose worktree is gone is listed last, marked gone.
+// holds; a binding whose worktree is gone is listed last, marked gone (or,
+// naming another repository's worktree, foreign, as doctor says).
 func (c *WorktreeListCmd) Run(e *Env) error {
 	d, err := e.Dir()
 	if err != nil {
@@ -103,7 +108,8 @@ func worktreeRows(d *state.Dir, reg *registry.Registry, f *binding.File, trees [
 			if agent == "" {
 				agent = b.Path
 			}
-			rows = append(rows, worktreeRow{Path: b.Path, Session: b.Session, Bound: true, Agent: b.Agent, Gone: true,
+			foreign := verify.Foreign(d, b)
+			rows = append(rows, worktreeRow{Path: b.Path, Session: b.Session, Bound: true, Agent: b.Agent, Gone: !foreign, Foreign: foreign,
 				Claims: heldBy(d, ledgers, b.Session, agent, now)})
 		}
 	}
@@ -134,8 +140,9 @@ func heldBy(d *state.Dir, cache map[string]*slices.Ledger, session, agent string
 	return ids
 }
 
-// text is the row as TSV: path, branch ((detached), or (gone) for a
-// binding whose worktree is gone), session (with "(branch)" when the
+// text is the row as TSV: path, branch ((detached), (gone) for a
+// binding whose worktree is gone, (other repository) for a binding to
+// another repository's worktree), session (with "(branch)" when the
 // branch's own selects it rather than a binding), agent, claims; "-" for
 // nothing.
 func (r worktreeRow) text() string {
@@ -147,6 +154,8 @@ func (r worktreeRow) text() string {
 	}
 	branch := r.Branch
 	switch {
+	case r.Foreign:
+		branch = "(other repository)"
 	case r.Gone:
 		branch = "(gone)"
 	case r.Detached:

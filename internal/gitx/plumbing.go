@@ -112,15 +112,28 @@ func (o *Objects) Close() error {
 // Read returns the type, id and content of the object rev names (an id, or
 // any revision such as "<commit>^{tree}").
 func (o *Objects) Read(rev string) (typ, id string, data []byte, err error) {
-	if strings.ContainsAny(rev, "\n\x00") {
-		return "", "", nil, fmt.Errorf("invalid object name %q", rev)
-	}
-	if _, err := o.in.WriteString(rev + "\n"); err != nil {
-		return "", "", nil, o.failed(err)
+	if err := o.ask(rev); err != nil {
+		return "", "", nil, err
 	}
 	if err := o.in.Flush(); err != nil {
 		return "", "", nil, o.failed(err)
 	}
+	return o.answer(rev)
+}
+
+// ask writes the request for rev, unflushed.
+func (o *Objects) ask(rev string) error {
+	if strings.ContainsAny(rev, "\n\x00") {
+		return fmt.Errorf("invalid object name %q", rev)
+	}
+	if _, err := o.in.WriteString(rev + "\n"); err != nil {
+		return o.failed(err)
+	}
+	return nil
+}
+
+// answer reads git's answer to the request for rev.
+func (o *Objects) answer(rev string) (typ, id string, data []byte, err error) {
 	header, err := o.out.ReadString('\n')
 	if err != nil {
 		return "", "", nil, o.failed(err)

@@ -11,12 +11,15 @@ package pastetest
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -33,47 +36,129 @@ var prose = map[string]bool{
 	"removes": true, "brings": true, "shows": true, "binds": true, "lists": true, "names": true,
 	"unbinds": true, "checks": true, "says": true, "completes": true, "prints": true, "before": true,
 	"after": true, "#": true, "is": true, "for": true, "with": true, "from": true, "on": true, "in": true,
-	"keeps": true, "reads": true, "records": true, "makes": true, "takes": true, "again": true, "once": true,
+	"keeps": true, "reads": true, "records": true, "makes": true, "takes": true, "take": true, "again": true, "once": true,
 	"here": true, "there": true, "instead": true, "until": true, "while": true, "where": true, "so": true,
 	"--": false,
 }
 
 // Commands returns the suggested orc-state commands in printed text: in
-// each line that is a hint, a finding's next: line or a warning, every
+// each line that is a hint, a finding's next: line or a warning, and in
+// any other line from its first marker on (a finding's "(next: " in the
+// resume packet's text, a "(run "), every
 // "orc-state VERB ..." up to where the sentence goes on (a word of prose,
-// a "(", a word ending in "," ";" or ")", a backquote, the line's end).
-// JSON lines are skipped (their strings are escaped for JSON).
+// a "(", a word ending in "," ";" or ")", a backquote, the line's end);
+// and in each JSON value the text holds (a line that begins one, to where
+// it ends: --json output, pretty or one a line), the same in every
+// finding's "next" (an object with a "code") and every "hint" string, as
+// decoded.
 func Commands(text string) []string {
 	var out []string
-	for _, line := range strings.Split(text, "\n") {
+	lines := strings.SplitAfter(text, "\n")
+	for i := 0; i < len(lines); i++ {
+		line := strings.TrimSuffix(lines[i], "\n")
 		trimmed := strings.TrimSpace(line)
-		if strings.HasPrefix(trimmed, "{") || strings.HasPrefix(trimmed, "[") || strings.HasPrefix(trimmed, "\"") {
+		if strings.HasPrefix(trimmed, "{") || strings.HasPrefix(trimmed, "[") {
+			if v, n, ok := jsonAt(lines[i:]); ok {
+				for _, s := range suggestions(v) {
+					out = append(out, inSentence(s)...)
+				}
+				i += n - 1
+			}
 			continue
 		}
-		if !strings.HasPrefix(trimmed, "hint:") && !strings.HasPrefix(trimmed, "next:") && !strings.Contains(line, "warning:") {
-			continue
+		if strings.HasPrefix(trimmed, "\"") {
+			continue // a line of a JSON value that did not decode: its strings are escaped
 		}
-		rest := line
-		if _, after, ok := strings.Cut(line, "warning:"); ok {
-			rest = after // the warning's own "orc-state VERB:" is no command
-		}
-		for {
-			i := strings.Index(rest, "orc-state ")
-			if i < 0 {
-				break
-			}
-			if i > 0 && !strings.ContainsRune(" (`:", rune(rest[i-1])) {
-				rest = rest[i+len("orc-state "):]
-				continue
-			}
-			cmd, n := command(rest[i:])
-			if len(strings.Fields(cmd)) > 1 && !strings.HasSuffix(strings.Fields(cmd)[1], ":") {
-				out = append(out, cmd)
-			}
-			rest = rest[i+n:]
+		switch {
+		case strings.HasPrefix(trimmed, "hint:") || strings.HasPrefix(trimmed, "next:"):
+			out = append(out, inSentence(line)...)
+		case strings.Contains(line, "warning:"):
+			_, after, _ := strings.Cut(line, "warning:")
+			out = append(out, inSentence(after)...) // the warning's own "orc-state VERB:" is no command
+		default:
+			out = append(out, afterMarkers(line)...)
 		}
 	}
 	return out
+}
+
+// markers begin a suggestion inside a line of prose: a finding's next in
+// the resume packet's text ("- CODE: MESSAGE (next: NEXT)"), and its
+// "(run orc-state verify)", "(no digest: run orc-state digest write -)";
+// not a digest's own text ("- Next: run ..."), which is data.
+var markers = []string{"(next: ", "(run ", "(no digest: run "}
+
+// afterMarkers returns the commands in line from its first marker on.
+func afterMarkers(line string) []string {
+	at := -1
+	for _, m := range markers {
+		if i := strings.Index(line, m); i >= 0 && (at < 0 || i < at) {
+			at = i + len(m)
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	return inSentence(line[at:])
+}
+
+// jsonAt decodes the JSON value that begins the first of lines and says
+// how many lines it spans (it ends its last one); ok is false when they
+// hold none.
+func jsonAt(lines []string) (v any, n int, ok bool) {
+	rest := strings.Join(lines, "")
+	dec := json.NewDecoder(strings.NewReader(rest))
+	if dec.Decode(&v) != nil {
+		return nil, 0, false
+	}
+	end := int(dec.InputOffset())
+	for used := 0; n < len(lines) && used < end; n++ {
+		used += len(lines[n])
+	}
+	return v, n, true
+}
+
+// suggestions are the strings of a decoded JSON value that hold
+// suggested commands: each finding's "next" (in an object with a "code";
+// a board session's "next" is its digest's text) and each "hint".
+func suggestions(v any) []string {
+	var out []string
+	switch x := v.(type) {
+	case map[string]any:
+		_, finding := x["code"]
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if s, ok := x[k].(string); ok && (k == "hint" || k == "next" && finding) {
+				out = append(out, s)
+				continue
+			}
+			out = append(out, suggestions(x[k])...)
+		}
+	case []any:
+		for _, e := range x {
+			out = append(out, suggestions(e)...)
+		}
+	}
+	return out
+}
+
+// inSentence returns the commands in one sentence of suggestions.
+func inSentence(rest string) []string {
+	var out []string
+	for {
+		i := strings.Index(rest, "orc-state ")
+		if i < 0 {
+			return out
+		}
+		if i > 0 && !strings.ContainsRune(" (`:", rune(rest[i-1])) {
+			rest = rest[i+len("orc-state "):]
+			continue
+		}
+		cmd, n := command(rest[i:])
+		if len(strings.Fields(cmd)) > 1 && !strings.HasSuffix(strings.Fields(cmd)[1], ":") {
+			out = append(out, cmd)
+		}
+		rest = rest[i+n:]
+	}
 }
 
 // command reads one command from s (which starts with "orc-state "): its
@@ -169,10 +254,35 @@ func Problem(cmd string) string {
 	if want := shown(cmd); !reflect.DeepEqual(fields, want) {
 		return fmt.Sprintf("the shell's words %q are not the words shown %q", fields, want)
 	}
-	for _, f := range fields {
-		if strings.HasPrefix(f, "---") {
-			return fmt.Sprintf("%q is no flag and reads as one: a value is passed as --flag=VALUE", f)
+	for _, f := range fields[1:] {
+		if f == "--" {
+			break // operands follow, whatever they begin with
 		}
+		if p := flagProblem(f); p != "" {
+			return p
+		}
+	}
+	return ""
+}
+
+// flagProblem says why a word before any "--" that begins with "-" is no
+// flag orc-state prints ("" when it is one, or no flag-like word): the
+// suggested commands give long flags only (--name or --name=VALUE) and
+// "-" for stdin, so "-rf" or "---x" there is a value from data (an id of
+// old data) that the CLI would read as a flag, where it must be passed
+// as --flag=VALUE or after "--".
+func flagProblem(f string) string {
+	if !strings.HasPrefix(f, "-") || f == "-" {
+		return ""
+	}
+	name, _, _ := strings.Cut(strings.TrimPrefix(f, "--"), "=")
+	ok := strings.HasPrefix(f, "--") && name != "" && 'a' <= name[0] && name[0] <= 'z'
+	for i := 0; ok && i < len(name); i++ {
+		c := name[i]
+		ok = 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-'
+	}
+	if !ok {
+		return fmt.Sprintf("%q is no flag and reads as one: a value is passed as --flag=VALUE or after --", f)
 	}
 	return ""
 }

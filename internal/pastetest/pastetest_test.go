@@ -37,6 +37,47 @@ func TestCommands(t *testing.T) {
 	}
 }
 
+// Commands finds the commands of --json output (every finding's next, as
+// decoded, pretty or one a line, and every hint) and of the resume
+// packet's text (a finding's "(next: ...)", its "(run ...)" and "(no
+// digest: run ...)"); a board session's next and a digest's own text are
+// data, no suggestions.
+func TestCommandsJSONAndPacket(t *testing.T) {
+	text := strings.Join([]string{
+		"{",
+		`  "sessions": [{"sessionId": "x", "next": "orc-state digest write <no>"}],`,
+		`  "findings": [`,
+		`    {`,
+		`      "code": "claim.expired",`,
+		`      "message": "see orc-state log --session=x",`,
+		`      "next": "orc-state slice release --force --session='a b' -- -x (or let the next orc-state slice claim take it)"`,
+		`    }`,
+		`  ]`,
+		"}",
+		`{"code":"c","next":"git fetch origin, then orc-state verify --session=\u0078"}`,
+		`[{"hint": "orc-state sync pull --remote=r"}]`,
+		"- claim.expired: slice s1 is claimed (next: orc-state slice release --force --session=main -- -x)",
+		"- Next: run orc-state whatever the digest says",
+		"- Next: (no digest: run orc-state digest write -)",
+		"Omitted to stay within the size bound: findings beyond the first 20 (run orc-state verify), commits (run orc-state verify, git log, orc-state get for them).",
+		`  "next": "orc-state repair --session=x"`,
+	}, "\n")
+	want := []string{
+		"orc-state slice release --force --session='a b' -- -x",
+		"orc-state slice claim",
+		"orc-state verify --session=x",
+		"orc-state sync pull --remote=r",
+		"orc-state slice release --force --session=main -- -x",
+		"orc-state digest write -",
+		"orc-state verify",
+		"orc-state verify",
+		"orc-state get",
+	}
+	if got := Commands(text); !reflect.DeepEqual(got, want) {
+		t.Fatalf("Commands:\n%q\nwant\n%q", got, want)
+	}
+}
+
 // Problem and Run refuse what a shell would do more with than run the
 // command shown, and pass what it would run as shown.
 func TestProblemAndRun(t *testing.T) {
@@ -54,6 +95,12 @@ func TestProblemAndRun(t *testing.T) {
 		{"orc-state verify --session `id`", false},
 		{"orc-state verify; touch x", false},
 		{"orc-state slice claim --agent ---rf", false},
+		{"orc-state session restore -rf", false},
+		{"orc-state slice release -x --force --session=main", false},
+		{"orc-state slice release --force --session=main -- -x", true},
+		{"orc-state session restore -- -rf@20260102T030405Z", true},
+		{"orc-state slice claim --agent=-rf --session=main", true},
+		{"orc-state digest write - --session=main", true},
 		{"orc-state verify --session=*", false},
 		{"orc-state verify --session=(unpastable:a\\u202eb)", true},
 	} {

@@ -82,7 +82,7 @@ func (s *Syncer) Resolve(key, keep string, force bool) (Result, []string, error)
 		return Result{Session: id, Outcome: Refused,
 			Detail: fmt.Sprintf("keeping local discards the remote's change %s (%d line(s) of its journal, listed below); nothing was changed", span(theirs), len(theirs)),
 			Extra:  listChanges("discards", theirs),
-			Hint:   fmt.Sprintf("to discard them (the remote's side is archived first, and its machine is told on its next pull): orc-state sync resolve %s --keep local --force%s", safetext.Quote(id), remoteFlag(s.Remote))}, nil, nil
+			Hint:   fmt.Sprintf("to discard them (the remote's side is archived first, and its machine is told on its next pull): orc-state sync resolve --keep=local --force%s %s", remoteFlag(s.Remote), safetext.Operand(id))}, nil, nil
 	}
 	return s.keepLocal(rs, ss)
 }

@@ -64,10 +64,10 @@ func (s *Syncer) Restore(ref string, force bool) (Result, []string, error) {
 		return Result{Session: id, Outcome: Failed, Detail: ss.err.Error()}, nil, nil
 	case ss.state == Behind || ss.state == RemoteOnly:
 		return Result{}, nil, fault.Usagef("%s is %s; pull first, then restore", id, ss.state).
-			WithHint("orc-state sync pull%s %s", remoteFlag(s.Remote), safetext.Quote(id))
+			WithHint("orc-state sync pull%s %s", remoteFlag(s.Remote), safetext.Operand(id))
 	case ss.state == Diverged:
 		return Result{}, nil, fault.Usagef("%s is diverged; resolve it first, then restore", id).
-			WithHint("orc-state sync resolve %s --keep=SIDE%s (SIDE: local or remote)", safetext.Quote(id), remoteFlag(s.Remote))
+			WithHint("orc-state sync resolve --keep=SIDE%s %s (SIDE: local or remote)", remoteFlag(s.Remote), safetext.Operand(id))
 	}
 	discards := lacking(changesOf(journalOf(ss.local)), changesOf(journalOf(tree.Snapshot())))
 	if len(discards) > 0 && !force {

@@ -116,7 +116,7 @@ func Summary(verb, remote string, results []Result) error {
 	case counts[Superseded] > 0:
 		return e.WithHint("your replaced changes are kept in %s (git show %s); to take them back over the remote's side: orc-state sync restore %s --force%s, then push", archive, safetext.Quote(archive+":files/journal.jsonl"), safetext.Quote(archive), remoteFlag(remote))
 	case counts[IsDiverged] > 0:
-		return e.WithHint("keep one side: orc-state sync resolve %s --keep=SIDE%s (SIDE: local or remote)", safetext.Quote(first[IsDiverged]), remoteFlag(remote))
+		return e.WithHint("keep one side: orc-state sync resolve --keep=SIDE%s %s (SIDE: local or remote)", remoteFlag(remote), safetext.Operand(first[IsDiverged]))
 	case counts[IsBehind] > 0:
 		return e.WithHint("orc-state sync pull%s, then push again", remoteFlag(remote))
 	case counts[Rejected] > 0:

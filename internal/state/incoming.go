@@ -132,9 +132,27 @@ func CheckStrays(in Incoming, tree gitx.Tree) error {
 		if f := SessionFileOf(rel); !f.Travels || !f.Archived {
 			return stray(name, "the %s state of %s has %s, a file that never travels between machines", in.Side, id, safetext.Escape(name))
 		}
-		if limit := MaxBytes(rel); len(tree[name].Data) > limit {
-			return stray(name, "the %s %s of %s is %d bytes, over its cap of %d", in.Side, safetext.Escape(rel), id, len(tree[name].Data), limit)
+		if err := SizeProblem(in, name, int64(len(tree[name].Data))); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// SizeProblem is the part of CheckStrays that judges a file at slash path
+// name by its size (a *StrayError when it is over the cap of its name,
+// MaxBytes; nil when it is not): a reader that knows a file's size before
+// it reads it (an archive's blob, listed with its size) refuses what
+// CheckStrays would, without reading more than a verb could have written.
+// Any name outside files/ (entry.json) has the cap of one input.
+func SizeProblem(in Incoming, name string, size int64) error {
+	rel, under := strings.CutPrefix(name, "files/")
+	limit := MaxFileBytes
+	if under {
+		limit = MaxBytes(rel)
+	}
+	if size > int64(limit) {
+		return stray(name, "the %s %s of %s is %d bytes, over its cap of %d", in.Side, safetext.Escape(rel), safetext.Escape(in.ID), size, limit)
 	}
 	return nil
 }

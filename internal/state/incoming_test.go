@@ -55,3 +55,36 @@ func TestCheckIncomingRefusesWhatNoVerbWrites(t *testing.T) {
 		t.Errorf("a plain orphan file: %v", err)
 	}
 }
+
+// SizeProblem refuses, by the size alone, what CheckStrays refuses by the
+// bytes: a file over the cap of its name (a larger one for the
+// append-only files), with the same message; a name outside files/ has
+// the cap of one input.
+func TestSizeProblemIsCheckStraysBySize(t *testing.T) {
+	in := Incoming{ID: "feat", Side: "archived"}
+	for _, tc := range []struct {
+		name string
+		size int64
+		over bool
+	}{
+		{"files/notes.md", MaxFileBytes, false},
+		{"files/notes.md", MaxFileBytes + 1, true},
+		{"files/journal.jsonl", MaxAppendBytes, false},
+		{"files/journal.jsonl", MaxAppendBytes + 1, true},
+		{"files/progress.md", MaxFileBytes + 1, false},
+		{"entry.json", MaxFileBytes + 1, true},
+		{"worktrees.json", 10, false},
+	} {
+		err := SizeProblem(in, tc.name, tc.size)
+		if (err != nil) != tc.over {
+			t.Errorf("SizeProblem(%s, %d) = %v; want over=%v", tc.name, tc.size, err, tc.over)
+		}
+		if !tc.over || !strings.HasPrefix(tc.name, "files/") || tc.size > MaxFileBytes+1 {
+			continue // (no 64 MiB buffer for the append-only cap)
+		}
+		strays := CheckStrays(in, gitx.Tree{tc.name: {Data: make([]byte, tc.size)}})
+		if strays == nil || strays.Error() != err.Error() {
+			t.Errorf("%s: CheckStrays says %v, SizeProblem %v", tc.name, strays, err)
+		}
+	}
+}

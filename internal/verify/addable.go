@@ -27,12 +27,12 @@ func Addable(tx *state.Tx, s *registry.Session) error {
 	}
 	if other := tx.Reg.ForBranch(branch); other != nil {
 		return fault.Usagef("branch %q already has session %q", branch, other.SessionID).
-			WithHint("one session per branch: keep it, or remove it with orc-state session remove --session=%s first (archived: orc-state session restore %s brings it back)", safetext.Quote(other.SessionID), safetext.Quote(other.SessionID))
+			WithHint("one session per branch: keep it, or remove it with orc-state session remove --session=%s first (archived: orc-state session restore %s brings it back)", safetext.Quote(other.SessionID), safetext.Operand(other.SessionID))
 	}
 	if other := tx.Reg.SameFolder(id); other != nil {
 		return fault.Usagef("session %q of branch %q would share one folder with session %q of branch %q on %s",
 			id, branch, other.SessionID, other.GitBranch, SharedOn(id, other.SessionID)).
-			WithHint("use a branch name that differs by more than case, or remove the other session with orc-state session remove --session=%s (archived first: orc-state session restore %s brings it back)", safetext.Quote(other.SessionID), safetext.Quote(other.SessionID))
+			WithHint("use a branch name that differs by more than case, or remove the other session with orc-state session remove --session=%s (archived first: orc-state session restore %s brings it back)", safetext.Quote(other.SessionID), safetext.Operand(other.SessionID))
 	}
 	entries, _ := os.ReadDir(tx.Dir().Path)
 	for _, en := range entries {

@@ -39,7 +39,7 @@ func Bindings(d *state.Dir, env environ.List, id string, reg *registry.Registry)
 				Message: fmt.Sprintf("the worktree %s is bound to session %s, which does not exist", safetext.Escape(b.Path), b.Session)})
 			continue
 		}
-		if d.Git != nil && d.Git.CommonDir != "" && !Inside(b.GitDir, filepath.Join(d.Git.CommonDir, "worktrees")) {
+		if Foreign(d, b) {
 			// only this repository's worktrees can be bound (join and add
 			// bind where they run): a planted or copied binding
 			out = append(out, Finding{Code: "worktree.foreign", Next: leave,
@@ -76,6 +76,14 @@ func readBindings(d *state.Dir) (*binding.File, error) {
 		return nil, err
 	}
 	return binding.Parse(data)
+}
+
+// Foreign reports whether binding b names a worktree of another repository
+// than the state dir's: its git dir is outside <common dir>/worktrees
+// (only this repository's worktrees can be bound; join and add bind where
+// they run, so a planted or copied binding). worktree list shows it so.
+func Foreign(d *state.Dir, b binding.Binding) bool {
+	return d.Git != nil && d.Git.CommonDir != "" && !Inside(b.GitDir, filepath.Join(d.Git.CommonDir, "worktrees"))
 }
 
 // Inside reports whether path is dir or beneath it, symbolic links of the

@@ -297,7 +297,7 @@ func sliceFindings(d *state.Dir, r *gitx.Repo, s *registry.Session, head, worktr
 		case gitx.ClaimCommit:
 		case gitx.ClaimNotCommit, gitx.ClaimAmbiguous:
 			next := "git fetch (the commit may not have reached this clone yet), then orc-state verify " + sess +
-				"; if the recorded commit is wrong, orc-state slice set " + safetext.Quote(sl.ID) + " --status=committed --commit=SHA --force " + sess + " (SHA: the commit that holds the slice)"
+				"; if the recorded commit is wrong, orc-state slice set --status=committed --commit=SHA --force " + sess + " " + safetext.Operand(sl.ID) + " (SHA: the commit that holds the slice)"
 			if pulled && remote != "" && !strings.HasPrefix(remote, "url-") {
 				next = "git fetch " + safetext.Quote(remote) + " (the machine that works on the session pushes its commits with git), then orc-state verify " + sess
 			} else if pulled {
@@ -323,7 +323,7 @@ func sliceFindings(d *state.Dir, r *gitx.Repo, s *registry.Session, head, worktr
 			out = append(out, Finding{Code: "slice.unreachable-commit", Next: mergeStep(r, s, c.Full, worktree),
 				Message: fmt.Sprintf("slice %s commit %s is not reachable from the branch head", sl.ID, sl.Commit)})
 		case sl.Unverified:
-			out = append(out, Finding{Code: "slice.unverified-commit", Next: "orc-state slice set " + safetext.Quote(sl.ID) + " --status=committed --commit=" + safetext.Quote(sl.Commit) + " --force " + sess + " (records it as verified)",
+			out = append(out, Finding{Code: "slice.unverified-commit", Next: "orc-state slice set --status=committed --commit=" + safetext.Quote(sl.Commit) + " --force " + sess + " " + safetext.Operand(sl.ID) + " (records it as verified)",
 				Message: fmt.Sprintf("slice %s commit %s was recorded unverified; it resolves now", sl.ID, sl.Commit)})
 		}
 	}
@@ -400,5 +400,5 @@ func short(sha string) string {
 
 // RestoreHint is what a hint says about an archive kept by a removal.
 func RestoreHint(id string) string {
-	return fmt.Sprintf("its entry and files are archived first; orc-state session restore %s brings them back", safetext.Quote(id))
+	return fmt.Sprintf("its entry and files are archived first; orc-state session restore %s brings them back", safetext.Operand(id))
 }

@@ -264,7 +264,7 @@ func nameFindings(reg *registry.Registry) []DirFinding {
 		out = append(out, DirFinding{Finding: Finding{Code: "name.case-collision",
 			Message: fmt.Sprintf("sessions %s share one folder on %s", strings.Join(names, " and "), where),
 			Next: fmt.Sprintf("keep one: orc-state session remove --session=%s, on a machine where they are separate folders (Linux); it is archived first, and orc-state session restore %s brings it back",
-				safetext.Quote(group[len(group)-1].SessionID), safetext.Quote(group[len(group)-1].SessionID))}})
+				safetext.Quote(group[len(group)-1].SessionID), safetext.Operand(group[len(group)-1].SessionID))}})
 	}
 	for i := range reg.Sessions {
 		s := &reg.Sessions[i]

@@ -303,7 +303,7 @@ func Timely(id string, ledger *slices.Ledger, dec *decisions.File, now time.Time
 		return out
 	}
 	for _, p := range ledger.ClaimProblems(now) {
-		next := "orc-state slice release " + safetext.Quote(p.ID) + " --force --session=" + safetext.Quote(id)
+		next := "orc-state slice release --force --session=" + safetext.Quote(id) + " " + safetext.Operand(p.ID)
 		if p.Code == "claim.expired" {
 			next += " (or let the next orc-state slice claim take it)"
 		}
