@@ -20,6 +20,7 @@ import (
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/suggest"
 )
 
 // Timeout bounds each git command of an archive.
@@ -450,6 +451,21 @@ func Pick(all []Archive, id, t string, kinds ...string) (Archive, bool) {
 		found, ok = a, true // List is oldest first
 	}
 	return found, ok
+}
+
+// Near returns the sessions of all's restorable archives (a removed
+// session's or an orphan folder's, valid) whose name is close to id,
+// nearest first: the "did you mean" of a restore that names none.
+func Near(all []Archive, id string) []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, a := range all {
+		if oneOf(a.Kind, []string{KindSession, KindOrphan}) && a.Invalid == "" && !seen[a.Session] {
+			seen[a.Session] = true
+			names = append(names, a.Session)
+		}
+	}
+	return suggest.Near(id, names)
 }
 
 func oneOf(k string, kinds []string) bool {

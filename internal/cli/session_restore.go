@@ -66,7 +66,11 @@ func (c *SessionRestoreCmd) Run(e *Env) error {
 		if at != "" {
 			what += " made at " + at
 		}
-		return fault.NotFoundf("%s", what).WithHint("orc-state archive list --session=%s shows its archives", safetext.Quote(id))
+		hint := fmt.Sprintf("orc-state archive list --session=%s shows its archives", safetext.Quote(id))
+		if near := nearArchived(store, id); near != "" {
+			hint = "did you mean " + near + "? " + hint
+		}
+		return fault.NotFoundf("%s", what).WithHint("%s", hint)
 	}
 	r, err := restorable(store, a)
 	if err != nil {
@@ -195,4 +199,18 @@ func boundAt(f *binding.File, b binding.Binding) *binding.Binding {
 		}
 	}
 	return nil
+}
+
+// nearArchived names the removed sessions whose archives are close to id
+// ("a or b"), as an unknown session's "did you mean" does; "" for none.
+func nearArchived(store *archive.Store, id string) string {
+	all, err := store.List("")
+	if err != nil {
+		return ""
+	}
+	near := archive.Near(all, id)
+	for i, n := range near {
+		near[i] = safetext.Quote(n)
+	}
+	return strings.Join(near, " or ")
 }
