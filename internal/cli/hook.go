@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/orc-state/orc-state/internal/input"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
@@ -60,7 +61,7 @@ const hookStdinTimeout = 2 * time.Second
 // run's working directory becomes it: nothing else of the process moves).
 func (e *Env) payload() (hookPayload, error) {
 	var p hookPayload
-	data, err := readWithin(e.Stdin, maxStdin, hookStdinTimeout, nil)
+	data, err := input.Within(e.Stdin, input.MaxStdin, hookStdinTimeout, nil)
 	if err != nil {
 		return p, err
 	}
