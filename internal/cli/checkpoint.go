@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/orc-state/orc-state/internal/autocheckpoint"
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/input"
 	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/textin"
@@ -36,7 +37,7 @@ func (c *CheckpointCmd) Run(e *Env) error {
 	if err := textin.SingleLine("--trigger", c.Trigger); err != nil || len(c.Trigger) > 64 {
 		return fault.Usagef("--trigger must be one line of at most 64 bytes")
 	}
-	if err := refuseSecrets("--trigger", []byte(c.Trigger)); err != nil {
+	if err := input.RefuseSecrets("--trigger", []byte(c.Trigger)); err != nil {
 		return err
 	}
 	d, _, s, err := e.Session(c.Branch)

@@ -3,6 +3,8 @@ package cli
 import (
 	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/input"
+	"github.com/orc-state/orc-state/internal/ledger"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
@@ -25,15 +27,15 @@ func (c *DecisionSetCmd) Run(e *Env) error {
 			return fault.Usagef("%v", check)
 		}
 	}
-	if err := refuseSecrets("the decision key", []byte(c.Key)); err != nil {
+	if err := input.RefuseSecrets("the decision key", []byte(c.Key)); err != nil {
 		return err
 	}
-	if err := refuseSecrets("the decision value", []byte(c.Value)); err != nil {
+	if err := input.RefuseSecrets("the decision value", []byte(c.Value)); err != nil {
 		return err
 	}
 	var res decisions.SetResult
 	err := e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
-		f, err := readDecisions(tx, s.SessionID)
+		f, err := ledger.Decisions(tx, s.SessionID)
 		if err != nil {
 			return err
 		}

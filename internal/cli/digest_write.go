@@ -6,6 +6,7 @@ import (
 	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/internal/commitref"
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/input"
 	"github.com/orc-state/orc-state/internal/journal"
 )
 
@@ -60,7 +61,7 @@ func (c *DigestWriteCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	if err := refuseSecrets("the digest", text); err != nil {
+	if err := input.RefuseSecrets("the digest", text); err != nil {
 		return err
 	}
 	dg, err := checkpoint.ParseDigest(text)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/binding"
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/input"
 	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/textin"
@@ -94,7 +95,7 @@ func (e *Env) checkActor() error {
 	if err := textin.SingleLine("$ORC_ACTOR", a); err != nil {
 		return fault.Usagef("%v", err).WithHint("set ORC_ACTOR to one line naming the agent, or unset it")
 	}
-	return refuseSecrets("$ORC_ACTOR", []byte(a))
+	return input.RefuseSecrets("$ORC_ACTOR", []byte(a))
 }
 
 // readRegistry resolves the state dir and reads the registry (no lock).
@@ -128,11 +129,12 @@ func (e *Env) Mutate(explicit string, args any, fn func(tx *state.Tx, s *registr
 }
 
 // Save validates a changed entry, bumps updatedAt, regenerates its mirror
-// and journals the change (selection.Save).
+// and journals the change (selection.Save); init and the archive's verbs
+// still name it this way.
 func Save(tx *state.Tx, s *registry.Session, args any) error { return selection.Save(tx, s, args) }
 
 // refuseSecretArgs refuses journal arguments that hold a credential
-// (selection.RefuseSecretArgs).
+// (selection.RefuseSecretArgs); the archive's verbs still name it this way.
 func refuseSecretArgs(args any) error { return selection.RefuseSecretArgs(args) }
 
 // Update runs fn in a transaction with this verb's options.

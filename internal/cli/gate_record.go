@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/input"
 	"github.com/orc-state/orc-state/internal/phase"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
@@ -30,7 +31,7 @@ func (c *GateRecordCmd) Run(e *Env) error {
 		}
 	}
 	for name, v := range map[string]string{"--reviewer": c.Reviewer, "--note": c.Note} {
-		if err := refuseSecrets(name, []byte(v)); err != nil {
+		if err := input.RefuseSecrets(name, []byte(v)); err != nil {
 			return err
 		}
 	}

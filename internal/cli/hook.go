@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/orc-state/orc-state/internal/input"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
@@ -60,7 +61,7 @@ const hookStdinTimeout = 2 * time.Second
 // run's working directory becomes it: nothing else of the process moves).
 func (e *Env) payload() (hookPayload, error) {
 	var p hookPayload
-	data, err := readWithin(e.Stdin, maxStdin, hookStdinTimeout, nil)
+	data, err := input.Within(e.Stdin, input.MaxStdin, hookStdinTimeout, nil)
 	if err != nil {
 		return p, err
 	}
@@ -98,28 +99,4 @@ func (e *Env) problem(err error) error {
 // paused; nil (and no error) when there is none (selection.Where.Live).
 func (e *Env) liveSession() (*state.Dir, *registry.Registry, *registry.Session, error) {
 	return e.where().Live()
-}
-
-// titlePrefix starts every session title orc-state sets.
-const titlePrefix = "orc: "
-
-// titleIsOurs reports whether the hook may set the session's title: the
-// client applies sessionTitle on startup, resume and fork (and ignores it
-// on compact and clear), replacing whatever title the session had, and its
-// payload's session_title does not say who chose the current one (observed
-// with the real client, 2.1.332; hooks/README.md). So a title is set only
-// when the session has none, or has one orc-state set (it starts with
-// titlePrefix); a name the user gave (claude -n, /rename) is left alone.
-func titleIsOurs(p hookPayload) bool {
-	switch p.Source {
-	case "compact", "clear":
-		return false
-	}
-	switch t := p.SessionTitle.(type) {
-	case nil:
-		return true
-	case string:
-		return t == "" || strings.HasPrefix(t, titlePrefix)
-	}
-	return false // a title of a shape we do not know: leave it
 }

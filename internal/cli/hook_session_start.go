@@ -1,25 +1,12 @@
 package cli
 
 import (
-	"errors"
-	"fmt"
-
-	"github.com/orc-state/orc-state/internal/packet"
-	"github.com/orc-state/orc-state/internal/safetext"
-	"github.com/orc-state/orc-state/registry"
+	"github.com/orc-state/orc-state/internal/resume"
+	"github.com/orc-state/orc-state/internal/selection"
 )
 
 // HookSessionStartCmd is `hook session-start`.
 type HookSessionStartCmd struct{}
-
-// sessionStartOutput is the hook's JSON answer.
-type sessionStartOutput struct {
-	HookSpecificOutput struct {
-		HookEventName     string `json:"hookEventName"`
-		AdditionalContext string `json:"additionalContext"`
-		SessionTitle      string `json:"sessionTitle,omitempty"`
-	} `json:"hookSpecificOutput"`
-}
 
 // Help is the detail of hook session-start --help: the payload fields read.
 func (c *HookSessionStartCmd) Help() string {
@@ -33,7 +20,8 @@ a subagent (agent_id set) or without a live session; always exit 0.`
 }
 
 // Run injects the resume packet after compaction or on resume, a one-line
-// banner on startup or clear, and nothing when there is no live session.
+// banner on startup or clear, and nothing when there is no live session
+// (resume.SessionStart decides; Run reads the payload and prints).
 func (c *HookSessionStartCmd) Run(e *Env) error {
 	p, err := e.payload()
 	if err != nil {
@@ -43,37 +31,16 @@ func (c *HookSessionStartCmd) Run(e *Env) error {
 		return nil
 	}
 	e.actor = "hook:SessionStart"
-	d, reg, s, err := e.liveSession()
-	if err != nil || s == nil {
-		if err != nil {
-			return e.problem(err)
-		}
+	a := resume.SessionStart(resume.Start{
+		Run:    selection.Run{Flag: e.sessionFlag, DirFlag: e.G.Dir, Wd: e.wd, Environ: e.proc.Environ, Clock: e.proc.Stamp},
+		Source: p.Source, Title: p.SessionTitle, Now: e.proc.Now(),
+	})
+	for _, err := range a.Problems {
+		e.problem(err)
+	}
+	if a.JSON == nil {
 		return nil
 	}
-	if path := e.getenv("CLAUDE_ENV_FILE"); path != "" {
-		if why := envFileRefusal(d, path, e.wd); why != "" {
-			e.problem(errors.New(why))
-		} else if err := writeEnvFile(e.abs(path), orcExports(d, s, e.wd)); err != nil {
-			e.problem(err)
-		}
-	}
-	var out sessionStartOutput
-	out.HookSpecificOutput.HookEventName = "SessionStart"
-	if titleIsOurs(p) {
-		out.HookSpecificOutput.SessionTitle = safetext.Clip(fmt.Sprintf("%s%s %s [%s]", titlePrefix, s.Command, s.GitBranch, s.Phase), 120)
-	}
-	switch p.Source {
-	case "compact", "resume", "fork":
-		agent, _ := e.agent("") // whose claim the packet shows first
-		out.HookSpecificOutput.AdditionalContext = packet.Build(d, reg, s, agent, e.now()).HostContext(func(ctx string) any {
-			o := out
-			o.HookSpecificOutput.AdditionalContext = ctx
-			return o
-		})
-	default:
-		out.HookSpecificOutput.AdditionalContext = fmt.Sprintf(
-			"orc-state: session %s (%s, phase %s/%d %s, %s) is registered for this branch; `orc-state resume` prints its resume packet.",
-			s.SessionID, s.Command, s.Phase, s.TotalPhases, registry.Deref(s.PhaseLabel), s.Status)
-	}
-	return printJSON(e, out, "")
+	_, err = e.Stdout.Write(a.JSON)
+	return err
 }

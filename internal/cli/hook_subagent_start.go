@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/orc-state/orc-state/internal/packet"
+	"github.com/orc-state/orc-state/internal/resume"
 )
 
 // HookSubagentStartCmd is `hook subagent-start`.
@@ -47,7 +48,7 @@ func (c *HookSubagentStartCmd) Run(e *Env) error {
 			return e.problem(err)
 		}
 	}
-	var out sessionStartOutput
+	var out resume.HookOutput
 	out.HookSpecificOutput.HookEventName = "SubagentStart"
 	out.HookSpecificOutput.AdditionalContext = packet.SubagentBrief(s, agent)
 	return printJSON(e, out, "")

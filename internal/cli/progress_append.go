@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/input"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/textin"
@@ -38,7 +39,7 @@ func (c *ProgressAppendCmd) Run(e *Env) error {
 	if err := checkText("the progress text", text); err != nil {
 		return err
 	}
-	if err := refuseSecrets("--title", []byte(c.Title)); err != nil {
+	if err := input.RefuseSecrets("--title", []byte(c.Title)); err != nil {
 		return err
 	}
 	title := c.Title

@@ -3,19 +3,11 @@ package cli
 // What the slice verbs share: reading the ledger and the decisions.
 
 import (
-	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/internal/fault"
-	"github.com/orc-state/orc-state/internal/ledger"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
 )
-
-// readLedger reads a session's ledger inside a transaction (ledger.Read).
-func readLedger(tx *state.Tx, id string) (*slices.Ledger, error) { return ledger.Read(tx, id) }
-
-// readDecisions reads a session's decisions inside a transaction.
-func readDecisions(tx *state.Tx, id string) (*decisions.File, error) { return ledger.Decisions(tx, id) }
 
 // ledgerFor reads a session's ledger without a lock.
 func (e *Env) ledgerFor(explicit string) (*state.Dir, *registry.Session, *slices.Ledger, error) {

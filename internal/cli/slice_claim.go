@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/ledger"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
@@ -84,36 +83,8 @@ func (e *Env) unclaimUnprinted(branch string, r slices.ClaimResult, agent string
 	})
 }
 
-// agent returns the agent id: the flag, else the agent of this worktree's
-// binding, else $ORC_ACTOR, else the current worktree's root (the working
-// directory outside git). The default is stable across calls of one agent
-// and differs between worktrees, which is how Claude Code runs parallel
-// subagents; the binding's agent comes before $ORC_ACTOR because a host
-// may hand one environment to every subagent it starts.
-func (e *Env) agent(flag string) (string, error) {
-	a, from := flag, "--agent"
-	if a == "" {
-		if b, err := e.worktreeBinding(); err == nil && b != nil && b.Agent != "" {
-			a, from = b.Agent, "the worktree's binding"
-		}
-	}
-	if a == "" {
-		a, from = e.getenv("ORC_ACTOR"), "$ORC_ACTOR"
-	}
-	if a == "" {
-		a, from = e.wd, "the working directory"
-		if d, err := e.Dir(); err == nil && d.Git != nil {
-			a, from = d.Git.WorktreeRoot, "the worktree path"
-		}
-	}
-	if err := slices.CheckAgent(a); err != nil {
-		return "", fault.Usagef("%s: %v", from, err).WithHint("pass --agent NAME")
-	}
-	if err := refuseSecrets(from, []byte(a)); err != nil {
-		return "", err
-	}
-	return a, nil
-}
+// agent returns the agent id for the flag (selection.Where.Agent).
+func (e *Env) agent(flag string) (string, error) { return e.where().Agent(flag, e.wd) }
 
 // agentWithLease resolves the agent and checks the lease, which claim and
 // renew both need before they take the lock.

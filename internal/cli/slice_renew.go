@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/orc-state/orc-state/internal/ledger"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
@@ -24,7 +25,7 @@ func (c *SliceRenewCmd) Run(e *Env) error {
 	now := e.now()
 	var r slices.ClaimResult
 	err = e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
-		l, err := readLedger(tx, s.SessionID)
+		l, err := ledger.Read(tx, s.SessionID)
 		if err != nil {
 			return err
 		}

@@ -63,7 +63,7 @@ func (e *Env) syncKey(s *refsync.Syncer, key string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	ss, err := e.findKey(reg, key)
+	ss, err := e.where().FindKey(reg, key)
 	switch {
 	case err == nil:
 		return ss.SessionID, nil

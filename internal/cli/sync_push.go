@@ -22,7 +22,7 @@ func (c *SyncPushCmd) Run(e *Env) error {
 	}
 	var ids []string
 	if c.Key != "" {
-		ss, err := e.findKey(reg, c.Key) // the selector rules of every session verb
+		ss, err := e.where().FindKey(reg, c.Key) // the selector rules of every session verb
 		if err != nil {
 			return err
 		}

@@ -9,7 +9,9 @@ import (
 	"github.com/orc-state/orc-state/internal/binding"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/input"
 	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/slices"
@@ -52,11 +54,11 @@ func (c *WorktreeAddCmd) Run(e *Env) error {
 	// What git is about to check out, as far as it can be told beforehand:
 	// a branch with a session of its own would make the binding ambiguous.
 	if b := c.branchToBe(path); b != "" {
-		reg, _, err := d.ReadRegistryFor(branchKeys(b)...)
+		reg, _, err := d.ReadRegistryFor(selection.BranchKeys(b)...)
 		if err != nil {
 			return err
 		}
-		if own := ownSession(reg, b); own != nil && own.SessionID != s.SessionID {
+		if own := reg.ForBranch(b); own != nil && own.SessionID != s.SessionID {
 			return fault.Usagef("branch %q has its own session %s; a worktree on it bound to %s would select two sessions", b, own.SessionID, s.SessionID).
 				WithHint("check out a new branch (-b BRANCH) or a detached HEAD (--detach) for %s's work", s.SessionID)
 		}
@@ -123,7 +125,7 @@ func checkWorktreeAgent(agent string) error {
 	if err := slices.CheckAgent(agent); err != nil {
 		return err
 	}
-	if err := refuseSecrets("--agent", []byte(agent)); err != nil {
+	if err := input.RefuseSecrets("--agent", []byte(agent)); err != nil {
 		return err
 	}
 	return checkNewAgent(agent)

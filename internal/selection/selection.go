@@ -18,9 +18,12 @@
 // bumps updatedAt, regenerates the mirror and journals.
 //
 // It reads the run through Where (plain values and functions), never the
-// CLI's Env. It imports state, registry, binding, gitx and the leaf
-// packages below them (fault, safetext, secrets, suggest, atomicfile);
-// internal/verify and internal/cli import it, and it imports neither.
+// CLI's Env; Run builds a Where from the run's plain values for a package
+// that decides a verb's whole answer (internal/resume), and Where.Agent
+// says who the run's agent is. It imports state, registry, slices,
+// binding, gitx and the leaf packages below them (fault, safetext,
+// secrets, suggest, atomicfile, input, environ); internal/verify,
+// internal/resume and internal/cli import it, and it imports none of them.
 package selection
 
 import (

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package cli
+package envfile
 
 // linkCount: hard links are not counted here.
 func linkCount(string) uint64 { return 1 }

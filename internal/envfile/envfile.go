@@ -1,4 +1,11 @@
-package cli
+// Package envfile owns what the SessionStart hook appends to the host's
+// $CLAUDE_ENV_FILE: the ORC_* exports that point the agent's later shell
+// calls at this state dir and session, where appending is refused (inside
+// the state dir or a git dir, also through a symlink or a hard link:
+// Refusal), and the append itself, which adds nothing when the file's last
+// assignments are ours already and keeps every line others wrote. Export
+// does all three; the hook prints what it returns as a problem.
+package envfile
 
 import (
 	"bytes"
@@ -14,6 +21,19 @@ import (
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
+
+// Export appends the exports of session s in d to path, the value of
+// $CLAUDE_ENV_FILE (relative to wd when relative), unless Refusal refuses
+// the path: the error then says why, and nothing is written.
+func Export(d *state.Dir, s *registry.Session, path, wd string) error {
+	if why := Refusal(d, path, wd); why != "" {
+		return errors.New(why)
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(wd, path)
+	}
+	return writeEnvFile(filepath.Clean(path), orcExports(d, s, wd))
+}
 
 // maxEnvFile bounds how much of $CLAUDE_ENV_FILE is read to find the
 // exports already there.
@@ -99,7 +119,7 @@ func writeEnvFile(path string, vars [][2]string) error {
 	return nil
 }
 
-// envFileRefusal says why the exports must not be appended to path, the
+// Refusal says why the exports must not be appended to path, the
 // value of $CLAUDE_ENV_FILE (relative to wd when relative): it lies inside
 // the state dir or the repository's git dir (its own or the common one),
 // also when reached through a symlinked folder on its way, or it is a
@@ -107,7 +127,7 @@ func writeEnvFile(path string, vars [][2]string) error {
 // theirs). "" when the append may go ahead. Appending there would corrupt
 // what orc-state or git reads (export lines in orc.json make every verb
 // exit 3); the hook says why and writes nothing.
-func envFileRefusal(d *state.Dir, path, wd string) string {
+func Refusal(d *state.Dir, path, wd string) string {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(wd, path)
 	}
