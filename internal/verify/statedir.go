@@ -107,7 +107,8 @@ func StateDir(d *state.Dir, now time.Time, env environ.List) []DirFinding {
 	// An interrupted transaction is named once; what it is in the middle of
 	// (its sessions, temp files and folders) is not reported as damage.
 	inTx := map[string]bool{}
-	in, err := d.Pending()
+	logged := readPending(d)
+	in, err := logged.in, logged.err
 	if err != nil {
 		add("", "transaction.unreadable", "orc-state doctor after fixing the cause", "%v", err)
 	}
@@ -176,7 +177,7 @@ func StateDir(d *state.Dir, now time.Time, env environ.List) []DirFinding {
 				"the registry lists %s but its folder does not exist", s.SessionID)
 			continue
 		}
-		fs, err := Session(d, reg, s, now)
+		fs, err := session(d, reg, s, now, logged)
 		if err != nil {
 			add(s.SessionID, "session.unreadable", "orc-state verify --session="+safetext.Quote(s.SessionID), "%v", err)
 			continue

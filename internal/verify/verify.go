@@ -47,12 +47,30 @@ type Finding struct {
 // Session runs every check that needs no git on session s; now judges its
 // slice claims.
 func Session(d *state.Dir, reg *registry.Registry, s *registry.Session, now time.Time) ([]Finding, error) {
+	return session(d, reg, s, now, readPending(d))
+}
+
+// pending is what the state dir's write-ahead log says is interrupted
+// (Dir.Pending), read once by a check of many sessions: the log can hold
+// up to a MiB of records, and reading it per session made doctor on 1,000
+// sessions cost seconds and a GiB of memory.
+type pending struct {
+	in  *state.Intent
+	err error
+}
+
+func readPending(d *state.Dir) pending {
+	in, err := d.Pending()
+	return pending{in, err}
+}
+
+func session(d *state.Dir, reg *registry.Registry, s *registry.Session, now time.Time, p pending) ([]Finding, error) {
 	var out []Finding
 	add := func(code, next, format string, args ...any) {
 		out = append(out, Finding{Code: code, Message: fmt.Sprintf(format, args...), Next: next})
 	}
 	repair := "orc-state repair --session=" + safetext.Quote(s.SessionID)
-	f, mid := interrupted(d, s.SessionID)
+	f, mid := interrupted(d, s.SessionID, p)
 	if f != nil {
 		out = append(out, *f)
 	}
@@ -124,8 +142,8 @@ func StoredSecrets(d *state.Dir, s *registry.Session) []Finding {
 // interrupted reports whether session id is in the middle of a
 // transaction: one recorded as interrupted (a finding), or one another
 // process is running now (no finding; its files settle when it ends).
-func interrupted(d *state.Dir, id string) (*Finding, bool) {
-	in, err := d.Pending()
+func interrupted(d *state.Dir, id string, p pending) (*Finding, bool) {
+	in, err := p.in, p.err
 	if err != nil {
 		return &Finding{Code: "transaction.unreadable", Message: err.Error(), Next: "orc-state doctor"}, true
 	}
