@@ -2,11 +2,9 @@ package cli
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/orc-state/orc-state/internal/archive"
-	"github.com/orc-state/orc-state/internal/fault"
-	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/removal"
 )
 
 // ArchiveListCmd is `archive list`.
@@ -21,17 +19,9 @@ type ArchiveListCmd struct {
 // take (its metadata or its content fails archive.Check), why. A read: no
 // lock, nothing written.
 func (c *ArchiveListCmd) Run(e *Env) error {
-	d, err := e.Dir()
+	all, err := e.removal().List(c.Session)
 	if err != nil {
 		return err
-	}
-	store := archive.Open(d)
-	all, err := store.List(c.Session)
-	if err == nil {
-		err = store.CheckAll(all) // each validated whole, as a restore would
-	}
-	if err != nil {
-		return fault.Wrap(fault.Invalid, err, "cannot list the archives").WithHint("run git status to see why git cannot answer")
 	}
 	if c.JSON {
 		if all == nil {
@@ -39,16 +29,6 @@ func (c *ArchiveListCmd) Run(e *Env) error {
 		}
 		return printJSON(e, all, "  ")
 	}
-	var b strings.Builder
-	printHeader(&b, c.Header, "session", "time", "kind", "verb", "at", "files", "size", "where")
-	for _, a := range all {
-		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%s\t%d files\t%d bytes\t%s", safetext.Escape(a.Session), safetext.Escape(a.Time), safetext.Escape(a.Kind),
-			safetext.Escape(a.Verb), safetext.Escape(a.At), a.Files, a.Size, safetext.Escape(a.Name))
-		if a.Invalid != "" {
-			fmt.Fprintf(&b, "\tinvalid: %s", safetext.Escape(a.Invalid))
-		}
-		b.WriteByte('\n')
-	}
-	_, err = fmt.Fprint(e.Stdout, b.String())
+	_, err = fmt.Fprint(e.Stdout, removal.ListText(all, c.Header))
 	return err
 }

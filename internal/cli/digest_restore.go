@@ -5,6 +5,7 @@ import (
 	"github.com/orc-state/orc-state/internal/archive"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/journal"
+	"github.com/orc-state/orc-state/internal/removal"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
 )
@@ -34,7 +35,7 @@ func (c *DigestRestoreCmd) Run(e *Env) error {
 // pickArchive finds, before any lock, the archive of kind of the chosen
 // session (made at TIME, else the newest) and reads it.
 func (e *Env) pickArchive(explicit, at, kind string) (archive.Archive, archive.Snapshot, error) {
-	if at != "" && !archiveTimePattern.MatchString(at) {
+	if at != "" && !archive.IsTimeArg(at) {
 		return archive.Archive{}, nil, fault.Usagef("--at %q is no archive time", at).WithHint("orc-state archive list shows the archives and their times")
 	}
 	d, _, s, err := e.Session(explicit)
@@ -51,7 +52,7 @@ func (e *Env) pickArchive(explicit, at, kind string) (archive.Archive, archive.S
 		return archive.Archive{}, nil, fault.NotFoundf("no %s archive of %s", kind, safetext.Escape(s.SessionID)).
 			WithHint("orc-state archive list --session=%s shows its archives", safetext.Quote(s.SessionID))
 	}
-	r, err := restorable(store, a)
+	r, err := removal.Restorable(store, a)
 	if err != nil {
 		return archive.Archive{}, nil, err
 	}

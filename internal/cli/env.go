@@ -128,15 +128,6 @@ func (e *Env) Mutate(explicit string, args any, fn func(tx *state.Tx, s *registr
 	return e.onSession(explicit, selection.Change(args, fn))
 }
 
-// Save validates a changed entry, bumps updatedAt, regenerates its mirror
-// and journals the change (selection.Save); init and the archive's verbs
-// still name it this way.
-func Save(tx *state.Tx, s *registry.Session, args any) error { return selection.Save(tx, s, args) }
-
-// refuseSecretArgs refuses journal arguments that hold a credential
-// (selection.RefuseSecretArgs); the archive's verbs still name it this way.
-func refuseSecretArgs(args any) error { return selection.RefuseSecretArgs(args) }
-
 // Update runs fn in a transaction with this verb's options.
 func (e *Env) Update(fn func(tx *state.Tx) error) error {
 	d, err := e.Dir()

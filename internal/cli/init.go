@@ -100,7 +100,7 @@ func (c *InitCmd) Run(e *Env) error {
 		if !created && string(s.Canonical()) == before {
 			return nil
 		}
-		return Save(tx, s, c)
+		return selection.Save(tx, s, c)
 	})
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/orc-state/orc-state/internal/archive"
+	"github.com/orc-state/orc-state/internal/removal"
 	"github.com/orc-state/orc-state/internal/repair"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
@@ -148,7 +149,7 @@ func (c *RepairCmd) removeOrphan(e *Env) error {
 			return err
 		}
 	}
-	return e.archived(nil, func(d *state.Dir) ([]*archive.Item, error) {
+	return e.removal().Keep(nil, func(d *state.Dir) ([]*archive.Item, error) {
 		return e.fix().OrphanItems(d, name)
 	}, func(tx *state.Tx, store *archive.Store, items []*archive.Item) error {
 		kept, err := e.fix().RemoveOrphan(tx, name, func(now archive.Snapshot) (string, error) {
@@ -156,7 +157,7 @@ func (c *RepairCmd) removeOrphan(e *Env) error {
 			if len(items) > 0 {
 				it = items[0]
 			}
-			return keepCurrent(tx, store, it, name, archive.KindOrphan, e.Verb, e.Actor(), now)
+			return removal.KeepCurrent(tx, store, it, name, archive.KindOrphan, e.Verb, e.Actor(), now)
 		})
 		if err != nil {
 			return err

@@ -36,13 +36,6 @@ type choice = selection.Choice
 // key) and the verb's --session, by the one order of selection.Where.Choose.
 func (e *Env) choose(explicit string) (choice, error) { return e.where().Choose(explicit) }
 
-// findKey returns the session a positional key names (a branch, or a
-// sessionId when no git branch has that name), by the rules of Find
-// (selection.Where.FindKey); cleanup still names it this way.
-func (e *Env) findKey(reg *registry.Registry, key string) (*registry.Session, error) {
-	return e.where().FindKey(reg, key)
-}
-
 // ownSession is the session whose gitBranch is branch, or nil
 // (registry.Registry.ForBranch); worktree list still names it this way.
 func ownSession(reg *registry.Registry, branch string) *registry.Session {
