@@ -195,3 +195,21 @@ func TestTimeName(t *testing.T) {
 		}
 	}
 }
+
+// A restore's ID@TIME splits at the last @ only when what follows is an
+// archive time: an @ elsewhere belongs to the ID.
+func TestSplitArgTakesOnlyATime(t *testing.T) {
+	for _, c := range []struct{ arg, id, at string }{
+		{"feat-x", "feat-x", ""},
+		{"feat-x@20260102T030405Z", "feat-x", "20260102T030405Z"},
+		{"feat-x@20260102T030405Z-2", "feat-x", "20260102T030405Z-2"},
+		{"a@b@20260102T030405Z", "a@b", "20260102T030405Z"},
+		{"user@host", "user@host", ""},
+		{"feat-x@2026-01-02", "feat-x@2026-01-02", ""},
+		{"feat-x@20260102T030405Z-", "feat-x@20260102T030405Z-", ""},
+	} {
+		if id, at := SplitArg(c.arg); id != c.id || at != c.at {
+			t.Errorf("SplitArg(%q) = %q, %q; want %q, %q", c.arg, id, at, c.id, c.at)
+		}
+	}
+}
