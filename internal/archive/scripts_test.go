@@ -12,12 +12,12 @@ import (
 // (clitest.Main), for the scenarios' `exec orc-state`.
 func TestMain(m *testing.M) { clitest.Main(m) }
 
-// TestScripts runs the CLI scenarios of removal and its sweeps
-// (testdata/script: archive_*.txtar, the archives of the removing verbs;
-// session_remove_*, session_restore_*, digest_restore_*: removal and its
-// restores; cleanup_*, doctor_*, repair_*: the sweeps, doctor's findings
-// and repair of what removal leaves) with the scenario commands every CLI scenario has
-// (clitest.Scripts).
+// TestScripts runs the CLI scenarios of the archives (testdata/script:
+// archive_*.txtar, the archives of the removing verbs, listed and checked;
+// doctor_*, repair_*, workspace_*: doctor's findings and repair of what
+// removal leaves) with the scenario commands every CLI scenario has
+// (clitest.Scripts). Those of the removing verbs themselves are beside
+// internal/removal.
 func TestScripts(t *testing.T) {
 	t.Parallel()
 	testscript.Run(t, clitest.Scripts("testdata/script"))

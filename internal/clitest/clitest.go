@@ -1,6 +1,6 @@
 // Package clitest is what the test packages of the orc-state command share
 // (cmd/orc-state, whose tests run the CLI mostly in process; the scenarios
-// beside internal/refsync, internal/gitx and internal/archive;
+// beside internal/refsync, internal/gitx, internal/archive and internal/removal;
 // internal/faulttest; and internal/proctest, whose tests need real
 // processes): a test binary that
 // doubles as orc-state, with its test seams; the hermetic environment its

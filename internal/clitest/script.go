@@ -18,7 +18,7 @@ import (
 // as orc-state: the package's TestMain must be Main), and the scenario
 // commands below. The scenarios live beside the package whose behaviour
 // they pin (cmd/orc-state, internal/refsync, internal/gitx,
-// internal/archive), so that each
+// internal/archive, internal/removal), so that each
 // test binary holds a share of them and go test runs the shares side by
 // side.
 func Scripts(dir string) testscript.Params {
