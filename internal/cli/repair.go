@@ -170,6 +170,3 @@ func (c *RepairCmd) removeOrphan(e *Env) error {
 		return nil
 	})
 }
-
-// tombstone is a line of removed.jsonl, by this run.
-func (e *Env) tombstone(fields map[string]any) []byte { return e.fix().Tombstone(fields) }
