@@ -1,10 +1,9 @@
 package cli
 
 import (
-	"strings"
-
 	"github.com/orc-state/orc-state/internal/packet"
 	"github.com/orc-state/orc-state/internal/resume"
+	"github.com/orc-state/orc-state/internal/worktrees"
 )
 
 // HookSubagentStartCmd is `hook subagent-start`.
@@ -39,7 +38,7 @@ func (c *HookSubagentStartCmd) Run(e *Env) error {
 		}
 		return nil
 	}
-	agent := subagentID(p.AgentType, p.AgentID)
+	agent := worktrees.SubagentID(p.AgentType, p.AgentID)
 	if b, err := e.worktreeBinding(); err == nil && b != nil && b.Agent != "" {
 		agent = b.Agent // the worktree's own agent
 	}
@@ -60,33 +59,4 @@ func (c *HookSubagentStartCmd) Run(e *Env) error {
 func (e *Env) enter(dir string) {
 	e.wd, e.dir = dir, nil
 	e.bindingRead, e.bound, e.boundErr = false, nil, nil
-}
-
-// subagentID is the agent id for a subagent the client names by type and
-// id ("general-purpose" and "a1b2…"): both, reduced to the safe alphabet
-// (every other character a "-"), the type's leading characters that are
-// not a letter or digit dropped, so that the id starts with one and can
-// never read as a flag ("subagent" when no type is left); "" when the
-// client gave no id.
-func subagentID(agentType, id string) string {
-	keep := func(s string, n int) string {
-		s = strings.Map(func(r rune) rune {
-			if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-' {
-				return r
-			}
-			return '-'
-		}, s)
-		if len(s) > n {
-			s = s[:n]
-		}
-		return s
-	}
-	if id = keep(id, 64); id == "" {
-		return ""
-	}
-	t := strings.TrimLeft(keep(agentType, 40), "-._")
-	if t == "" {
-		t = "subagent"
-	}
-	return t + "-" + id
 }

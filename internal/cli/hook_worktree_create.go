@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"context"
 	"fmt"
-	"path/filepath"
 
-	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/worktrees"
 )
 
 // HookWorktreeCreateCmd is `hook worktree-create`.
@@ -25,7 +23,9 @@ name that is not one folder name of [A-Za-z0-9._-], or git's refusal,
 creates nothing, prints nothing on stdout and one line on stderr. Exit 0.`
 }
 
-// Run makes and binds the worktree the client asks for.
+// Run makes and binds the worktree the client asks for
+// (worktrees.Run.Create and Bind), printing its path first: the client's
+// worktree never waits on the binding.
 func (c *HookWorktreeCreateCmd) Run(e *Env) error {
 	p, err := e.payload()
 	if err != nil {
@@ -36,61 +36,16 @@ func (c *HookWorktreeCreateCmd) Run(e *Env) error {
 	if name == "" {
 		name = p.WorktreeName
 	}
-	if err := checkWorktreeName(name); err != nil {
-		return e.problem(err)
-	}
-	d, err := e.Dir()
+	r := e.worktreeRun()
+	made, err := r.Create(worktrees.Requested{Name: name, BasePath: p.BasePath, SourceRef: p.SourceRef, AgentType: p.AgentType, AgentID: p.AgentID})
 	if err != nil {
 		return e.problem(err)
 	}
-	if d.Git == nil || d.Git.WorktreeRoot == "" {
-		return e.problem(fmt.Errorf("cwd is not inside a git worktree"))
-	}
-	// The session is the one selected where the client runs, before the
-	// new worktree exists.
-	_, _, s, selErr := e.liveSession()
-	base := p.BasePath
-	if base == "" || !filepath.IsAbs(base) {
-		base = filepath.Join(d.Git.WorktreeRoot, ".claude", "worktrees")
-	}
-	path := filepath.Join(filepath.Clean(base), name)
-	ctx, cancel := context.WithTimeout(context.Background(), gitx.AddTimeout)
-	err = d.Git.AddWorktree(ctx, path, "worktree-"+name, p.SourceRef, false)
-	cancel()
-	if err != nil {
-		return e.problem(fmt.Errorf("git worktree add refused: %v", err))
-	}
-	// The path first: the client's worktree never waits on the binding.
-	if _, err := fmt.Fprintln(e.Stdout, path); err != nil {
+	if _, err := fmt.Fprintln(e.Stdout, made.Path); err != nil {
 		return nil
 	}
-	switch {
-	case selErr != nil:
-		return e.problem(fmt.Errorf("created %s, not bound: %v", path, selErr))
-	case s == nil:
-		return nil // no live session: nothing to bind to
-	}
-	l, err := gitx.Discover(path, gitx.CleanEnv(e.proc.Environ))
-	if err == nil && !l.Linked {
-		err = fmt.Errorf("not a linked worktree")
-	}
-	if err == nil {
-		err = e.bindWorktree(l, s.SessionID, subagentID(p.AgentType, p.AgentID))
-	}
-	if err != nil {
-		return e.problem(fmt.Errorf("created %s, not bound to session %s: %v", path, s.SessionID, err))
-	}
-	return nil
-}
-
-// checkWorktreeName refuses a worktree name that is not one plain folder
-// name: the payload's name becomes a path and a branch.
-func checkWorktreeName(name string) error {
-	if name == "" {
-		return fmt.Errorf("the payload names no worktree (name, worktree_name)")
-	}
-	if len(name) > 64 || name[0] == '.' || name[0] == '-' || subagentID("", name) != "subagent-"+name {
-		return fmt.Errorf("worktree name %q is not a folder name of [A-Za-z0-9._-] (at most 64, not starting with . or -)", name)
+	if err := r.Bind(made); err != nil {
+		return e.problem(err)
 	}
 	return nil
 }

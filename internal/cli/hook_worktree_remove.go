@@ -18,7 +18,7 @@ folder is already gone. A worktree git keeps stays bound. It prints nothing
 and exits 0, saying on stderr why when something failed.`
 }
 
-// Run removes the client's worktree and its binding.
+// Run removes the client's worktree and its binding (worktrees.Run.Discard).
 func (c *HookWorktreeRemoveCmd) Run(e *Env) error {
 	p, err := e.payload()
 	if err != nil {
@@ -28,7 +28,7 @@ func (c *HookWorktreeRemoveCmd) Run(e *Env) error {
 	if p.WorktreePath == "" || !filepath.IsAbs(p.WorktreePath) {
 		return e.problem(fmt.Errorf("worktree_path %q is not an absolute path", p.WorktreePath))
 	}
-	if err := e.removeWorktree(filepath.Clean(p.WorktreePath), false); err != nil {
+	if err := e.worktreeRun().Discard(filepath.Clean(p.WorktreePath)); err != nil {
 		return e.problem(err)
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"github.com/orc-state/orc-state/internal/ledger"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/worktrees"
 	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
 )
@@ -36,7 +37,7 @@ func (c *SliceClaimCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	if err := checkNewAgent(c.Agent); err != nil {
+	if err := worktrees.CheckNewAgent(c.Agent); err != nil {
 		return err
 	}
 	now := e.now()

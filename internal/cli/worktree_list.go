@@ -3,16 +3,8 @@ package cli
 import (
 	"fmt"
 	"strings"
-	"time"
 
-	"github.com/orc-state/orc-state/internal/binding"
-	"github.com/orc-state/orc-state/internal/fault"
-	"github.com/orc-state/orc-state/internal/gitx"
-	"github.com/orc-state/orc-state/internal/safetext"
-	"github.com/orc-state/orc-state/internal/state"
-	"github.com/orc-state/orc-state/internal/verify"
-	"github.com/orc-state/orc-state/registry"
-	"github.com/orc-state/orc-state/slices"
+	"github.com/orc-state/orc-state/internal/worktrees"
 )
 
 // WorktreeListCmd is `worktree list`.
@@ -21,149 +13,26 @@ type WorktreeListCmd struct {
 	JSON bool `name:"json" help:"JSON rows."`
 }
 
-// worktreeRow is one worktree as `worktree list` shows it.
-type worktreeRow struct {
-	Path     string `json:"path"`
-	Branch   string `json:"branch"` // "" when detached
-	Detached bool   `json:"detached,omitempty"`
-	Main     bool   `json:"main,omitempty"`
-	// Session is the session verbs select there: the bound one, else
-	// the branch's own; "" for none.
-	Session string `json:"session"`
-	Bound   bool   `json:"bound"`
-	// Agent is the bound agent id; "" when the binding names none (the
-	// agent id is then $ORC_ACTOR's, else the worktree's path).
-	Agent  string   `json:"agent"`
-	Claims []string `json:"claims"` // live claims of the worktree's agent (bound, else its path)
-	Gone   bool     `json:"gone,omitempty"`
-	// Foreign: the binding names a worktree of another repository
-	// (doctor's worktree.foreign), listed with the gone ones.
-	Foreign bool `json:"foreign,omitempty"`
-}
-
-// Run lists the repository's worktrees (git's list, read by hand) with
-// the session each selects, its bound agent and the slices that agent
-// holds; a binding whose worktree is gone is listed last, marked gone (or,
-// naming another repository's worktree, foreign, as doctor says).
+// Run lists the repository's worktrees with the session each selects, its
+// bound agent and the slices that agent holds (worktrees.List), as TSV or
+// JSON.
 func (c *WorktreeListCmd) Run(e *Env) error {
 	d, err := e.Dir()
 	if err != nil {
 		return err
 	}
-	if d.Git == nil {
-		return fault.Usagef("not inside a git repository").WithHint("run orc-state worktree list inside the repository")
-	}
-	trees, err := d.Git.Worktrees()
-	if err != nil {
-		return fault.Wrap(fault.Invalid, err, "cannot list the worktrees")
-	}
-	reg, _, err := d.ReadRegistry()
+	rows, err := worktrees.List(d, e.now())
 	if err != nil {
 		return err
 	}
-	f, err := readBindings(d)
-	if err != nil {
-		return err
-	}
-	rows := worktreeRows(d, reg, f, trees, e.now())
 	if c.JSON {
 		return printJSON(e, rows, "  ")
 	}
 	var b strings.Builder
 	printHeader(&b, c.Header, "path", "branch", "session", "agent", "claims")
 	for _, r := range rows {
-		b.WriteString(r.text() + "\n")
+		b.WriteString(r.Text() + "\n")
 	}
 	_, err = fmt.Fprint(e.Stdout, b.String())
 	return err
-}
-
-// worktreeRows joins git's worktrees with the bindings and the sessions.
-func worktreeRows(d *state.Dir, reg *registry.Registry, f *binding.File, trees []gitx.Worktree, now time.Time) []worktreeRow {
-	rows := []worktreeRow{}
-	used := map[string]bool{} // the gitDirs of bindings shown
-	ledgers := map[string]*slices.Ledger{}
-	for _, w := range trees {
-		if w.Missing && w.Path == "" {
-			continue
-		}
-		r := worktreeRow{Path: w.Path, Branch: w.Branch, Detached: w.Detached, Main: w.Main}
-		agent := w.Path
-		if b := f.ByGitDir(w.GitDir); b != nil && !w.Main && b.Names(w.GitDir, w.Path, binding.MadeAt(w.GitDir), gitx.SameDir) {
-			used[b.GitDir] = true
-			r.Session, r.Bound, r.Agent = b.Session, true, b.Agent
-			if b.Agent != "" {
-				agent = b.Agent
-			}
-		} else if s := ownSession(reg, w.Branch); s != nil && w.Branch != "" {
-			r.Session = s.SessionID
-		}
-		r.Gone = w.Missing
-		r.Claims = heldBy(d, ledgers, r.Session, agent, now)
-		rows = append(rows, r)
-	}
-	for _, b := range f.Worktrees {
-		if !used[b.GitDir] {
-			agent := b.Agent
-			if agent == "" {
-				agent = b.Path
-			}
-			foreign := verify.Foreign(d, b)
-			rows = append(rows, worktreeRow{Path: b.Path, Session: b.Session, Bound: true, Agent: b.Agent, Gone: !foreign, Foreign: foreign,
-				Claims: heldBy(d, ledgers, b.Session, agent, now)})
-		}
-	}
-	return rows
-}
-
-// heldBy lists the slices of session's ledger that agent holds live at now.
-func heldBy(d *state.Dir, cache map[string]*slices.Ledger, session, agent string, now time.Time) []string {
-	ids := []string{}
-	if session == "" || registry.CheckKey(session) != nil {
-		return ids
-	}
-	l, seen := cache[session]
-	if !seen {
-		if data, err := d.ReadFile(session, state.LedgerFile); err == nil && data != nil {
-			l, _ = slices.Parse(data)
-		}
-		cache[session] = l
-	}
-	if l == nil {
-		return ids
-	}
-	for _, h := range l.Holdings(now) {
-		if h.By == agent {
-			ids = append(ids, h.ID)
-		}
-	}
-	return ids
-}
-
-// text is the row as TSV: path, branch ((detached), (gone) for a
-// binding whose worktree is gone, (other repository) for a binding to
-// another repository's worktree), session (with "(branch)" when the
-// branch's own selects it rather than a binding), agent, claims; "-" for
-// nothing.
-func (r worktreeRow) text() string {
-	dash := func(s string) string {
-		if s == "" {
-			return "-"
-		}
-		return safetext.Escape(s)
-	}
-	branch := r.Branch
-	switch {
-	case r.Foreign:
-		branch = "(other repository)"
-	case r.Gone:
-		branch = "(gone)"
-	case r.Detached:
-		branch = "(detached)"
-	}
-	session := r.Session
-	if session != "" && !r.Bound {
-		session += " (branch)"
-	}
-	return strings.Join([]string{dash(r.Path), dash(branch), dash(session), dash(r.Agent), dash(strings.Join(r.Claims, ","))}, "\t")
 }

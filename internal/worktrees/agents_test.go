@@ -1,4 +1,4 @@
-package cli
+package worktrees
 
 import (
 	"strings"
@@ -20,12 +20,12 @@ func TestSubagentID(t *testing.T) {
 		{"--force", "x", "force-x"},
 		{".hidden", "1", "hidden-1"},
 	} {
-		got := subagentID(tt.agentType, tt.id)
+		got := SubagentID(tt.agentType, tt.id)
 		if got != tt.want {
-			t.Errorf("subagentID(%q, %q) = %q, want %q", tt.agentType, tt.id, got, tt.want)
+			t.Errorf("SubagentID(%q, %q) = %q, want %q", tt.agentType, tt.id, got, tt.want)
 		}
 		if p := safetext.NameProblem(got, safetext.MaxName); got != "" && p != "" {
-			t.Errorf("subagentID(%q, %q) = %q %s; an agent id is of the safe alphabet", tt.agentType, tt.id, got, p)
+			t.Errorf("SubagentID(%q, %q) = %q %s; an agent id is of the safe alphabet", tt.agentType, tt.id, got, p)
 		}
 	}
 }
