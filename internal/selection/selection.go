@@ -23,7 +23,8 @@
 // says who the run's agent is. It imports state, registry, slices,
 // binding, gitx and the leaf packages below them (fault, safetext,
 // secrets, suggest, atomicfile, input, environ); internal/verify,
-// internal/resume and internal/cli import it, and it imports none of them.
+// internal/resume, internal/worktrees, internal/workspace and internal/cli
+// import it, and it imports none of them.
 package selection
 
 import (
