@@ -21,17 +21,7 @@ func (c *HookSubagentStartCmd) Run(e *Env) error {
 		return e.problem(err)
 	}
 	e.actor = "hook:SubagentStart"
-	unbound := e.unboundLinked()
-	_, _, s, err := e.liveSession()
-	if err == nil && s == nil && unbound {
-		// A worktree made for the subagent (isolation: worktree) has no
-		// session of its own: the session is the one where Claude Code
-		// started, in the project directory.
-		if dir := e.getenv("CLAUDE_PROJECT_DIR"); dir != "" {
-			e.enter(e.abs(dir))
-			_, _, s, err = e.liveSession()
-		}
-	}
+	s, err := e.subagentSession()
 	if err != nil || s == nil {
 		if err != nil {
 			return e.problem(err)
