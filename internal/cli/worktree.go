@@ -16,19 +16,6 @@ import (
 	"github.com/orc-state/orc-state/internal/worktrees"
 )
 
-// readBindings reads worktrees.json without a lock (worktrees.Read); the
-// archive's verbs and session restore still name it this way.
-func readBindings(d *state.Dir) (*binding.File, error) { return worktrees.Read(d) }
-
-// writeBindings stages worktrees.json (worktrees.Write); session restore
-// still names it this way.
-func writeBindings(tx *state.Tx, f *binding.File) { worktrees.Write(tx, f) }
-
-// unbindSessions drops the bindings of removed sessions
-// (worktrees.UnbindSessions); cleanup and session remove still name it
-// this way.
-func unbindSessions(tx *state.Tx, ids ...string) error { return worktrees.UnbindSessions(tx, ids...) }
-
 // worktreeBinding is the binding of the worktree the run is in
 // (selection.WorktreeBinding), read once; nil when it has none.
 func (e *Env) worktreeBinding() (*binding.Binding, error) {

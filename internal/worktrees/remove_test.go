@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/orc-state/orc-state/internal/fault"
-	"github.com/orc-state/orc-state/internal/state"
 )
 
 // Leave removes a binding once, journaled in its session, and never the
@@ -75,26 +74,5 @@ func TestRemoveRefusesAWorktreeWhoseAgentHoldsLiveClaims(t *testing.T) {
 		if p.files(t) != before {
 			t.Fatalf("%s: a refusal wrote", tt.name)
 		}
-	}
-}
-
-// The bindings of removed sessions go, the others' stay; removing a
-// session bound nowhere writes no bindings file.
-func TestUnbindSessionsDropsOnlyTheRemovedSessions(t *testing.T) {
-	p := newPlace(t)
-	if err := p.run("").bind(p.tree(t, "one", "ref: refs/heads/f1"), "a", ""); err != nil {
-		t.Fatal(err)
-	}
-	if err := p.run("").bind(p.tree(t, "two", "ref: refs/heads/f2"), "b", ""); err != nil {
-		t.Fatal(err)
-	}
-	before := p.files(t)
-	p.update(t, "session remove", func(tx *state.Tx) error { return UnbindSessions(tx, "c") })
-	if p.files(t) != before {
-		t.Fatal("unbinding a session bound nowhere wrote")
-	}
-	p.update(t, "session remove", func(tx *state.Tx) error { return UnbindSessions(tx, "a") })
-	if got := p.bindings(t); got != "two b" {
-		t.Fatalf("bindings %q, want %q", got, "two b")
 	}
 }

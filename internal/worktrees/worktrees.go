@@ -87,26 +87,6 @@ func Write(tx *state.Tx, f *binding.File) {
 	tx.WriteState(binding.FileName, f.Marshal())
 }
 
-// UnbindSessions drops the bindings of sessions that a transaction
-// removes (session remove, cleanup); the worktrees themselves stay.
-func UnbindSessions(tx *state.Tx, ids ...string) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	data, err := tx.Dir().ReadStateFile(binding.FileName)
-	if err != nil || data == nil {
-		return err
-	}
-	f, err := binding.Parse(data)
-	if err != nil {
-		return err
-	}
-	if len(f.RemoveSessions(ids...)) > 0 {
-		Write(tx, f)
-	}
-	return nil
-}
-
 // At is the binding whose path is path (the same folder, or the same name
 // once cleaned when the folder is gone); nil when there is none.
 func At(f *binding.File, path string) *binding.Binding {
