@@ -62,8 +62,13 @@ type ArtifactRef struct {
 
 // Build gathers the packet of session s, found in d and reg, for agent
 // (whose own slice claim is shown first; "" when unknown), with leases
-// judged at now. It reads without the lock and writes nothing.
+// judged at now. It reads without the lock and writes nothing. Git is
+// asked first, and the session's files are read and checked while git
+// status runs; what needs git's answer follows it.
 func Build(d *state.Dir, reg *registry.Registry, s *registry.Session, agent string, now time.Time) Packet {
+	observed := make(chan verify.Reality, 1)
+	go func() { observed <- verify.Observe(d, s.GitBranch, 10) }()
+
 	p := Packet{Session: s, Commits: []string{}, Dirty: []string{}, CrossCheck: []string{}, Findings: []verify.Finding{}}
 	var body []byte
 	if data, _ := d.ReadFile(s.SessionID, state.CheckpointFile); data != nil {
@@ -73,14 +78,24 @@ func Build(d *state.Dir, reg *registry.Registry, s *registry.Session, agent stri
 	auto, _ := checkpoint.Section(body, checkpoint.AutoHeading)
 	open, _ := checkpoint.Section(body, checkpoint.OpenDecisionsHeading)
 	p.Digest, p.Auto, p.Open = trimBlank(digest), trimBlank(auto), trimBlank(open)
+	dg, hasDigest := verify.SessionDigest(d, s)
+	if data, _ := d.ReadFile(s.SessionID, state.LedgerFile); data != nil {
+		if l, err := slices.Parse(data); err == nil {
+			p.ReentrySlice, p.Claims, p.Mine = reentry(l, agent, now)
+		}
+	}
+	p.NextArtifact = nextArtifact(d, s, p.Digest)
+	if f, err := verify.Session(d, reg, s, now); err == nil {
+		p.Findings = append(p.Findings, f...)
+	}
 
-	g := verify.Observe(d, s.GitBranch, 10)
+	g := <-observed
 	defer g.Close()
 	p.Worktree = g.Worktree
 	p.HeadState = g.HeadState(s.GitBranch)
 	if g.HeadOK && g.Err == nil {
 		p.Head, p.HeadSubject = g.Head.SHA, g.Head.Subject
-		if dg, ok := verify.SessionDigest(d, s); ok && dg.SuiteSHA != "" {
+		if hasDigest && dg.SuiteSHA != "" {
 			v := verify.SuiteVerdict(g.Repo, dg.SuiteSHA, g.Head.SHA, s.SessionID)
 			if v.Code == "" {
 				p.CrossCheck = append(p.CrossCheck, fmt.Sprintf("Suite sha %s equals HEAD", dg.SuiteSHA))
@@ -96,15 +111,6 @@ func Build(d *state.Dir, reg *registry.Registry, s *registry.Session, agent stri
 	p.DirtyNote = g.DirtyNote()
 	if g.Dirty.TimedOut {
 		p.CrossCheck = append(p.CrossCheck, "git status timed out; the dirty list is unknown")
-	}
-	if data, _ := d.ReadFile(s.SessionID, state.LedgerFile); data != nil {
-		if l, err := slices.Parse(data); err == nil {
-			p.ReentrySlice, p.Claims, p.Mine = reentry(l, agent, now)
-		}
-	}
-	p.NextArtifact = nextArtifact(d, s, p.Digest)
-	if f, err := verify.Session(d, reg, s, now); err == nil {
-		p.Findings = append(p.Findings, f...)
 	}
 	p.Findings = append(p.Findings, verify.Git(d, s, g)...)
 	for _, f := range p.Findings {
