@@ -108,9 +108,10 @@ func (b *beside) read(r *Repo, n int) {
 }
 
 // observeWorktree reads HEAD and the dirty list of the work tree w. In the
-// current work tree, git status, a subprocess, runs while HEAD, its subject
-// and its log are read through cat-file (on a large tree status is most of
-// the cost); with last the reader is stopped then, before status ends.
+// current work tree, git status, a subprocess started first, runs while
+// HEAD, its subject and its log are read through cat-file (on a large tree
+// status is most of the cost); with last the reader is stopped then,
+// before status ends.
 func (r *Repo) observeWorktree(ctx context.Context, o *Observation, w Worktree, n int, last bool) {
 	var st Status
 	var err error
@@ -118,16 +119,12 @@ func (r *Repo) observeWorktree(ctx context.Context, o *Observation, w Worktree, 
 	p := r.layout.inWorktree(w.Path)
 	if w.Current {
 		p = r.layout.here()
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			st, err = statusIn(ctx, p)
-		}()
+		wait := startStatus(ctx, p) // first: it is the long one
 		pre.read(r, n)
 		if last {
 			r.Close()
 		}
-		<-done
+		st, err = wait()
 	} else {
 		st, err = statusIn(ctx, p)
 	}
