@@ -63,26 +63,38 @@ type ArtifactRef struct {
 // Build gathers the packet of session s, found in d and reg, for agent
 // (whose own slice claim is shown first; "" when unknown), with leases
 // judged at now. It reads without the lock and writes nothing. Git is
-// asked first, and the session's files are read and checked while git
-// status runs; what needs git's answer follows it.
+// asked as soon as the checkpoint and the ledger say whether a claim will
+// need checking after it, and the session's files are read and checked
+// while git status runs; what needs git's answer follows it.
 func Build(d *state.Dir, reg *registry.Registry, s *registry.Session, agent string, now time.Time) Packet {
-	observed := make(chan verify.Reality, 1)
-	go func() { observed <- verify.Observe(d, s.GitBranch, 10) }()
-
 	p := Packet{Session: s, Commits: []string{}, Dirty: []string{}, CrossCheck: []string{}, Findings: []verify.Finding{}}
 	var body []byte
 	if data, _ := d.ReadFile(s.SessionID, state.CheckpointFile); data != nil {
 		body = checkpoint.Parse(data).Body
 	}
 	digest, _ := checkpoint.Section(body, checkpoint.DigestHeading)
+	dg, digestErr := checkpoint.ParseDigest(digest)
+	suite := digestErr == nil && dg.SuiteSHA != ""
+	var ledger *slices.Ledger
+	if data, _ := d.ReadFile(s.SessionID, state.LedgerFile); data != nil {
+		if l, err := slices.Parse(data); err == nil {
+			ledger = l
+		}
+	}
+	observed := make(chan verify.Reality, 1)
+	go func() {
+		if suite || committed(ledger) {
+			observed <- verify.Observe(d, s.GitBranch, 10) // the claims are checked through its reader
+		} else {
+			observed <- verify.ObserveOnly(d, s.GitBranch, 10)
+		}
+	}()
+
 	auto, _ := checkpoint.Section(body, checkpoint.AutoHeading)
 	open, _ := checkpoint.Section(body, checkpoint.OpenDecisionsHeading)
 	p.Digest, p.Auto, p.Open = trimBlank(digest), trimBlank(auto), trimBlank(open)
-	dg, hasDigest := verify.SessionDigest(d, s)
-	if data, _ := d.ReadFile(s.SessionID, state.LedgerFile); data != nil {
-		if l, err := slices.Parse(data); err == nil {
-			p.ReentrySlice, p.Claims, p.Mine = reentry(l, agent, now)
-		}
+	if ledger != nil {
+		p.ReentrySlice, p.Claims, p.Mine = reentry(ledger, agent, now)
 	}
 	p.NextArtifact = nextArtifact(d, s, p.Digest)
 	if f, err := verify.Session(d, reg, s, now); err == nil {
@@ -95,7 +107,7 @@ func Build(d *state.Dir, reg *registry.Registry, s *registry.Session, agent stri
 	p.HeadState = g.HeadState(s.GitBranch)
 	if g.HeadOK && g.Err == nil {
 		p.Head, p.HeadSubject = g.Head.SHA, g.Head.Subject
-		if hasDigest && dg.SuiteSHA != "" {
+		if suite {
 			v := verify.SuiteVerdict(g.Repo, dg.SuiteSHA, g.Head.SHA, s.SessionID)
 			if v.Code == "" {
 				p.CrossCheck = append(p.CrossCheck, fmt.Sprintf("Suite sha %s equals HEAD", dg.SuiteSHA))
@@ -119,6 +131,20 @@ func Build(d *state.Dir, reg *registry.Registry, s *registry.Session, agent stri
 		}
 	}
 	return p
+}
+
+// committed reports whether the ledger has a slice committed at a commit,
+// which verify.Git checks against git.
+func committed(l *slices.Ledger) bool {
+	if l == nil {
+		return false
+	}
+	for _, sl := range l.Slices() {
+		if sl.Status == "committed" && sl.Commit != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // reentry names the slice to continue: the agent's own live claim, else
