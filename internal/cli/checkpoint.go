@@ -44,7 +44,7 @@ func (c *CheckpointCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	g := verify.Observe(d, s.GitBranch, 0)
+	g := verify.ObserveOnly(d, s.GitBranch, 0)
 	g.Close() // its git process ends before the lock is taken (docs/protocol.md §4)
 	return e.writeAuto(s.SessionID, g, c.Trigger)
 }

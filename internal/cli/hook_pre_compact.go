@@ -39,7 +39,7 @@ func (c *HookPreCompactCmd) Run(e *Env) error {
 	if trigger == "" || textin.SingleLine("trigger", trigger) != nil || len(trigger) > 64 {
 		trigger = "auto"
 	}
-	g := verify.Observe(d, s.GitBranch, 0)
+	g := verify.ObserveOnly(d, s.GitBranch, 0)
 	g.Close() // its git process ends before the lock is taken (docs/protocol.md §4)
 	if err := e.writeAuto(s.SessionID, g, trigger); err != nil {
 		return e.problem(err)

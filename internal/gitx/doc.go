@@ -18,7 +18,8 @@
 //     for Layout.ListRefMessages) and one branch (Repo.BranchHead).
 //   - Questions answered by git itself (Open, Repo): HEAD and the dirty
 //     list from one `git status --porcelain=v2 --branch -z` (Repo.Status,
-//     Repo.ObserveBranch), objects through one `git cat-file --batch`
+//     Repo.ObserveBranch; Repo.ObserveBranchLast stops the object reader
+//     beside it), objects through one `git cat-file --batch`
 //     process (Repo.Head, Repo.CheckClaim, Repo.Log, Repo.CommitsBetween),
 //     refs through `git for-each-ref` (Repo.Merged; Repo.Branches when
 //     the files cannot answer). Every such command runs with every

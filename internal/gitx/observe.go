@@ -40,6 +40,19 @@ type Observation struct {
 // applicable; a work tree deleted but not pruned never falls back to
 // another's HEAD. When git cannot answer, HeadErr and Dirty.Reason say why.
 func (r *Repo) ObserveBranch(ctx context.Context, branch string, n int) Observation {
+	return r.observe(ctx, branch, n, false)
+}
+
+// ObserveBranchLast is ObserveBranch for a caller that asks this Repo
+// nothing more: the object reader is stopped as soon as its reads are
+// done (beside git status, when the branch is checked out here), so no git
+// process runs once it returns and none is waited for after git status.
+func (r *Repo) ObserveBranchLast(ctx context.Context, branch string, n int) Observation {
+	defer r.Close()
+	return r.observe(ctx, branch, n, true)
+}
+
+func (r *Repo) observe(ctx context.Context, branch string, n int, last bool) Observation {
 	o := Observation{Branch: branch}
 	list, err := r.layout.Worktrees()
 	if err != nil {
@@ -50,7 +63,7 @@ func (r *Repo) ObserveBranch(ctx context.Context, branch string, n int) Observat
 	switch {
 	case ok && !w.Missing:
 		o.Worktree = w.Path
-		r.observeWorktree(ctx, &o, w, n)
+		r.observeWorktree(ctx, &o, w, n, last)
 		return o
 	case ok && w.Path == "":
 		o.Dirty = Dirty{NotApplicable: true, Reason: "branch checked out in the main work tree, whose location is not known here"}
@@ -69,29 +82,49 @@ func (r *Repo) ObserveBranch(ctx context.Context, branch string, n int) Observat
 		return o
 	}
 	o.Head = Head{SHA: tip, Branch: branch}
-	r.fillCommit(&o, n)
+	r.fillCommit(&o, n, beside{})
 	return o
 }
 
-// observeWorktree reads HEAD and the dirty list of the work tree w.
-func (r *Repo) observeWorktree(ctx context.Context, o *Observation, w Worktree, n int) {
+// beside is what was read through cat-file while git status ran in the
+// current work tree: HEAD with its subject and the log from it. It is
+// used only when git status names the same commit.
+type beside struct {
+	head   Head
+	err    error // HEAD could not be read
+	log    []Commit
+	logged bool // log is the answer for head (n commits asked for)
+}
+
+// read reads HEAD, its subject and, when n > 0, its last n commits.
+func (b *beside) read(r *Repo, n int) {
+	b.head, b.err = r.Head()
+	if b.err != nil || b.head.Unborn || n <= 0 {
+		return
+	}
+	if log, err := r.LogFrom(b.head.SHA, n); err == nil {
+		b.log, b.logged = log, true
+	}
+}
+
+// observeWorktree reads HEAD and the dirty list of the work tree w. In the
+// current work tree, git status, a subprocess started first, runs while
+// HEAD, its subject and its log are read through cat-file (on a large tree
+// status is most of the cost); with last the reader is stopped then,
+// before status ends.
+func (r *Repo) observeWorktree(ctx context.Context, o *Observation, w Worktree, n int, last bool) {
 	var st Status
 	var err error
-	var pre Head // HEAD read beside git status (current work tree only)
-	var preErr error
+	var pre beside // read beside git status (current work tree only)
 	p := r.layout.inWorktree(w.Path)
 	if w.Current {
 		p = r.layout.here()
-		// git status, a subprocess, runs while HEAD and its subject are
-		// read through cat-file: on a large tree status is most of the
-		// cost.
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			st, err = statusIn(ctx, p)
-		}()
-		pre, preErr = r.Head()
-		<-done
+		wait := startStatus(ctx, p) // first: it is the long one
+		pre.read(r, n)
+		if last {
+			r.Close()
+		}
+		st, err = wait()
 	} else {
 		st, err = statusIn(ctx, p)
 	}
@@ -107,38 +140,47 @@ func (r *Repo) observeWorktree(ctx context.Context, o *Observation, w Worktree, 
 	if err != nil || st.TimedOut {
 		// HEAD from git status is unknown; the read beside it may still
 		// have answered (a timeout), otherwise HEAD is unknown too.
-		if !w.Current || preErr != nil {
+		if !w.Current || pre.err != nil {
 			o.HeadErr = o.Dirty.Reason
-			if preErr != nil {
-				o.HeadErr = preErr.Error()
+			if pre.err != nil {
+				o.HeadErr = pre.err.Error()
 			}
 			return
 		}
-		head = pre
+		head = pre.head
 	}
 	if head.Unborn {
 		o.Head = head
 		return
 	}
-	if w.Current && pre.SHA == head.SHA && preErr == nil {
-		head.Subject = pre.Subject
+	same := w.Current && pre.err == nil && pre.head.SHA == head.SHA
+	if same {
+		head.Subject = pre.head.Subject
+	} else {
+		pre = beside{}
 	}
 	o.Head = head
 	o.Exists = true
 	if head.Detached {
 		_, o.Exists, _ = r.BranchHead(o.Branch) // mid-rebase: does the branch itself exist?
 	}
-	r.fillCommit(o, n)
+	r.fillCommit(o, n, pre)
 }
 
-// fillCommit adds the subject of o.Head (when missing) and the log.
-func (r *Repo) fillCommit(o *Observation, n int) {
+// fillCommit adds the subject of o.Head (unless have read it) and the log
+// (unless have logged it).
+func (r *Repo) fillCommit(o *Observation, n int, have beside) {
+	subject := have.head.SHA != "" && have.head.SHA == o.Head.SHA
+	if subject && (n <= 0 || have.logged) {
+		o.Log = have.log
+		return
+	}
 	objs, err := r.objects()
 	if err != nil {
 		o.HeadErr = err.Error()
 		return
 	}
-	if o.Head.Subject == "" {
+	if !subject && o.Head.Subject == "" {
 		c, err := objs.commit(o.Head.SHA)
 		if err != nil && !errors.Is(err, errMissing) {
 			o.HeadErr = fmt.Sprintf("read commit %s: %v", o.Head.SHA, err)

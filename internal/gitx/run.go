@@ -102,22 +102,34 @@ func (p place) output(ctx context.Context, stdin io.Reader, args ...string) ([]b
 }
 
 func (p place) run(ctx context.Context, read bool, stdin io.Reader, args ...string) ([]byte, error) {
+	return p.start(ctx, read, stdin, args...)()
+}
+
+// start starts a git command in p (as run does) and returns at once; wait
+// gives its stdout, or the failure run would give.
+func (p place) start(ctx context.Context, read bool, stdin io.Reader, args ...string) (wait func() ([]byte, error)) {
 	cmd, err := p.command(ctx, read, args...)
 	if err != nil {
-		return nil, err
+		return func() ([]byte, error) { return nil, err }
 	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		if _, serr := os.Stat(p.dir); serr != nil {
-			return nil, fmt.Errorf("git %s: cannot change to %s: %w", args[0], p.dir, serr)
+	err = cmd.Start()
+	return func() ([]byte, error) {
+		if err == nil {
+			err = cmd.Wait()
 		}
-		if ctx.Err() != nil {
-			return stdout.Bytes(), fmt.Errorf("git %s: %w", args[0], errTimedOut)
+		if err != nil {
+			if _, serr := os.Stat(p.dir); serr != nil {
+				return nil, fmt.Errorf("git %s: cannot change to %s: %w", args[0], p.dir, serr)
+			}
+			if ctx.Err() != nil {
+				return stdout.Bytes(), fmt.Errorf("git %s: %w", args[0], errTimedOut)
+			}
+			return stdout.Bytes(), gitFailure("git "+args[0], p.dir, err, stderr.Bytes())
 		}
-		return stdout.Bytes(), gitFailure("git "+args[0], p.dir, err, stderr.Bytes())
+		return stdout.Bytes(), nil
 	}
-	return stdout.Bytes(), nil
 }
 
 // errTimedOut marks a git command stopped by its context.

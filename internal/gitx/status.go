@@ -33,27 +33,34 @@ func (r *Repo) Status(ctx context.Context) (Status, error) {
 	return statusIn(ctx, r.layout.here())
 }
 
-// statusIn runs git status in p. --no-ahead-behind: orc-state reads HEAD
-// from the branch headers, never the counts against the upstream, which
-// git would otherwise walk history for (slow when a branch is far from it).
-func statusIn(ctx context.Context, p place) (Status, error) {
+// statusIn runs git status in p (startStatus, then its wait).
+func statusIn(ctx context.Context, p place) (Status, error) { return startStatus(ctx, p)() }
+
+// startStatus starts git status in p and returns at once; wait gives its
+// answer. --no-ahead-behind: orc-state reads HEAD from the branch headers,
+// never the counts against the upstream, which git would otherwise walk
+// history for (slow when a branch is far from it).
+func startStatus(ctx context.Context, p place) (wait func() (Status, error)) {
 	if ctx.Err() != nil {
-		return Status{TimedOut: true}, nil
+		return func() (Status, error) { return Status{TimedOut: true}, nil }
 	}
-	out, err := p.output(ctx, nil, "status", "--porcelain=v2", "--branch", "--no-ahead-behind", "-z", "--untracked-files=all")
-	if err != nil {
-		if ctx.Err() != nil || errors.Is(err, errTimedOut) {
-			return Status{TimedOut: true}, nil
+	output := p.start(ctx, true, nil, "status", "--porcelain=v2", "--branch", "--no-ahead-behind", "-z", "--untracked-files=all")
+	return func() (Status, error) {
+		out, err := output()
+		if err != nil {
+			if ctx.Err() != nil || errors.Is(err, errTimedOut) {
+				return Status{TimedOut: true}, nil
+			}
+			return Status{}, err
 		}
-		return Status{}, err
+		h, entries, err := ParseStatus(out)
+		if err != nil {
+			return Status{}, err
+		}
+		if !h.Seen {
+			return Status{}, fmt.Errorf("git status in %s: no branch headers in its output", p.dir)
+		}
+		head := Head{SHA: h.OID, Branch: h.Head, Detached: h.Detach, Unborn: h.OID == ""}
+		return Status{Head: head, Entries: entries}, nil
 	}
-	h, entries, err := ParseStatus(out)
-	if err != nil {
-		return Status{}, err
-	}
-	if !h.Seen {
-		return Status{}, fmt.Errorf("git status in %s: no branch headers in its output", p.dir)
-	}
-	head := Head{SHA: h.OID, Branch: h.Head, Detached: h.Detach, Unborn: h.OID == ""}
-	return Status{Head: head, Entries: entries}, nil
 }

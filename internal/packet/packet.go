@@ -62,7 +62,10 @@ type ArtifactRef struct {
 
 // Build gathers the packet of session s, found in d and reg, for agent
 // (whose own slice claim is shown first; "" when unknown), with leases
-// judged at now. It reads without the lock and writes nothing.
+// judged at now. It reads without the lock and writes nothing. Git is
+// asked as soon as the checkpoint and the ledger say whether a claim will
+// need checking after it, and the session's files are read and checked
+// while git status runs; what needs git's answer follows it.
 func Build(d *state.Dir, reg *registry.Registry, s *registry.Session, agent string, now time.Time) Packet {
 	p := Packet{Session: s, Commits: []string{}, Dirty: []string{}, CrossCheck: []string{}, Findings: []verify.Finding{}}
 	var body []byte
@@ -70,17 +73,41 @@ func Build(d *state.Dir, reg *registry.Registry, s *registry.Session, agent stri
 		body = checkpoint.Parse(data).Body
 	}
 	digest, _ := checkpoint.Section(body, checkpoint.DigestHeading)
+	dg, digestErr := checkpoint.ParseDigest(digest)
+	suite := digestErr == nil && dg.SuiteSHA != ""
+	var ledger *slices.Ledger
+	if data, _ := d.ReadFile(s.SessionID, state.LedgerFile); data != nil {
+		if l, err := slices.Parse(data); err == nil {
+			ledger = l
+		}
+	}
+	observed := make(chan verify.Reality, 1)
+	go func() {
+		if suite || committed(ledger) {
+			observed <- verify.Observe(d, s.GitBranch, 10) // the claims are checked through its reader
+		} else {
+			observed <- verify.ObserveOnly(d, s.GitBranch, 10)
+		}
+	}()
+
 	auto, _ := checkpoint.Section(body, checkpoint.AutoHeading)
 	open, _ := checkpoint.Section(body, checkpoint.OpenDecisionsHeading)
 	p.Digest, p.Auto, p.Open = trimBlank(digest), trimBlank(auto), trimBlank(open)
+	if ledger != nil {
+		p.ReentrySlice, p.Claims, p.Mine = reentry(ledger, agent, now)
+	}
+	p.NextArtifact = nextArtifact(d, s, p.Digest)
+	if f, err := verify.Session(d, reg, s, now); err == nil {
+		p.Findings = append(p.Findings, f...)
+	}
 
-	g := verify.Observe(d, s.GitBranch, 10)
+	g := <-observed
 	defer g.Close()
 	p.Worktree = g.Worktree
 	p.HeadState = g.HeadState(s.GitBranch)
 	if g.HeadOK && g.Err == nil {
 		p.Head, p.HeadSubject = g.Head.SHA, g.Head.Subject
-		if dg, ok := verify.SessionDigest(d, s); ok && dg.SuiteSHA != "" {
+		if suite {
 			v := verify.SuiteVerdict(g.Repo, dg.SuiteSHA, g.Head.SHA, s.SessionID)
 			if v.Code == "" {
 				p.CrossCheck = append(p.CrossCheck, fmt.Sprintf("Suite sha %s equals HEAD", dg.SuiteSHA))
@@ -97,15 +124,6 @@ func Build(d *state.Dir, reg *registry.Registry, s *registry.Session, agent stri
 	if g.Dirty.TimedOut {
 		p.CrossCheck = append(p.CrossCheck, "git status timed out; the dirty list is unknown")
 	}
-	if data, _ := d.ReadFile(s.SessionID, state.LedgerFile); data != nil {
-		if l, err := slices.Parse(data); err == nil {
-			p.ReentrySlice, p.Claims, p.Mine = reentry(l, agent, now)
-		}
-	}
-	p.NextArtifact = nextArtifact(d, s, p.Digest)
-	if f, err := verify.Session(d, reg, s, now); err == nil {
-		p.Findings = append(p.Findings, f...)
-	}
 	p.Findings = append(p.Findings, verify.Git(d, s, g)...)
 	for _, f := range p.Findings {
 		if strings.HasPrefix(f.Code, "slice.") {
@@ -113,6 +131,20 @@ func Build(d *state.Dir, reg *registry.Registry, s *registry.Session, agent stri
 		}
 	}
 	return p
+}
+
+// committed reports whether the ledger has a slice committed at a commit,
+// which verify.Git checks against git.
+func committed(l *slices.Ledger) bool {
+	if l == nil {
+		return false
+	}
+	for _, sl := range l.Slices() {
+		if sl.Status == "committed" && sl.Commit != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // reentry names the slice to continue: the agent's own live claim, else

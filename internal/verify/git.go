@@ -39,7 +39,15 @@ type Reality struct {
 // Observe reads the branch's head, its last n commits and, where it is
 // checked out, the dirty list (gitx.Repo.ObserveBranch). The caller closes
 // it.
-func Observe(d *state.Dir, branch string, n int) Reality {
+func Observe(d *state.Dir, branch string, n int) Reality { return observe(d, branch, n, false) }
+
+// ObserveOnly is Observe for a caller that asks git nothing more (the
+// Auto-checkpoint): the object reader stops as soon as its reads are done,
+// beside git status (gitx.Repo.ObserveBranchLast), so no git process is
+// left to wait for. Closing it is still the caller's.
+func ObserveOnly(d *state.Dir, branch string, n int) Reality { return observe(d, branch, n, true) }
+
+func observe(d *state.Dir, branch string, n int, last bool) Reality {
 	var g Reality
 	if d.Git == nil {
 		g.Err = fmt.Errorf("not inside a git repository")
@@ -52,7 +60,12 @@ func Observe(d *state.Dir, branch string, n int) Reality {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), statusTimeout)
 	defer cancel()
-	o := g.Repo.ObserveBranch(ctx, branch, n)
+	var o gitx.Observation
+	if last {
+		o = g.Repo.ObserveBranchLast(ctx, branch, n)
+	} else {
+		o = g.Repo.ObserveBranch(ctx, branch, n)
+	}
 	g.Worktree, g.Head, g.Log, g.Dirty = o.Worktree, o.Head, o.Log, o.Dirty
 	if o.HeadErr != "" {
 		g.Err = errors.New(o.HeadErr)
