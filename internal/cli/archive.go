@@ -13,16 +13,6 @@ func (e *Env) removal() removal.Run {
 		Where: e.where(), CheckActor: e.checkActor, Update: e.update}
 }
 
-// replaceDigest writes text as the session's Resume digest, keeping the
-// digest it replaces in an archive first (removal.Run.ReplaceDigest).
-func (e *Env) replaceDigest(explicit string, text []byte, args map[string]string) error {
-	ch, err := e.choose(explicit)
-	if err != nil {
-		return err
-	}
-	return e.removal().ReplaceDigest(ch, text, args)
-}
-
 // replaceLedger installs data as the session's ledger, keeping the ledger
 // it replaces in an archive first (removal.Run.ReplaceLedger).
 func (e *Env) replaceLedger(explicit string, data []byte, refuse func(old []byte) error, args map[string]any) error {

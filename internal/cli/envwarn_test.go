@@ -41,17 +41,3 @@ func TestWarnUnknownEnv(t *testing.T) {
 		}
 	}
 }
-
-// BenchmarkWarnUnknownEnv is its cost on every verb, with an environment
-// of 60 variables (one of them ORC_*, known).
-func BenchmarkWarnUnknownEnv(b *testing.B) {
-	env := environ.List{"ORC_ACTOR=a"}
-	for i := 0; i < 59; i++ {
-		env = append(env, "SOME_VARIABLE_NAME_"+strings.Repeat("x", i%7)+"=value")
-	}
-	p := &Process{Environ: env}
-	var buf bytes.Buffer
-	for i := 0; i < b.N; i++ {
-		warnUnknownEnv(p, []string{"slice", "claim"}, &buf)
-	}
-}

@@ -1,12 +1,10 @@
 package cli
 
 import (
-	"fmt"
-	"path/filepath"
+	"io"
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/install"
-	"github.com/orc-state/orc-state/internal/safetext"
 )
 
 // InstallCmd is `install`.
@@ -44,49 +42,27 @@ func (c *InstallCmd) Run(e *Env) error {
 		command = install.UserCommand(e.abs(exe), verb)
 	}
 	plan, err := install.Prepare(path, command, c.Force, e.now())
-	switch {
-	case err != nil:
+	if err != nil {
 		return err
-	case plan.Same:
-		fmt.Fprintf(e.Stdout, "%s already has orc-state's statusLine; nothing to do\n", path)
-		return nil
-	case c.DryRun:
-		fmt.Fprintf(e.Stdout, "would write %s:\n%s", path, plan.Out)
-		if plan.Foreign != "" {
-			fmt.Fprintf(e.Stdout, "would replace the statusLine command %s, keeping the old file as %s\n", safetext.Escape(plan.Foreign), plan.Backup)
+	}
+	if !plan.Same && !c.DryRun {
+		if err := plan.Write(); err != nil {
+			return err
 		}
-		return nil
 	}
-	if err := plan.Write(); err != nil {
-		return err
-	}
-	fmt.Fprintf(e.Stdout, "wrote statusLine to %s\n", path)
-	if plan.Foreign != "" {
-		fmt.Fprintf(e.Stdout, "replaced the statusLine command %s; the old file is kept as %s\n", safetext.Escape(plan.Foreign), plan.Backup)
-	}
+	io.WriteString(e.Stdout, plan.Told(c.DryRun)) // a failed write is output's exit 7
 	return nil
 }
 
 // settingsPath is the settings file install writes: the repository's for
-// --project, else the user's.
+// --project (install.ProjectSettings), else the user's.
 func (c *InstallCmd) settingsPath(e *Env) (string, error) {
-	if c.Project {
-		d, err := e.Dir()
-		if err != nil {
-			return "", err
-		}
-		if d.Git == nil {
-			return "", fault.Usagef("--project needs a git repository")
-		}
-		root, err := d.Git.StateParent()
-		if err != nil {
-			return "", fault.Usagef("%v", err).WithHint("run it in the main work tree")
-		}
-		return filepath.Join(root, ".claude", "settings.json"), nil
+	if !c.Project {
+		return install.UserSettings(e.proc.homeDir())
 	}
-	home := e.proc.homeDir()
-	if home == "" {
-		return "", fault.Usagef("no home directory: $HOME is not set")
+	d, err := e.Dir()
+	if err != nil {
+		return "", err
 	}
-	return filepath.Join(home, ".claude", "settings.json"), nil
+	return install.ProjectSettings(d.Git)
 }

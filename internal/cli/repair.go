@@ -2,15 +2,10 @@ package cli
 
 import (
 	"fmt"
-	"path"
-	"slices"
+	"io"
 
-	"github.com/orc-state/orc-state/internal/archive"
-	"github.com/orc-state/orc-state/internal/removal"
 	"github.com/orc-state/orc-state/internal/repair"
-	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
-	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -25,9 +20,8 @@ type RepairCmd struct {
 	Rebuild       bool   `name:"rebuild-registry" help:"Rebuild an unreadable orc.json from each session's checkpoint frontmatter and journal (the damaged file kept aside in the state dir)." xor:"fix"`
 }
 
-// Run applies the fixes doctor names, each journaled, and invents no data:
-// the mirror is regenerated from the registry; an orphan is adopted only
-// from its own valid checkpoint frontmatter.
+// Run applies the fixes doctor names (internal/repair), each journaled,
+// and prints what each reports once it committed.
 //
 // An interrupted transaction comes first: when one is recorded, repair
 // completes it (the state becomes exactly what the interrupted verb would
@@ -38,42 +32,46 @@ func (c *RepairCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
+	var out, errs []string
+	in := func(fix func(tx *state.Tx) ([]string, error)) func(tx *state.Tx) error {
+		return func(tx *state.Tx) (err error) { out, err = fix(tx); return err }
+	}
+	onSession := func(fix func(tx *state.Tx, s *registry.Session) ([]string, error)) error {
+		return e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) (err error) { out, err = fix(tx, s); return err })
+	}
 	switch {
 	case c.Temp:
-		return c.removeTemp(e)
+		err = e.Update(func(tx *state.Tx) error { out = e.fix().TempReport(tx); return nil })
 	case c.Adopt != "":
-		return c.adopt(e)
+		if err = repair.Adoptable(c.Adopt); err == nil {
+			err = e.Update(in(func(tx *state.Tx) ([]string, error) { return repair.AdoptReport(tx, c.Adopt) }))
+		}
 	case c.RemoveOrphan != "":
-		return c.removeOrphan(e)
+		out, errs, err = e.removal().RemoveOrphan(c.RemoveOrphan, e.fix)
 	case c.Redact:
-		return c.redact(e)
+		err = onSession(repair.RedactReport)
 	case c.RedactRemoved:
-		return c.redactRemoved(e)
+		err = e.Update(in(func(tx *state.Tx) ([]string, error) { return e.fix().RedactRemovedReport(tx) }))
 	case c.Rebuild:
-		return c.rebuildRegistry(e)
-	}
-	if completed {
+		err = e.updateRaw(func(tx *state.Tx) (err error) { out, errs, err = repair.RebuildReport(tx); return err })
+	case completed:
 		return nil
+	default:
+		err = onSession(func(tx *state.Tx, s *registry.Session) ([]string, error) { return repair.Plain(tx, s, e.now()) })
 	}
-	return e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
-		findings, err := verify.Session(tx.Dir(), tx.Reg, s, e.now())
-		if err != nil {
-			return err
-		}
-		if !slices.ContainsFunc(findings, func(f verify.Finding) bool { return repair.Fixes(f.Code) }) {
-			fmt.Fprintf(e.Stdout, "nothing to repair in %s\n", safetext.Escape(s.SessionID))
-			if len(verify.StoredSecrets(tx.Dir(), s)) > 0 {
-				fmt.Fprintln(e.Stdout, safetext.Escape("it holds a stored credential: orc-state repair --redact --session="+safetext.Quote(s.SessionID)+" removes it"))
-			}
-			return nil // and nothing written
-		}
-		if err := tx.Mirror(s); err != nil {
-			return err
-		}
-		tx.Touch(s.SessionID, map[string]string{"fix": "mirror"})
-		fmt.Fprintf(e.Stdout, "repaired %s: checkpoint mirror regenerated, journal re-baselined\n", safetext.Escape(s.SessionID))
-		return nil
-	})
+	if err != nil {
+		return err
+	}
+	printLines(e.Stdout, out)
+	printLines(e.Stderr, errs)
+	return nil
+}
+
+// printLines prints each line of lines on w.
+func printLines(w io.Writer, lines []string) {
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
+	}
 }
 
 // finishInterrupted completes an interrupted transaction, if one is
@@ -90,83 +88,11 @@ func (e *Env) finishInterrupted() (bool, error) {
 	if err != nil || in == nil {
 		return false, err
 	}
-	if in.Torn {
-		fmt.Fprintf(e.Stdout, "removed the record of %s\n", safetext.Escape(in.Describe()))
-	} else {
-		fmt.Fprintf(e.Stdout, "completed the interrupted %s\n", safetext.Escape(in.Describe()))
-	}
+	fmt.Fprintln(e.Stdout, repair.Finished(in))
 	return true, nil
 }
 
 // fix is what the repair package records of this run.
 func (e *Env) fix() repair.Run {
 	return repair.Run{Verb: e.Verb, Actor: e.Actor(), Stamp: e.stamp()}
-}
-
-// removeTemp deletes leftover temp files (repair.Run.Temp).
-func (c *RepairCmd) removeTemp(e *Env) error {
-	var removed []string
-	err := e.Update(func(tx *state.Tx) error {
-		removed = e.fix().Temp(tx)
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	for _, r := range removed {
-		fmt.Fprintf(e.Stdout, "removed %s\n", safetext.Escape(r))
-	}
-	return nil
-}
-
-// adopt registers an orphan folder from its checkpoint's frontmatter.
-func (c *RepairCmd) adopt(e *Env) error {
-	name := c.Adopt
-	if err := repair.Adoptable(name); err != nil {
-		return err
-	}
-	return e.Update(func(tx *state.Tx) error {
-		s, err := repair.Adopt(tx, name)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(e.Stdout, "adopted %s (branch %s) from its checkpoint\n", safetext.Escape(name), safetext.Escape(s.GitBranch))
-		return nil
-	})
-}
-
-// removeOrphan deletes a session folder no entry owns, archived first,
-// with a tombstone; git is asked first (never under the lock) whether it
-// tracks the folder.
-func (c *RepairCmd) removeOrphan(e *Env) error {
-	name := c.RemoveOrphan
-	if repair.OrphanName(name) {
-		d, err := e.Dir()
-		if err != nil {
-			return err
-		}
-		if err := repair.Untracked(d, name); err != nil {
-			return err
-		}
-	}
-	return e.removal().Keep(nil, func(d *state.Dir) ([]*archive.Item, error) {
-		return e.fix().OrphanItems(d, name)
-	}, func(tx *state.Tx, store *archive.Store, items []*archive.Item) error {
-		kept, err := e.fix().RemoveOrphan(tx, name, func(now archive.Snapshot) (string, error) {
-			var it *archive.Item
-			if len(items) > 0 {
-				it = items[0]
-			}
-			return removal.KeepCurrent(tx, store, it, name, archive.KindOrphan, e.Verb, e.Actor(), now)
-		})
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(e.Stdout, "removed orphan folder %s\n", safetext.Escape(name))
-		if kept != "" {
-			fmt.Fprintf(e.Stderr, "archived as %s: orc-state session restore %s brings it back\n",
-				safetext.Escape(kept), safetext.Operand(name+"@"+path.Base(kept)))
-		}
-		return nil
-	})
 }

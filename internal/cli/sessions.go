@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/orc-state/orc-state/internal/board"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/registry"
@@ -34,7 +35,7 @@ func (c *SessionsCmd) Run(e *Env) error {
 		}
 	}
 	if c.JSON {
-		return printJSON(e, pickerRows(d, list), "  ")
+		return printJSON(e, board.PickerRows(d, list), "  ")
 	}
 	var b strings.Builder
 	printHeader(&b, c.Header, "sessionId", "command", "phase/total", "status", "gitBranch")

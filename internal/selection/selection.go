@@ -23,8 +23,9 @@
 // says who the run's agent is. It imports state, registry, slices,
 // binding, gitx and the leaf packages below them (fault, safetext,
 // secrets, suggest, atomicfile, input, environ); internal/verify,
-// internal/resume, internal/worktrees, internal/workspace and internal/cli
-// import it, and it imports none of them.
+// internal/repair, internal/removal, internal/resume, internal/sessionline,
+// internal/sessioninit, internal/worktrees, internal/workspace and
+// internal/cli import it, and it imports none of them.
 package selection
 
 import (

@@ -1,4 +1,6 @@
-package cli
+package board
+
+// sessions --json: the rows a resume picker lists.
 
 import (
 	"sort"
@@ -10,9 +12,9 @@ import (
 	"github.com/orc-state/orc-state/registry"
 )
 
-// pickerRow is one `sessions --json` row: the entry plus what a resume
+// PickerRow is one `sessions --json` row: the entry plus what a resume
 // picker needs from git.
-type pickerRow struct {
+type PickerRow struct {
 	registry.Session
 	BranchExists bool    `json:"branchExists"`
 	Worktree     *string `json:"worktree"`
@@ -21,14 +23,14 @@ type pickerRow struct {
 	HeadMovedSinceCheckpoint *bool `json:"headMovedSinceCheckpoint"`
 }
 
-// pickerRows returns the sessions newest first with their git facts: the
+// PickerRows returns the sessions newest first with their git facts: the
 // branch exists (Repo.Branches), where it is checked out (git worktree list;
 // a work tree deleted but not pruned counts as none), and whether the
 // branch head moved since the last Auto-checkpoint. The head is HEAD of
 // the work tree that has the branch checked out (detached mid-rebase
 // included), else the branch tip.
-func pickerRows(d *state.Dir, list []registry.Session) []pickerRow {
-	rows := make([]pickerRow, 0, len(list))
+func PickerRows(d *state.Dir, list []registry.Session) []PickerRow {
+	rows := make([]PickerRow, 0, len(list))
 	var repo *gitx.Repo
 	var branches map[string]string
 	var trees []gitx.Worktree
@@ -42,7 +44,7 @@ func pickerRows(d *state.Dir, list []registry.Session) []pickerRow {
 		}
 	}
 	for _, s := range list {
-		row := pickerRow{Session: s}
+		row := PickerRow{Session: s}
 		if repo != nil {
 			head, ok := branches[s.GitBranch]
 			row.BranchExists = ok
