@@ -9,7 +9,7 @@ import (
 )
 
 // openFile opens a FILE argument for reading.
-func openFile(path string) (*os.File, error) { return os.openFile(path) }
+func openFile(path string) (*os.File, error) { return os.Open(path) }
 
 // pollRead has no poll(2) here: Within reads with a goroutine.
 func pollRead(*os.File, int64, time.Duration, func([]byte) bool) ([]byte, error, bool) {
