@@ -42,25 +42,7 @@ func (c *LinkPRCmd) Run(e *Env) error {
 	pr := registry.PR{Repo: c.Repo, URL: c.URL, Number: c.Number, StackID: registry.Str(c.StackID),
 		StackPosition: c.StackPosition, StackedOn: registry.Str(c.StackedOn)}
 	return e.Mutate(c.Branch, pr, func(_ *state.Tx, s *registry.Session) error {
-		for i := range s.LinkedPRs {
-			if old := &s.LinkedPRs[i]; old.URL == pr.URL {
-				old.Repo = pr.Repo // flags not passed keep their recorded values
-				if pr.Number != nil {
-					old.Number = pr.Number
-				}
-				if pr.StackID != nil {
-					old.StackID = pr.StackID
-				}
-				if pr.StackPosition != nil {
-					old.StackPosition = pr.StackPosition
-				}
-				if pr.StackedOn != nil {
-					old.StackedOn = pr.StackedOn
-				}
-				return nil
-			}
-		}
-		s.LinkedPRs = append(s.LinkedPRs, pr)
+		s.LinkPR(pr)
 		return nil
 	})
 }

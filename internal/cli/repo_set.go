@@ -52,26 +52,7 @@ func (c *RepoSetCmd) Run(e *Env) error {
 			return fault.Usagef("%q is not a member repository of %s (repos: %v)", c.Name, s.SessionID, s.Repos).
 				WithHint("add it with orc-state init --scope workspace --repos ...")
 		}
-		if s.PerRepoState == nil {
-			s.PerRepoState = map[string]registry.RepoState{}
-		}
-		rs := s.PerRepoState[c.Name]
-		if path != "" {
-			rs.RepoPath = path
-		}
-		if c.RepoBranch != "" {
-			rs.Branch = c.RepoBranch
-		}
-		if c.Worktree != "" {
-			rs.Worktree = c.Worktree
-		}
-		if c.Slice != nil {
-			rs.CurrentSlice = c.Slice
-		}
-		if c.PR != "" {
-			rs.PRURL = registry.Str(c.PR)
-		}
-		s.PerRepoState[c.Name] = rs
+		s.SetRepo(c.Name, registry.RepoState{RepoPath: path, Branch: c.RepoBranch, Worktree: c.Worktree, CurrentSlice: c.Slice, PRURL: registry.Str(c.PR)})
 		return nil
 	})
 }
