@@ -341,9 +341,28 @@ func (st logState) due() bool {
 	return n >= checkpointMaxRecords || (st.size >= checkpointBytes && n >= checkpointMinRecords)
 }
 
+// endsWithMove reports whether the log's last record moves a folder: the
+// paths of the records before it and after it differ, so where a
+// checkpoint is a flush before the next record (commit.go, run), the next
+// transaction flushes whatever it writes, and no record ever follows a
+// move in the log.
+func (st logState) endsWithMove() bool {
+	last := st.last()
+	if last == nil {
+		return false
+	}
+	for _, s := range last.Steps {
+		if s.Op == "move" {
+			return true
+		}
+	}
+	return false
+}
+
 // checkpoint makes every file and folder the log's records changed
 // durable, then removes the log: each file once, in the order first
-// named, then each folder. A file or folder removed since is skipped.
+// named, then each folder (on Linux one syncfs does it all). A file or
+// folder removed since is skipped.
 // The removal needs no fsync: the log coming back after a crash is done
 // again, which writes what the files durably hold already, and the next
 // record's creation fsyncs the state dir.
@@ -354,12 +373,16 @@ func (d *Dir) checkpoint(st logState) error {
 	return d.root().Remove(IntentFile)
 }
 
-// syncLogged fsyncs every file and folder the log's records changed.
+// syncLogged fsyncs every file and folder the log's records changed, or,
+// where it can, flushes the whole file system they are on at once.
 func (d *Dir) syncLogged(st logState) error {
+	root := d.root()
+	if atomicfile.CanSyncAll {
+		return root.SyncAll()
+	}
 	if err := st.loadAll(); err != nil {
 		return err
 	}
-	root := d.root()
 	seen := map[string]bool{}
 	var dirs []string
 	for _, tx := range st.txs {
