@@ -554,10 +554,11 @@ func TestRewriteJournalKeepsOutsideEvidence(t *testing.T) {
 }
 
 // At most two fsyncs make a mutation durable, whatever the log holds: the
-// record's, and, when the log is due for a checkpoint or the change writes
-// a large file, one flush of the file system before the record (Linux's
-// syncfs), after which the record is the log's only line. Elsewhere a
-// checkpoint fsyncs file by file.
+// record's, and, when the log is due for a checkpoint, the change writes a
+// large file or moves a folder, or the log's last record moved one, one
+// flush of the file system before the record (Linux's syncfs), after which
+// the record is the log's only line. Elsewhere a checkpoint fsyncs file by
+// file.
 func TestCheckpointIsOneFlushBeforeTheRecord(t *testing.T) {
 	if !atomicfile.CanSyncAll {
 		t.Skip("no syncfs here: a checkpoint fsyncs every file the log names")
@@ -569,11 +570,13 @@ func TestCheckpointIsOneFlushBeforeTheRecord(t *testing.T) {
 		setup int    // files of 300 KiB written first (three, after init, make the log due)
 		data  []byte // what the mutation writes
 		flush bool
+		move  bool // the session's folder is moved first (another record)
 	}{
-		{"small change, small log", 0, []byte("{}"), false},
-		{"small change, log due", 3, []byte("{}"), true},
-		{"large file, small log", 0, big, true},
-		{"large file, log due", 3, big, true},
+		{"small change, small log", 0, []byte("{}"), false, false},
+		{"small change, log due", 3, []byte("{}"), true, false},
+		{"large file, small log", 0, big, true, false},
+		{"large file, log due", 3, big, true, false},
+		{"small change after a move", 0, []byte("{}"), true, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -585,10 +588,15 @@ func TestCheckpointIsOneFlushBeforeTheRecord(t *testing.T) {
 					return nil
 				})
 			}
+			id := "main"
+			if c.move {
+				mustUpdate(t, d, "migrate", func(tx *Tx) error { tx.RenameSession("main", "moved"); return nil })
+				id = "moved"
+			}
 			steps := stepLog(t, d)
 			before := atomicfile.Syncs()
 			mustUpdate(t, d, "artifact put", func(tx *Tx) error {
-				tx.Write("main", "new.json", c.data)
+				tx.Write(id, "new.json", c.data)
 				return nil
 			})
 			if n := atomicfile.Syncs() - before; n > 2 {
@@ -606,7 +614,7 @@ func TestCheckpointIsOneFlushBeforeTheRecord(t *testing.T) {
 			if c.flush && len(st.txs) != 1 {
 				t.Fatalf("the log holds %d records after a flush, want only the new one", len(st.txs))
 			}
-			if got, _ := os.ReadFile(d.File("main", "new.json")); !bytes.Equal(got, c.data) {
+			if got, _ := os.ReadFile(d.File(id, "new.json")); !bytes.Equal(got, c.data) {
 				t.Fatalf("new.json: %d bytes, want %d", len(got), len(c.data))
 			}
 		})
