@@ -329,20 +329,32 @@ func (st logState) nextSeq() int64 {
 	return 1
 }
 
-// Checkpoint bounds: the log is made durable file by file and removed
-// when it holds this many bytes and at least checkpointMinRecords
-// records, or checkpointMaxRecords records whatever their size.
-const (
-	checkpointBytes      = 1 << 20
-	checkpointMinRecords = 4
-	checkpointMaxRecords = 256
+// Checkpoint bounds: the log is checkpointed when it holds checkpointBytes
+// and at least checkpointMinRecords records, or checkpointMaxRecords
+// records whatever their size. Where a checkpoint is one flush of the file
+// system (Linux's syncfs) it is cheap, and a smaller log is cheaper for
+// every transaction to read and check (each one hashes the whole log):
+// 256 KiB and 2 records. Elsewhere a checkpoint fsyncs every file the log
+// names, amortized over 1 MiB and at least 4 records.
+var (
+	checkpointBytes      = pick(atomicfile.CanSyncAll, 256<<10, 1<<20)
+	checkpointMinRecords = pick(atomicfile.CanSyncAll, 2, 4)
 )
+
+const checkpointMaxRecords = 256
+
+func pick(cond bool, yes, no int) int {
+	if cond {
+		return yes
+	}
+	return no
+}
 
 // due reports whether the log should be checkpointed before another
 // record is added.
 func (st logState) due() bool {
 	n := len(st.txs)
-	return n >= checkpointMaxRecords || (st.size >= checkpointBytes && n >= checkpointMinRecords)
+	return n >= checkpointMaxRecords || (st.size >= int64(checkpointBytes) && n >= checkpointMinRecords)
 }
 
 // endsWithMove reports whether the log's last record moves a folder: the
