@@ -205,3 +205,12 @@ func isLine(args []string) bool {
 func lazyRegexp(expr string) func() *regexp.Regexp {
 	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
+
+// lazyPattern is a package-level pattern compiled on its first match
+// (lazyRegexp, for a variable whose users call MatchString on it).
+type lazyPattern struct{ re func() *regexp.Regexp }
+
+func newLazyPattern(expr string) *lazyPattern { return &lazyPattern{lazyRegexp(expr)} }
+
+// MatchString is regexp.Regexp's, compiling the pattern the first time.
+func (p *lazyPattern) MatchString(s string) bool { return p.re().MatchString(s) }

@@ -7,7 +7,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -26,7 +25,7 @@ type SessionRestoreCmd struct {
 }
 
 // archiveTimePattern is the <time> of an archive's name.
-var archiveTimePattern = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z(-[0-9]+)?$`)
+var archiveTimePattern = newLazyPattern(`^[0-9]{8}T[0-9]{6}Z(-[0-9]+)?$`)
 
 // splitArchive splits ID[@TIME].
 func splitArchive(arg string) (id, at string) {
