@@ -327,8 +327,13 @@ func (d *Dir) run(opts Options, p *plan, args map[string]json.RawMessage, physic
 	// instead of after the change: it makes every earlier record's files
 	// durable (and a large file's temp, and the log's own name), so the
 	// record replaces the log's lines instead of following them.
-	flush := atomicfile.CanSyncAll && BootID() != "" &&
-		(len(p.moves) > 0 || p.purge || p.large() || st.due() || st.endsWithMove())
+	//
+	// A redaction (purge) is the exception: its own record names what it
+	// redacts (a file whose name held a credential is removed), so the log
+	// is checkpointed right after it and removed; that flush after covers
+	// the earlier records too, so a due log is not flushed before it.
+	syncfs := atomicfile.CanSyncAll && BootID() != ""
+	flush := syncfs && (len(p.moves) > 0 || p.large() || st.endsWithMove() || !p.purge && st.due())
 	// Elsewhere: a folder move changes which paths the earlier records
 	// name: those records are made durable first (nothing visible
 	// changes), and this one right after its steps. (A folder removal
@@ -336,7 +341,7 @@ func (d *Dir) run(opts Options, p *plan, args map[string]json.RawMessage, physic
 	// records before it write into the folder, it removes the folder, the
 	// records after it make it anew.) A redaction (purge) removes the log,
 	// whose earlier records hold what it redacts.
-	eager := BootID() == "" || !atomicfile.CanSyncAll && (len(p.moves) > 0 || p.purge)
+	eager := BootID() == "" || !syncfs && (len(p.moves) > 0 || p.purge)
 	if st.exists && eager {
 		if err := d.syncLogged(*st); err != nil {
 			return refused(err, "cannot make the earlier transactions durable")
@@ -366,7 +371,7 @@ func (d *Dir) run(opts Options, p *plan, args map[string]json.RawMessage, physic
 	if err != nil {
 		return interrupted(opts.Verb, err)
 	}
-	if atomicfile.CanSyncAll && !eager {
+	if syncfs && !p.purge {
 		return nil // the next due checkpoint is the next transaction's flush
 	}
 	// The checkpoint: after the change, so that a refused transaction
@@ -379,7 +384,7 @@ func (d *Dir) run(opts Options, p *plan, args map[string]json.RawMessage, physic
 	if eager {
 		after.txs = []*Intent{in} // the earlier ones were synced before
 	}
-	if eager || after.due() {
+	if eager || p.purge || after.due() {
 		// The log's handle is closed first: Windows refuses to remove a
 		// file that is open (Go opens files without delete sharing there).
 		_ = pr.log.Close()
