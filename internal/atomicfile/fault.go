@@ -12,6 +12,7 @@ const (
 	OpWrite      Op = "write"       // write a temp file's content
 	OpSync       Op = "fsync"       // fsync a file
 	OpSyncDir    Op = "fsync-dir"   // fsync a directory
+	OpSyncFS     Op = "syncfs"      // flush the whole file system a root is on (Linux)
 	OpRename     Op = "rename"      // rename a temp file or a folder over its target
 	OpOpenAppend Op = "open-append" // open an append-only file for writing
 	OpAppend     Op = "append"      // write at the end of an append-only file

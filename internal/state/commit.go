@@ -49,7 +49,7 @@ func (tx *Tx) commit() error {
 	if err != nil {
 		return err
 	}
-	return tx.dir.run(tx.opts, p, tx.touched, tx.physical)
+	return tx.dir.run(tx.opts, p, tx.touched, tx.physical, tx.log)
 }
 
 // physical maps a final path to where it is before the transaction's folder
@@ -303,8 +303,9 @@ type prepared struct {
 
 // run writes a plan: everything that can fail for want of space or
 // permission happens before the first visible change, then the record
-// (the one fsync), then the changes, then the record's marker.
-func (d *Dir) run(opts Options, p *plan, args map[string]json.RawMessage, physical func(string) string) (err error) {
+// (the one fsync), then the changes, then the record's marker. st is the
+// log as finish read it under the same lock (nil: read it here).
+func (d *Dir) run(opts Options, p *plan, args map[string]json.RawMessage, physical func(string) string, st *logState) (err error) {
 	pr := &prepared{root: d.root()}
 	defer func() {
 		for _, a := range pr.appenders {
@@ -314,24 +315,39 @@ func (d *Dir) run(opts Options, p *plan, args map[string]json.RawMessage, physic
 			_ = pr.log.Close()
 		}
 	}()
-	st, err := d.readLog()
-	if err != nil {
-		return refused(err, "cannot read "+IntentFile)
+	if st == nil {
+		read, err := d.readLog()
+		if err != nil {
+			return refused(err, "cannot read "+IntentFile)
+		}
+		st = &read
 	}
-	// A folder move changes which paths the earlier records name: those
-	// records are made durable first (nothing visible changes), and this
-	// one right after its steps. (A folder removal needs no such barrier:
-	// done again in order after a restart, the records before it write
-	// into the folder, it removes the folder, the records after it make it
-	// anew.) A redaction (purge) removes the log, whose earlier records
-	// hold what it redacts.
-	eager := BootID() == "" || len(p.moves) > 0 || p.purge
+	// Where the whole file system can be flushed at once (Linux's
+	// syncfs), a checkpoint is that one flush, taken before the record
+	// instead of after the change: it makes every earlier record's files
+	// durable (and a large file's temp, and the log's own name), so the
+	// record replaces the log's lines instead of following them.
+	//
+	// A redaction (purge) is the exception: its own record names what it
+	// redacts (a file whose name held a credential is removed), so the log
+	// is checkpointed right after it and removed; that flush after covers
+	// the earlier records too, so a due log is not flushed before it.
+	syncfs := atomicfile.CanSyncAll && BootID() != ""
+	flush := syncfs && (len(p.moves) > 0 || p.large() || st.endsWithMove() || !p.purge && st.due())
+	// Elsewhere: a folder move changes which paths the earlier records
+	// name: those records are made durable first (nothing visible
+	// changes), and this one right after its steps. (A folder removal
+	// needs no such barrier: done again in order after a restart, the
+	// records before it write into the folder, it removes the folder, the
+	// records after it make it anew.) A redaction (purge) removes the log,
+	// whose earlier records hold what it redacts.
+	eager := BootID() == "" || !syncfs && (len(p.moves) > 0 || p.purge)
 	if st.exists && eager {
-		if err := d.syncLogged(st); err != nil {
+		if err := d.syncLogged(*st); err != nil {
 			return refused(err, "cannot make the earlier transactions durable")
 		}
 	}
-	in, err := d.prepare(opts, p, args, physical, pr, st)
+	in, err := d.prepare(opts, p, args, physical, pr, *st, flush)
 	if err != nil {
 		if uerr := d.undo(pr); uerr != nil {
 			return interrupted(opts.Verb, fmt.Errorf("%v (undoing it failed: %v)", err, uerr))
@@ -355,17 +371,20 @@ func (d *Dir) run(opts Options, p *plan, args map[string]json.RawMessage, physic
 	if err != nil {
 		return interrupted(opts.Verb, err)
 	}
+	if syncfs && !p.purge {
+		return nil // the next due checkpoint is the next transaction's flush
+	}
 	// The checkpoint: after the change, so that a refused transaction
 	// leaves the log as it was. The record is durable already: a
 	// checkpoint that fails here leaves the log, whose records keep the
 	// change, and the next writer checkpoints it.
-	after := st
+	after := *st
 	after.txs = append(append([]*Intent{}, st.txs...), in)
 	after.size = pr.logEnd
 	if eager {
 		after.txs = []*Intent{in} // the earlier ones were synced before
 	}
-	if eager || after.due() {
+	if eager || p.purge || after.due() {
 		// The log's handle is closed first: Windows refuses to remove a
 		// file that is open (Go opens files without delete sharing there).
 		_ = pr.log.Close()
@@ -375,12 +394,22 @@ func (d *Dir) run(opts Options, p *plan, args map[string]json.RawMessage, physic
 	return nil
 }
 
+// large reports whether the plan writes a file of largeFile bytes or more.
+func (p *plan) large() bool {
+	for _, w := range p.writes {
+		if len(w.data) >= largeFile {
+			return true
+		}
+	}
+	return false
+}
+
 // prepare proves every target writable, stages every new file, writes the
 // record (with every new content and every appended byte) and fsyncs it,
 // then makes the appends (which it can still cut back). Nothing it does is
 // visible except the appends and new empty folders, and undo removes
 // them.
-func (d *Dir) prepare(opts Options, p *plan, args map[string]json.RawMessage, physical func(string) string, pr *prepared, st logState) (*Intent, error) {
+func (d *Dir) prepare(opts Options, p *plan, args map[string]json.RawMessage, physical func(string) string, pr *prepared, st logState, flush bool) (*Intent, error) {
 	in := &Intent{loaded: true, Boot: BootID(), Seq: st.nextSeq(), Verb: opts.Verb, Actor: opts.Actor, At: d.Now(), PID: os.Getpid(), Sessions: p.sessions, Args: args}
 	syncAfter := map[string]bool{}
 	syncBefore := map[string]bool{}
@@ -399,7 +428,7 @@ func (d *Dir) prepare(opts Options, p *plan, args map[string]json.RawMessage, ph
 			syncAfter[filepath.Join(d.Path, filepath.Dir(c))] = true
 		}
 		stage := pr.root.StageLazy
-		if len(w.data) >= largeFile {
+		if len(w.data) >= largeFile && !flush {
 			// Not carried in the record: fsynced itself, its name too.
 			stage = pr.root.Stage
 			syncBefore[filepath.Dir(phys)] = true
@@ -465,7 +494,8 @@ func (d *Dir) prepare(opts Options, p *plan, args map[string]json.RawMessage, ph
 		in.Sync = append(in.Sync, d.rel(dir))
 	}
 	// A large file's temp must be durable, by name too, before the record
-	// that names it (a replay renames it; the record has no copy).
+	// that names it (a replay renames it; the record has no copy): the
+	// flush does it, or its own fsync and its folder's.
 	for _, dir := range sortedKeys(syncBefore) {
 		rel, err := d.inside(dir)
 		if err == nil {
@@ -479,7 +509,7 @@ func (d *Dir) prepare(opts Options, p *plan, args map[string]json.RawMessage, ph
 	if err != nil {
 		return nil, err
 	}
-	if err := d.record(pr, st, line); err != nil {
+	if err := d.record(pr, st, line, flush); err != nil {
 		return nil, refused(err, "cannot record the transaction in "+IntentFile)
 	}
 	for i, a := range p.appends {
@@ -493,8 +523,11 @@ func (d *Dir) prepare(opts Options, p *plan, args map[string]json.RawMessage, ph
 
 // record adds the transaction's line to the log, over a torn last line,
 // and fsyncs it; a log it creates has its name made durable too (the
-// state dir's fsync). On failure the log is as it was.
-func (d *Dir) record(pr *prepared, st logState, line []byte) error {
+// state dir's fsync). With flush, the file system is flushed first (every
+// earlier record's files durable, the large temps, the log's name) and the
+// line replaces the log's earlier lines, which are then done with. On
+// failure the log is as it was, or, after a flush, empty.
+func (d *Dir) record(pr *prepared, st logState, line []byte, flush bool) error {
 	lg, created, err := pr.root.OpenLog(IntentFile, 0o644)
 	if err != nil {
 		return err
@@ -502,6 +535,12 @@ func (d *Dir) record(pr *prepared, st logState, line []byte) error {
 	pr.log, pr.logMade = lg, created
 	end := st.end
 	if created {
+		end = 0
+	}
+	if flush {
+		if err := pr.root.SyncAll(); err != nil {
+			return err
+		}
 		end = 0
 	}
 	if lg.Size != end {
@@ -517,7 +556,7 @@ func (d *Dir) record(pr *prepared, st logState, line []byte) error {
 	if err := lg.Sync(); err != nil {
 		return err
 	}
-	if created {
+	if created && !flush {
 		if err := pr.root.SyncDir("."); err != nil {
 			return err
 		}

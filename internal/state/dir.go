@@ -39,9 +39,13 @@
 //     restart of the machine (another boot id), which may have lost any
 //     unsynced write, every record of the log is done again; readers
 //     refuse (exit 6) until then.
-//  4. Checkpoint, when due (the log's size or count, a folder moved or
-//     removed, a redaction): every file and folder the log names is
-//     fsynced, and the log removed.
+//  4. Checkpoint, when due. On Linux (the log's size or count, a large
+//     file, a folder moved): one syncfs of the state dir's file system
+//     before the next record, which then replaces the log's lines, so a
+//     mutation costs at most two fsyncs; after a redaction, a syncfs and
+//     the log's removal. Elsewhere (the log's size or count, a folder
+//     moved or removed, a redaction): every file and folder the log names
+//     is fsynced after the change, and the log removed.
 //
 // Each touched session gets one journal line with the digests of its files
 // after the change, and its journal.anchor is rewritten to the new tip.

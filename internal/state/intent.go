@@ -301,17 +301,35 @@ func (d *Dir) Finish(ctx context.Context, opts Options) (*Intent, error) {
 // A record that fails checkRecord is refused whole (exit 3): none of its
 // steps is done.
 func (d *Dir) finish() (*Intent, error) {
+	in, _, err := d.finishLog()
+	return in, err
+}
+
+// finishLog is finish that also returns the log it read when it found
+// nothing to complete (the log is then as it is on disk, and stays so
+// while the lock is held): the transaction that follows writes its record
+// from it instead of reading and checking the log a second time.
+func (d *Dir) finishLog() (*Intent, *logState, error) {
 	st, err := d.readLog()
 	if err != nil {
-		return nil, fault.Wrap(fault.Invalid, err, "cannot read %s", IntentFile)
+		return nil, nil, fault.Wrap(fault.Invalid, err, "cannot read %s", IntentFile)
 	}
 	if st.legacy != nil {
-		return d.finishLegacy(st.legacy)
+		in, err := d.finishLegacy(st.legacy)
+		return in, nil, err
 	}
 	in := st.interrupted()
 	if in == nil {
-		return nil, nil
+		return nil, &st, nil
 	}
+	done, err := d.replay(st, in)
+	return done, nil, err
+}
+
+// replay does every record of st again (after a restart) or the
+// interrupted last one, then checkpoints the log.
+func (d *Dir) replay(st logState, in *Intent) (*Intent, error) {
+	var err error
 	txs := st.replayed()
 	for _, tx := range txs {
 		err := tx.Invalid

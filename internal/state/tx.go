@@ -41,6 +41,7 @@ type Options struct {
 // the function passed to Update returns nil.
 type Tx struct {
 	dir      *Dir
+	log      *logState // the log as read under the lock, when nothing changed it since
 	opts     Options
 	Reg      *registry.Registry
 	regDirty bool
@@ -122,11 +123,12 @@ func (d *Dir) Update(ctx context.Context, opts Options, fn func(tx *Tx) error) e
 	defer l.Release()
 	// A transaction an earlier writer left interrupted is completed first:
 	// until then its files are between two states.
-	done, err := d.finish()
+	done, log, err := d.finishLog()
 	if err != nil {
 		return err
 	}
 	tx := newTx(d, opts)
+	tx.log = log
 	err = tx.load()
 	if err == nil {
 		err = fn(tx)

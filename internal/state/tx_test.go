@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -549,5 +550,73 @@ func TestRewriteJournalKeepsOutsideEvidence(t *testing.T) {
 	anchor, _ := os.ReadFile(d.File("main", journal.AnchorName))
 	if p := journal.CheckAnchor(anchor, journal.TailOf(got)); p != nil {
 		t.Fatalf("anchor: %s", p.Message)
+	}
+}
+
+// At most two fsyncs make a mutation durable, whatever the log holds: the
+// record's, and, when the log is due for a checkpoint, the change writes a
+// large file or moves a folder, or the log's last record moved one, one
+// flush of the file system before the record (Linux's syncfs), after which
+// the record is the log's only line. Elsewhere a checkpoint fsyncs file by
+// file.
+func TestCheckpointIsOneFlushBeforeTheRecord(t *testing.T) {
+	if !atomicfile.CanSyncAll {
+		t.Skip("no syncfs here: a checkpoint fsyncs every file the log names")
+	}
+	chunk := bytes.Repeat([]byte("x"), 300<<10)
+	big := bytes.Repeat([]byte("y"), largeFile)
+	cases := []struct {
+		name  string
+		setup int    // files of 300 KiB written first (three, after init, make the log due)
+		data  []byte // what the mutation writes
+		flush bool
+		move  bool // the session's folder is moved first (another record)
+	}{
+		{"small change, small log", 0, []byte("{}"), false, false},
+		{"small change, log due", 3, []byte("{}"), true, false},
+		{"large file, small log", 0, big, true, false},
+		{"large file, log due", 3, big, true, false},
+		{"small change after a move", 0, []byte("{}"), true, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := newDir(t)
+			mustUpdate(t, d, "init", func(tx *Tx) error { return addSession(tx, "main") })
+			for i := 0; i < c.setup; i++ {
+				mustUpdate(t, d, "artifact put", func(tx *Tx) error {
+					tx.Write("main", fmt.Sprintf("chunk%d.txt", i), chunk)
+					return nil
+				})
+			}
+			id := "main"
+			if c.move {
+				mustUpdate(t, d, "migrate", func(tx *Tx) error { tx.RenameSession("main", "moved"); return nil })
+				id = "moved"
+			}
+			steps := stepLog(t, d)
+			before := atomicfile.Syncs()
+			mustUpdate(t, d, "artifact put", func(tx *Tx) error {
+				tx.Write(id, "new.json", c.data)
+				return nil
+			})
+			if n := atomicfile.Syncs() - before; n > 2 {
+				t.Fatalf("%d fsyncs, want at most 2:\n%s", n, strings.Join(*steps, "\n"))
+			}
+			flushed := slices.Index(*steps, "syncfs .")
+			recorded := slices.Index(*steps, "fsync "+IntentFile)
+			if (flushed >= 0) != c.flush || flushed > recorded {
+				t.Fatalf("flush at %d, record's fsync at %d, want a flush %v before it:\n%s", flushed, recorded, c.flush, strings.Join(*steps, "\n"))
+			}
+			st, err := d.readLog()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.flush && len(st.txs) != 1 {
+				t.Fatalf("the log holds %d records after a flush, want only the new one", len(st.txs))
+			}
+			if got, _ := os.ReadFile(d.File(id, "new.json")); !bytes.Equal(got, c.data) {
+				t.Fatalf("new.json: %d bytes, want %d", len(got), len(c.data))
+			}
+		})
 	}
 }

@@ -28,7 +28,7 @@ import (
 const MaxDepth = 64
 
 var (
-	errDepth error = refusal(fmt.Sprintf("nested deeper than %d levels", MaxDepth))
+	errDepth error = refusal("nested deeper than " + strconv.Itoa(MaxDepth) + " levels") // no fmt at start-up
 	errUTF8        = errors.New("not valid UTF-8")
 )
 
