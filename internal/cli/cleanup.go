@@ -2,8 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"math"
-	"strings"
 	"time"
 
 	"github.com/orc-state/orc-state/internal/fault"
@@ -78,25 +76,9 @@ func (c *CleanupCmd) minAge() (time.Duration, error) {
 	if c.OlderThan == "" {
 		return 0, nil
 	}
-	d, err := parseAge(c.OlderThan)
+	d, err := textin.Age(c.OlderThan)
 	if err != nil {
 		return 0, fault.Usagef("--older-than %q: %v", c.OlderThan, err).WithHint("use a duration like 720h or 30d")
 	}
 	return d, nil
-}
-
-// parseAge reads a Go duration or a number of days ("30d").
-func parseAge(s string) (time.Duration, error) {
-	if n, ok := strings.CutSuffix(s, "d"); ok {
-		days, err := textin.Decimal(n, 0, math.MaxInt64/int64(24*time.Hour))
-		if err != nil {
-			return 0, fmt.Errorf("not a number of days: %w", err)
-		}
-		return time.Duration(days) * 24 * time.Hour, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err == nil && d < 0 {
-		err = fmt.Errorf("negative")
-	}
-	return d, err
 }

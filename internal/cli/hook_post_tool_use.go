@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/orc-state/orc-state/internal/hookjson"
 	"github.com/orc-state/orc-state/internal/input"
 	"github.com/orc-state/orc-state/internal/statusline"
 )
@@ -48,7 +49,7 @@ subagent (agent_id set); always exit 0.`
 // to write the digest and reach a clean stopping point. Otherwise, for a
 // subagent, or without a live orc session, it prints nothing. Exit 0 always.
 func runPostToolUse(proc *Process) {
-	data, err := input.Within(proc.Stdin, maxToolUseStdin, hookStdinTimeout, nil)
+	data, err := input.Within(proc.Stdin, maxToolUseStdin, hookjson.StdinTimeout, nil)
 	if err != nil {
 		return
 	}
