@@ -12,6 +12,7 @@ import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/statetest"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -28,22 +29,7 @@ func entry(id, status string, updated time.Time) registry.Session {
 // of .orc/.archive) holding the entries, each with its mirror.
 func seeded(t *testing.T, entries ...registry.Session) *state.Dir {
 	t.Helper()
-	d := &state.Dir{Path: filepath.Join(t.TempDir(), ".orc")}
-	err := d.Update(context.Background(), opts, func(tx *state.Tx) error {
-		for _, s := range entries {
-			tx.Reg.Sessions = append(tx.Reg.Sessions, s)
-			if err := tx.Mirror(&tx.Reg.Sessions[len(tx.Reg.Sessions)-1]); err != nil {
-				return err
-			}
-			tx.Touch(s.SessionID, nil)
-		}
-		tx.RegistryChanged()
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return statetest.Seed(t, t.TempDir(), entries...)
 }
 
 // run is the Run of a verb on d at now, outside any repository.

@@ -1,7 +1,6 @@
 package resume
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/statetest"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -46,21 +46,7 @@ func TestTitleIsOursOnlyWithoutAUsersTitle(t *testing.T) {
 func seeded(t *testing.T, entries ...registry.Session) (*state.Dir, selection.Run) {
 	t.Helper()
 	root := t.TempDir()
-	d := &state.Dir{Path: filepath.Join(root, ".orc")}
-	err := d.Update(context.Background(), state.Options{Verb: "test", Actor: "cli", LockTimeout: time.Second}, func(tx *state.Tx) error {
-		for _, s := range entries {
-			tx.Reg.Sessions = append(tx.Reg.Sessions, s)
-			if err := tx.Mirror(&tx.Reg.Sessions[len(tx.Reg.Sessions)-1]); err != nil {
-				return err
-			}
-			tx.Touch(s.SessionID, nil)
-		}
-		tx.RegistryChanged()
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := statetest.Seed(t, root, entries...)
 	return d, selection.Run{DirFlag: d.Path, Wd: root, Environ: environ.List{"HOME=" + root}, Clock: time.Now}
 }
 

@@ -1,7 +1,6 @@
 package selection
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"github.com/orc-state/orc-state/internal/binding"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/statetest"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -28,25 +28,7 @@ func entry(id, branch, status string) registry.Session {
 // with its mirror, written by one transaction.
 func seeded(t *testing.T, root string, entries ...registry.Session) *state.Dir {
 	t.Helper()
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	d := &state.Dir{Path: filepath.Join(root, ".orc")}
-	err := d.Update(context.Background(), opts, func(tx *state.Tx) error {
-		for _, s := range entries {
-			tx.Reg.Sessions = append(tx.Reg.Sessions, s)
-			if err := tx.Mirror(&tx.Reg.Sessions[len(tx.Reg.Sessions)-1]); err != nil {
-				return err
-			}
-			tx.Touch(s.SessionID, nil)
-		}
-		tx.RegistryChanged()
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return statetest.Seed(t, root, entries...)
 }
 
 // at is the Where of a run outside any repository on d, with --session
@@ -61,22 +43,7 @@ func at(d *state.Dir, flag string) Where {
 }
 
 // snapshot is every file under root with its content.
-func snapshot(t *testing.T, root string) string {
-	t.Helper()
-	var b strings.Builder
-	err := filepath.WalkDir(root, func(p string, de os.DirEntry, err error) error {
-		if err != nil || de.IsDir() || strings.HasSuffix(p, ".lock") {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		b.WriteString(p + "\n" + string(data) + "\n")
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
-}
+func snapshot(t *testing.T, root string) string { return statetest.Files(t, root) }
 
 // TestChangeIsSavedOnceOrWritesNothing: a change to the
 // chosen entry is saved (validated, mirrored, journaled); a function that

@@ -13,6 +13,7 @@ import (
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/statetest"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -142,19 +143,7 @@ func (p *place) bindings(t *testing.T) string {
 // the transaction log aside).
 func (p *place) files(t *testing.T) string {
 	t.Helper()
-	var b strings.Builder
-	err := filepath.WalkDir(p.d.Path, func(path string, de os.DirEntry, err error) error {
-		if err != nil || de.IsDir() || strings.HasSuffix(path, ".lock") {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		b.WriteString(path + "\n" + string(data) + "\n")
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
+	return statetest.Files(t, p.d.Path)
 }
 
 // lastEntry is the last journal line of session id.
