@@ -149,6 +149,13 @@ func parseLog(data []byte) logState {
 			break
 		}
 		boot, seq, applied, ok := peek(rec)
+		if ok && applied == 0 && len(st.txs) > 0 && seq <= st.txs[len(st.txs)-1].Seq {
+			// A record whose sequence does not follow the one before it
+			// ends the log as a torn line does: old bytes behind a record
+			// written over the log's start after a flush, should a crash
+			// keep the write but not the cut, are never done again after it.
+			ok = false
+		}
 		switch {
 		case !ok:
 			break

@@ -1,0 +1,59 @@
+package state
+
+import (
+	"slices"
+	"testing"
+)
+
+// A record's sequence number follows the one before it, or the log ends
+// there as at a torn line: after a flush the new record is written over
+// the log's start, and were a crash to keep that write but not the cut
+// before it, the old records behind it must never be done again after it
+// (they would put back what the new record replaced).
+func TestLogEndsAtARecordWhoseSequenceDoesNotFollow(t *testing.T) {
+	line := func(seq int64) []byte {
+		b, err := encodeLine(&Intent{Boot: "b", Seq: seq, Verb: "phase set", Actor: "cli", At: "2026-12-04T00:00:00Z"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	marker := func(seq int64) []byte {
+		b, err := encodeMarker(seq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	join := func(parts ...[]byte) []byte {
+		var out []byte
+		for _, p := range parts {
+			out = append(out, p...)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name  string
+		parts [][]byte // the log's lines
+		want  []int64  // the records read, in order
+		valid int      // how many of the lines are the log's valid ones
+	}{
+		{"records in order are all read", [][]byte{line(4), marker(4), line(5)}, []int64{4, 5}, 3},
+		{"an old record behind a newer one ends the log", [][]byte{line(6), line(2), marker(2), line(3)}, []int64{6}, 1},
+		{"a repeated sequence ends the log", [][]byte{line(6), marker(6), line(6)}, []int64{6}, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := parseLog(join(c.parts...))
+			var got []int64
+			for _, tx := range st.txs {
+				got = append(got, tx.Seq)
+			}
+			if !slices.Equal(got, c.want) {
+				t.Fatalf("records %v, want %v", got, c.want)
+			}
+			if want := int64(len(join(c.parts[:c.valid]...))); st.end != want {
+				t.Errorf("valid lines end at %d, want %d", st.end, want)
+			}
+		})
+	}
+}
