@@ -15,7 +15,3 @@ func (e *Env) readInputFile(path string) ([]byte, error) {
 	}
 	return input.ReadFile(e.abs(path), path)
 }
-
-// checkText refuses invalid UTF-8, NUL bytes and credential-shaped text
-// (input.CheckText); slice set still names it this way.
-func checkText(what string, text []byte) error { return input.CheckText(what, text) }

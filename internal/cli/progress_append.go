@@ -36,7 +36,7 @@ func (c *ProgressAppendCmd) Run(e *Env) error {
 	if len(bytes.TrimSpace(text)) == 0 {
 		return fault.Usagef("stdin is empty; nothing to append")
 	}
-	if err := checkText("the progress text", text); err != nil {
+	if err := input.CheckText("the progress text", text); err != nil {
 		return err
 	}
 	if err := input.RefuseSecrets("--title", []byte(c.Title)); err != nil {

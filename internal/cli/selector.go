@@ -4,7 +4,6 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/orc-state/orc-state/internal/selection"
-	"github.com/orc-state/orc-state/registry"
 )
 
 // BranchFlag selects the session a verb acts on (docs/protocol.md §3): --branch B
@@ -35,9 +34,3 @@ type choice = selection.Choice
 // choose settles the choice for explicit (a --branch value or a positional
 // key) and the verb's --session, by the one order of selection.Where.Choose.
 func (e *Env) choose(explicit string) (choice, error) { return e.where().Choose(explicit) }
-
-// ownSession is the session whose gitBranch is branch, or nil
-// (registry.Registry.ForBranch); worktree list still names it this way.
-func ownSession(reg *registry.Registry, branch string) *registry.Session {
-	return reg.ForBranch(branch)
-}

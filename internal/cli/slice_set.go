@@ -5,6 +5,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/commitref"
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/input"
 	"github.com/orc-state/orc-state/internal/ledger"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/state"
@@ -29,7 +30,7 @@ func (c *SliceSetCmd) Help() string { return slices.MachineText() }
 
 // Run moves one slice through the status machine.
 func (c *SliceSetCmd) Run(e *Env) error {
-	if err := checkText("--note", []byte(c.Note)); err != nil {
+	if err := input.CheckText("--note", []byte(c.Note)); err != nil {
 		return err
 	}
 	if c.ActualLoc != nil && *c.ActualLoc < 0 {

@@ -138,15 +138,6 @@ func (r Run) tombstone(fields map[string]any) []byte {
 // restoreHint is what a hint says about an archive kept by a removal.
 func restoreHint(id string) string { return verify.RestoreHint(id) }
 
-// readBindings reads worktrees.json strictly; no file is an empty File.
-func readBindings(d *state.Dir) (*binding.File, error) {
-	data, err := d.ReadStateFile(binding.FileName)
-	if err != nil {
-		return nil, err
-	}
-	return binding.Parse(data)
-}
-
 // archiveBindings adds to each session's archive snapshot the bindings to
 // it (archive.BindingsFile: a worktrees.json holding only those), so that
 // session restore can bring them back; nothing when it has none.
@@ -154,7 +145,7 @@ func archiveBindings(d *state.Dir, snaps map[string]archive.Snapshot) error {
 	if len(snaps) == 0 {
 		return nil
 	}
-	f, err := readBindings(d)
+	f, err := selection.ReadBindings(d)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -157,7 +158,7 @@ func (r Run) restoreBindings(tx *state.Tx, archived []binding.Binding) (notes, b
 	if len(archived) == 0 {
 		return nil, nil, nil
 	}
-	f, err := readBindings(tx.Dir())
+	f, err := selection.ReadBindings(tx.Dir())
 	if err != nil {
 		return nil, nil, err
 	}

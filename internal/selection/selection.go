@@ -246,7 +246,7 @@ func (w Where) stillBound(id string) func() bool {
 		if err != nil || d.Git == nil {
 			return true
 		}
-		f, err := readBindings(d)
+		f, err := ReadBindings(d)
 		if err != nil {
 			return true
 		}
@@ -265,7 +265,7 @@ func WorktreeBinding(d *state.Dir) (*binding.Binding, error) {
 	if l == nil || !l.Linked || l.WorktreeRoot == "" {
 		return nil, nil
 	}
-	f, err := readBindings(d)
+	f, err := ReadBindings(d)
 	if err != nil {
 		return nil, err
 	}
@@ -275,9 +275,10 @@ func WorktreeBinding(d *state.Dir) (*binding.Binding, error) {
 	return nil, nil
 }
 
-// readBindings reads worktrees.json strictly, without a lock; no file is
-// an empty File. An invalid file is exit 3 naming doctor.
-func readBindings(d *state.Dir) (*binding.File, error) {
+// ReadBindings reads worktrees.json strictly, without a lock; no file is
+// an empty File. An invalid file is exit 3 naming doctor. It is the one reader
+// of the bindings, for verify, removal and worktrees too.
+func ReadBindings(d *state.Dir) (*binding.File, error) {
 	data, err := d.ReadStateFile(binding.FileName)
 	if err != nil {
 		return nil, err

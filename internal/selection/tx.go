@@ -80,7 +80,7 @@ func RefuseSecretArgs(args any) error {
 	}
 	var members map[string]json.RawMessage
 	if json.Unmarshal(raw, &members) != nil {
-		return RefuseSecrets("an argument", raw)
+		return input.RefuseSecrets("an argument", raw)
 	}
 	names := make([]string, 0, len(members))
 	for name := range members {
@@ -88,14 +88,9 @@ func RefuseSecretArgs(args any) error {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		if err := RefuseSecrets(fmt.Sprintf("argument %q", name), members[name]); err != nil {
+		if err := input.RefuseSecrets(fmt.Sprintf("argument %q", name), members[name]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
-
-// RefuseSecrets is the usage error for text (what names it) that holds a
-// credential, seen through JSON and percent escapes; nil when it holds
-// none.
-func RefuseSecrets(what string, text []byte) error { return input.RefuseSecrets(what, text) }

@@ -23,7 +23,7 @@ import (
 // registry the bindings are judged on: read whole (doctor), or holding
 // at least session id (verify).
 func Bindings(d *state.Dir, env environ.List, id string, reg *registry.Registry) []Finding {
-	f, err := readBindings(d)
+	f, err := selection.ReadBindings(d)
 	if err != nil {
 		return []Finding{{Code: "worktrees.invalid", Message: err.Error(),
 			Next: "fix or remove .orc/" + binding.FileName + " by hand (orc-state worktree join binds a worktree again)"}}
@@ -67,15 +67,6 @@ func Bindings(d *state.Dir, env environ.List, id string, reg *registry.Registry)
 // one b was made for (binding.Binding.GitDirMade).
 func sameMaking(b binding.Binding, gitDir string) bool {
 	return b.GitDirMade == "" || b.GitDirMade == binding.MadeAt(gitDir)
-}
-
-// readBindings reads .orc/worktrees.json (an empty File when absent).
-func readBindings(d *state.Dir) (*binding.File, error) {
-	data, err := d.ReadStateFile(binding.FileName)
-	if err != nil {
-		return nil, err
-	}
-	return binding.Parse(data)
 }
 
 // Foreign reports whether binding b names a worktree of another repository

@@ -67,7 +67,7 @@ func (r Run) Add(a NewWorktree) (*Row, error) {
 		// git would refuse it too, but only after making the branch -b names
 		return nil, fault.Usagef("%s already exists and is not an empty folder", path).WithHint("name a new folder for the worktree")
 	}
-	if f, err := Read(d); err != nil {
+	if f, err := selection.ReadBindings(d); err != nil {
 		return nil, err
 	} else if h := f.AgentHolder(s.SessionID, a.Agent, ""); h != nil {
 		return nil, agentTaken(a.Agent, s.SessionID, h)

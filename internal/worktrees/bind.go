@@ -70,7 +70,7 @@ func (r Run) bind(l gitx.Layout, id, agent string) error {
 
 // bindIn is bind's change inside the transaction, on the session found.
 func bindIn(tx *state.Tx, s *registry.Session, l gitx.Layout, agent string) error {
-	f, err := Read(tx.Dir())
+	f, err := selection.ReadBindings(tx.Dir())
 	if err != nil {
 		return err
 	}

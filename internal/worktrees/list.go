@@ -11,6 +11,7 @@ import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/registry"
@@ -54,7 +55,7 @@ func List(d *state.Dir, now time.Time) ([]Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := Read(d)
+	f, err := selection.ReadBindings(d)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +69,7 @@ func Bound(d *state.Dir, l gitx.Layout, now time.Time) (*Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := Read(d)
+	f, err := selection.ReadBindings(d)
 	if err != nil {
 		return nil, err
 	}

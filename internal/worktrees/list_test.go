@@ -9,6 +9,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/binding"
 	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/slices"
 )
@@ -64,7 +65,7 @@ func TestListRowsSayWhichSessionEachWorktreeSelects(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.update(t, "plant", func(tx *state.Tx) error { // a binding copied from another repository
-		f, err := Read(tx.Dir())
+		f, err := selection.ReadBindings(tx.Dir())
 		if err != nil {
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/slices"
 )
@@ -72,7 +73,7 @@ func (r Run) refuseHeld(path string) error {
 	if err != nil {
 		return err
 	}
-	f, err := Read(d)
+	f, err := selection.ReadBindings(d)
 	if err != nil {
 		return err
 	}
@@ -147,7 +148,7 @@ func (r Run) unbind(path string) (*binding.Binding, error) {
 	var left *binding.Binding
 	err := r.update(func(tx *state.Tx) error {
 		left = nil // the function may run twice
-		f, err := Read(tx.Dir())
+		f, err := selection.ReadBindings(tx.Dir())
 		if err != nil {
 			return err
 		}

@@ -72,16 +72,6 @@ func (r Run) update(fn func(tx *state.Tx) error) error {
 	return d.Update(context.Background(), opts, fn)
 }
 
-// Read reads worktrees.json strictly, without a lock; no file is an
-// empty File. An invalid file is exit 3 naming doctor.
-func Read(d *state.Dir) (*binding.File, error) {
-	data, err := d.ReadStateFile(binding.FileName)
-	if err != nil {
-		return nil, err
-	}
-	return binding.Parse(data)
-}
-
 // Write stages worktrees.json in the transaction.
 func Write(tx *state.Tx, f *binding.File) {
 	tx.WriteState(binding.FileName, f.Marshal())

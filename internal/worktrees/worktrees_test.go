@@ -128,7 +128,7 @@ func write(t *testing.T, path, text string) {
 // each, the worktree by its folder name.
 func (p *place) bindings(t *testing.T) string {
 	t.Helper()
-	f, err := Read(p.d)
+	f, err := selection.ReadBindings(p.d)
 	if err != nil {
 		t.Fatal(err)
 	}
