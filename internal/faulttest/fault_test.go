@@ -1,7 +1,6 @@
 package faulttest
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -270,14 +269,9 @@ const faultStamp = "2026-03-04T05:06:07Z"
 func faultRun(t *testing.T, c faultCase, dir string, failAt int, errno syscall.Errno) (code int, stdout, stderr string, steps []string) {
 	run := faultSteps.add(dir, failAt, errno)
 	defer faultSteps.remove(run)
-	var out, errb bytes.Buffer
-	p := cli.Process{Args: c.args, Stdin: strings.NewReader(c.stdin), Stdout: &out, Stderr: &errb,
-		Environ: faultEnv(dir).With(c.env...), Dir: filepath.Join(dir, "repo")}
-	if err := clitest.Clock(&p); err != nil {
-		t.Error(err)
-	}
-	code = cli.Run(p)
-	return code, out.String(), errb.String(), run.taken()
+	code, stdout, stderr = clitest.Run(cli.Process{Args: c.args, Stdin: strings.NewReader(c.stdin),
+		Environ: faultEnv(dir).With(c.env...), Dir: filepath.Join(dir, "repo")})
+	return code, stdout, stderr, run.taken()
 }
 
 // faultSteps is atomicfile.Fault in this test binary (TestMain installs

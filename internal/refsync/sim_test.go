@@ -378,10 +378,7 @@ func git(dir string, args ...string) (string, error) {
 // actor (the run's Process says so; the test's own working directory and
 // environment stay as they are, so worlds can run side by side).
 func (w *world) orc(m *machine, stdin string, args ...string) (int, string, string) {
-	var out, errb bytes.Buffer
-	code := cli.Run(cli.Process{Args: args, Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,
-		Environ: environ.OS().With("ORC_ACTOR=" + m.name), Dir: m.dir})
-	return code, out.String(), errb.String()
+	return clitest.Run(cli.Process{Args: args, Stdin: strings.NewReader(stdin), Environ: environ.OS().With("ORC_ACTOR=" + m.name), Dir: m.dir})
 }
 
 // state is the model's prediction of `sync status` for m and session s.
