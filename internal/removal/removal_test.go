@@ -19,10 +19,9 @@ import (
 var opts = state.Options{Verb: "test", Actor: "cli", LockTimeout: time.Second}
 
 func entry(id, status string, updated time.Time) registry.Session {
-	phase, _ := registry.ParsePhase("1")
-	at := registry.Stamp(updated)
-	return registry.Session{SessionID: id, Branch: id, GitBranch: id, Command: "flow", Phase: phase,
-		TotalPhases: 3, Status: status, LinkedPRs: []registry.PR{}, StartedAt: at, UpdatedAt: at}
+	e := statetest.Entry(id, updated)
+	e.Status = status
+	return e
 }
 
 // seeded is a state dir outside any repository (its archives are folders

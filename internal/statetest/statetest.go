@@ -1,7 +1,10 @@
-// Package statetest is what the application packages' tests share: a
-// state dir seeded with sessions through the one transaction, and a
-// listing of a state dir's files to compare before and after a refusal.
-// Only tests import it.
+// Package statetest is what the application packages' tests share, the
+// rig of the tests that run no CLI: a state dir seeded with sessions
+// through the one transaction (Seed, Entry), and a listing of a state
+// dir's files to compare before and after a refusal. It imports nothing
+// above internal/state, so the application packages' own (internal)
+// tests can use it; internal/clitest, the rig of the CLI's tests, is
+// built beside it. Only tests import it.
 package statetest
 
 import (
@@ -19,22 +22,49 @@ import (
 // Options are the transaction options of a test's own writes.
 var Options = state.Options{Verb: "test", Actor: "cli", LockTimeout: time.Second}
 
+// Entry is the registry entry of session id on branch id as init writes
+// one: flow, in progress, phase 1 of 3, no pull requests, started and
+// updated at at.
+func Entry(id string, at time.Time) registry.Session {
+	stamp := registry.Stamp(at)
+	return registry.Session{SessionID: id, Branch: id, GitBranch: id, Command: "flow", Status: "in_progress",
+		Phase: registry.Phase{N: 1}, TotalPhases: 3, LinkedPRs: []registry.PR{}, StartedAt: stamp, UpdatedAt: stamp}
+}
+
+// A Seeding is what a seeded state dir holds beside its entries.
+type Seeding struct {
+	Clock  func() time.Time // the dir's clock, its transactions' time (nil: the time now)
+	Ledger string           // each session's slices.json ("": none)
+}
+
 // Seed makes root/.orc, a state dir outside any repository (its archives
 // are folders of .orc/.archive), holding entries, each with its mirror,
-// written by one transaction.
+// written by one transaction: Seeding{}.Seed.
 func Seed(t testing.TB, root string, entries ...registry.Session) *state.Dir {
+	t.Helper()
+	return Seeding{}.Seed(t, root, entries...)
+}
+
+// Seed makes root/.orc holding entries, each with its mirror and s's
+// ledger, written by one transaction at s's clock; the dir returned keeps
+// the clock. It is the one way the application packages' tests start a
+// state dir with sessions.
+func (s Seeding) Seed(t testing.TB, root string, entries ...registry.Session) *state.Dir {
 	t.Helper()
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	d := &state.Dir{Path: filepath.Join(root, ".orc")}
+	d := &state.Dir{Path: filepath.Join(root, ".orc"), Clock: s.Clock}
 	err := d.Update(context.Background(), Options, func(tx *state.Tx) error {
-		for _, s := range entries {
-			tx.Reg.Sessions = append(tx.Reg.Sessions, s)
+		for _, e := range entries {
+			tx.Reg.Sessions = append(tx.Reg.Sessions, e)
 			if err := tx.Mirror(&tx.Reg.Sessions[len(tx.Reg.Sessions)-1]); err != nil {
 				return err
 			}
-			tx.Touch(s.SessionID, nil)
+			if s.Ledger != "" {
+				tx.Write(e.SessionID, state.LedgerFile, []byte(s.Ledger))
+			}
+			tx.Touch(e.SessionID, nil)
 		}
 		tx.RegistryChanged()
 		return nil
