@@ -13,6 +13,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/orc-state/orc-state/internal/environ"
+	"github.com/orc-state/orc-state/internal/statetest"
 )
 
 // TestGitRepoMatchesGit proves each form of gitrepo equal to the git
@@ -141,7 +142,7 @@ func TestGitRepoMatchesGit(t *testing.T) {
 							t.Fatal(err)
 						}
 					case "gitrepo":
-						if err := makeRepo(env, cwd, line[1:]); err != nil {
+						if err := statetest.MakeRepo(env, cwd, line[1:]); err != nil {
 							t.Fatalf("%q: %v", line, err)
 						}
 					default:
@@ -150,7 +151,7 @@ func TestGitRepoMatchesGit(t *testing.T) {
 						}
 					}
 				}
-				tree, err := Manifest(work)
+				tree, err := statetest.Manifest(work)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -269,7 +270,7 @@ func TestGitRepoRefuses(t *testing.T) {
 			env := scenarioEnv(root)
 			for _, line := range tc.setup {
 				if line[0] == "gitrepo" {
-					err = makeRepo(env, root, line[1:])
+					err = statetest.MakeRepo(env, root, line[1:])
 				} else if code, out := runIn(env, root, line...); code != 0 {
 					err = fmt.Errorf("exit %d: %s", code, out)
 				}
@@ -277,15 +278,15 @@ func TestGitRepoRefuses(t *testing.T) {
 					t.Fatalf("%q: %v", line, err)
 				}
 			}
-			before, err := Manifest(root)
+			before, err := statetest.Manifest(root)
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = makeRepo(env.With(tc.env...), root, tc.args)
+			err = statetest.MakeRepo(env.With(tc.env...), root, tc.args)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("gitrepo %q: error %v, want one containing %q", tc.args, err, tc.want)
 			}
-			if after, _ := Manifest(root); after != before {
+			if after, _ := statetest.Manifest(root); after != before {
 				t.Errorf("gitrepo %q wrote something before refusing:\n%s\n---\n%s", tc.args, before, after)
 			}
 		})

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/cli"
 	"github.com/orc-state/orc-state/internal/environ"
+	"github.com/orc-state/orc-state/internal/statetest"
 )
 
 // A Rig is the scratch git repository of every Go test that drives the
@@ -37,15 +37,11 @@ type Rig struct {
 // rigTemplates build the repositories rigs start from, in the work tree
 // they are given.
 var rigTemplates = map[string]func(r *Rig){
-	// git: one commit on main.
-	"git": func(r *Rig) {
-		r.Git("init", "-q", "-b", "main")
-		r.Git("commit", "-q", "--allow-empty", "-m", "base")
-	},
+	// git: one commit on main (gitrepo's repository).
+	"git": func(r *Rig) { r.repo() },
 	// main: one commit on main and its session (flow, nine phases).
 	"main": func(r *Rig) {
-		r.Git("init", "-q", "-b", "main")
-		r.Git("commit", "-q", "--allow-empty", "-m", "base")
+		r.repo()
 		if out := r.MustOrc("", "init", "--command", "flow", "--total-phases", "9"); out != "main\n" {
 			r.T.Fatalf("init printed %q, want main", out)
 		}
@@ -53,13 +49,21 @@ var rigTemplates = map[string]func(r *Rig){
 	// collision: the session of feat/x (sessionId feat-x, a one-slice
 	// ledger), checked out on a branch named feat-x.
 	"collision": func(r *Rig) {
-		r.Git("init", "-q", "-b", "main")
-		r.Git("commit", "-q", "--allow-empty", "-m", "base")
+		r.repo()
 		r.Git("checkout", "-q", "-b", "feat/x")
 		r.MustOrc("", "init", "--command", "flow", "--total-phases", "3")
 		r.MustOrc(`{"slices": [{"id": 1, "title": "one"}]}`, "slice", "init", "-")
 		r.Git("checkout", "-q", "-b", "feat-x")
 	},
+}
+
+// repo makes the rig's repository, one commit on main: the gitrepo
+// scenario command's (statetest.MakeRepo).
+func (r *Rig) repo() {
+	r.T.Helper()
+	if err := statetest.MakeRepo(r.Env, r.Dir, nil); err != nil {
+		r.T.Fatalf("%v", err)
+	}
 }
 
 // built holds each template's folder once made, under Root().
@@ -97,7 +101,7 @@ func NewRig(t testing.TB, template string) *Rig {
 		t.Fatalf("rig template %s: %v", template, err)
 	}
 	to := t.TempDir()
-	if err := CopyTree(from, to); err != nil {
+	if err := statetest.CopyTree(from, to); err != nil {
 		t.Fatal(err)
 	}
 	return &Rig{T: t, Dir: filepath.Join(to, "repo"), Env: RigEnv(to)}
@@ -118,7 +122,7 @@ func (builder) Fatalf(format string, args ...any) { panic(buildFailure(fmt.Sprin
 
 // RigEnv is the environment of a rig whose home (and temp dir) is dir.
 func RigEnv(dir string) environ.List {
-	return environ.List(HermeticEnv(dir, "TMPDIR="+dir))
+	return environ.List(statetest.HermeticEnv(dir, "TMPDIR="+dir))
 }
 
 // Orc runs orc-state in the rig, in this process (Run), and returns its
@@ -197,40 +201,4 @@ func (r *Rig) Git(args ...string) string {
 		r.T.Fatalf("git %s: %v: %s", strings.Join(args, " "), err, errb.String())
 	}
 	return out.String()
-}
-
-// CopyTree copies the folder from into to (which exists): folders, regular
-// files with their modes, and symlinks as links.
-func CopyTree(from, to string) error {
-	return filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, path)
-		dst := filepath.Join(to, rel)
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		switch {
-		case d.IsDir():
-			if rel == "." {
-				return nil
-			}
-			return os.Mkdir(dst, info.Mode().Perm())
-		case d.Type()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(path)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(target, dst)
-		case info.Mode().IsRegular():
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			return os.WriteFile(dst, data, info.Mode().Perm())
-		}
-		return fmt.Errorf("copy %s: not a file, folder or symlink", path)
-	})
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/orc-state/orc-state/internal/clitest"
 	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/statetest"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -147,7 +148,7 @@ func TestFaultInjection(t *testing.T) {
 		for i, c := range faultCases {
 			t.Run(c.name, func(t *testing.T) {
 				t.Parallel()
-				if err := clitest.CopyTree(faultTemplate(t, c), templates[i]); err != nil {
+				if err := statetest.CopyTree(faultTemplate(t, c), templates[i]); err != nil {
 					t.Fatal(err)
 				}
 			})
@@ -196,7 +197,7 @@ func TestFaultInjection(t *testing.T) {
 				t.Fatalf("in process the verb takes other steps than as a process:\nprocess:\n%s\nin process:\n%s", strings.Join(steps, "\n"), got)
 			}
 			if got := faultManifest(t, inProcess); got != want {
-				t.Fatalf("in process the verb writes another state than as a process:\n%s", clitest.ManifestDiff(want, got))
+				t.Fatalf("in process the verb writes another state than as a process:\n%s", statetest.ManifestDiff(want, got))
 			}
 
 			work := make(chan int)
@@ -215,11 +216,11 @@ func TestFaultInjection(t *testing.T) {
 						case 0:
 							// A checkpoint after the change failed: the record keeps it.
 							if got := faultManifest(t, dir); got != want {
-								t.Errorf("%s: exit 0, but the state is not what the verb writes:\n%s", what, clitest.ManifestDiff(want, got))
+								t.Errorf("%s: exit 0, but the state is not what the verb writes:\n%s", what, statetest.ManifestDiff(want, got))
 							}
 						case 3:
 							if got := faultManifest(t, dir); got != old {
-								t.Errorf("%s: exit 3, but the state changed:\n%s", what, clitest.ManifestDiff(old, got))
+								t.Errorf("%s: exit 3, but the state changed:\n%s", what, statetest.ManifestDiff(old, got))
 							}
 							if n, pending := faultLog(dir); n > oldRecords || pending != "" {
 								t.Errorf("%s: exit 3, but the log holds %d records (was %d), interrupted: %q", what, n, oldRecords, pending)
@@ -238,7 +239,7 @@ func TestFaultInjection(t *testing.T) {
 								t.Errorf("%s: repair: exit %d: %s", what, code, stderr)
 							}
 							if got := faultManifest(t, dir); got != want {
-								t.Errorf("%s: after repair the state is not what the verb writes:\n%s", what, clitest.ManifestDiff(want, got))
+								t.Errorf("%s: after repair the state is not what the verb writes:\n%s", what, statetest.ManifestDiff(want, got))
 							}
 							if _, pending := faultLog(dir); pending != "" {
 								t.Errorf("%s: after repair the log still names %s", what, pending)
@@ -445,7 +446,7 @@ func faultCopy(t *testing.T, from string) string {
 	if err != nil {
 		t.Error(err)
 	}
-	if err := clitest.CopyTree(from, to); err != nil {
+	if err := statetest.CopyTree(from, to); err != nil {
 		t.Error(err)
 	}
 	return to
@@ -480,7 +481,7 @@ func faultManifest(t *testing.T, dir string) string {
 		{"state", filepath.Join(dir, "repo", ".orc")},
 		{"refs", filepath.Join(gitDir, "refs", "orc")},
 	} {
-		m, err := clitest.Manifest(part.root)
+		m, err := statetest.Manifest(part.root)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			t.Error(err) // on a worker goroutine: reported, not fatal
 		}

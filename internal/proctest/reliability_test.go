@@ -42,6 +42,7 @@ import (
 	"time"
 
 	"github.com/orc-state/orc-state/internal/clitest"
+	"github.com/orc-state/orc-state/internal/statetest"
 )
 
 // relProcessTimeout bounds one orc-state process that is not meant to be
@@ -1164,7 +1165,7 @@ func TestAdversarialCorpus(t *testing.T) {
 		if err := os.MkdirAll(to, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := clitest.CopyTree(from, to); err != nil {
+		if err := statetest.CopyTree(from, to); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -1349,7 +1350,7 @@ func relCorpusSetup(t *testing.T, r *relRig, step string) {
 // relSnapshot is the manifest of every entry under root (see manifest).
 func relSnapshot(t *testing.T, root string) string {
 	t.Helper()
-	text, err := clitest.Manifest(root)
+	text, err := statetest.Manifest(root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,6 +71,7 @@ import (
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/refsync"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/statetest"
 	"github.com/orc-state/orc-state/internal/verify"
 )
 
@@ -342,7 +343,7 @@ func newWorld(t *testing.T, format string) (*world, error) {
 	w := &world{t: t, root: root, format: format, bare: filepath.Join(root, "remote.git"),
 		version: map[string]int{}, commit: map[string]map[int]string{}, publish: map[string]bool{}, journal: map[string][]byte{},
 		archiveKind: map[string]bool{}, readers: map[string]*objectReader{}}
-	if err := clitest.CopyTree(tmpl, root); err != nil {
+	if err := statetest.CopyTree(tmpl, root); err != nil {
 		return nil, err
 	}
 	w.plan = filepath.Join(root, "plan.json")
