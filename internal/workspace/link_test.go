@@ -22,25 +22,11 @@ func opts() state.Options {
 	return state.Options{Verb: "workspace link", Actor: "cli", LockTimeout: time.Second}
 }
 
-// repo makes a repository at dir as git lays one out (HEAD, objects,
-// refs), enough for discovery.
-func repo(t *testing.T, dir string) {
-	t.Helper()
-	for _, p := range []string{"objects", "refs/heads"} {
-		if err := os.MkdirAll(filepath.Join(dir, ".git", p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // workspaceAt is a state dir at root holding session ws of scope scope,
 // members m1 (a repository at root/m1) and m2 (no path).
 func workspaceAt(t *testing.T, root, scope string) (*state.Dir, *registry.Session) {
 	t.Helper()
-	repo(t, filepath.Join(root, "m1"))
+	statetest.Repo(t, filepath.Join(root, "m1"), "--unborn")
 	s := statetest.Entry("ws", t0)
 	if scope != "" {
 		s.Scope, s.Repos = scope, []string{"m1", "m2"}
