@@ -134,7 +134,6 @@ func TestFaultInjection(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not found")
 	}
-	bin := clitest.Binary(t)
 	errnos := []syscall.Errno{syscall.EIO, syscall.ENOSPC}
 	if testing.Short() {
 		errnos = errnos[1:]
@@ -172,11 +171,9 @@ func TestFaultInjection(t *testing.T) {
 			// The uninterrupted run, a process: the new state, and the steps.
 			clean := faultCopy(t, template)
 			logPath := filepath.Join(t.TempDir(), "steps")
-			cmd := exec.Command(bin, c.args...)
-			cmd.Dir, cmd.Env = filepath.Join(clean, "repo"), append(append(faultEnv(clean), c.env...), "ORC_TEST_FAULT_LOG="+logPath)
-			cmd.Stdin = strings.NewReader(c.stdin)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("uninterrupted: %v: %s", err, out)
+			proc := &clitest.Rig{T: t, Dir: filepath.Join(clean, "repo"), Env: faultEnv(clean).With(c.env...).With("ORC_TEST_FAULT_LOG=" + logPath)}
+			if code, stdout, stderr := proc.Exec(c.stdin, c.args...); code != 0 {
+				t.Fatalf("uninterrupted: exit %d: %s%s", code, stdout, stderr)
 			}
 			want := faultManifest(t, clean)
 			if want == old {

@@ -11,6 +11,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -75,22 +76,40 @@ func (s Seeding) Seed(t testing.TB, root string, entries ...registry.Session) *s
 	return d
 }
 
-// Files is every file under root with its content, the lock file aside
-// (a reader may create it): equal before and after a run that must write
-// nothing.
-func Files(t testing.TB, root string) string {
+// Contents is every file under root with its content, by its path
+// relative to root (with slashes), the lock file aside (a reader may
+// create it): equal before and after a run that must write nothing.
+func Contents(t testing.TB, root string) map[string]string {
 	t.Helper()
-	var b strings.Builder
+	out := map[string]string{}
 	err := filepath.WalkDir(root, func(p string, de os.DirEntry, err error) error {
 		if err != nil || de.IsDir() || strings.HasSuffix(p, ".lock") {
 			return err
 		}
 		data, err := os.ReadFile(p)
-		b.WriteString(p + "\n" + string(data) + "\n")
+		rel, _ := filepath.Rel(root, p)
+		out[filepath.ToSlash(rel)] = string(data)
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	return out
+}
+
+// Files is Contents as one text, each path (under root) followed by its
+// content: for a test that compares a whole state dir at once.
+func Files(t testing.TB, root string) string {
+	t.Helper()
+	files := Contents(t, root)
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var b strings.Builder
+	for _, p := range paths {
+		b.WriteString(filepath.Join(root, filepath.FromSlash(p)) + "\n" + files[p] + "\n")
 	}
 	return b.String()
 }
