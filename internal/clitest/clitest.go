@@ -1,13 +1,23 @@
-// Package clitest is what the test packages of the orc-state command share
-// (cmd/orc-state, whose tests run the CLI mostly in process; the scenarios
-// beside internal/refsync, internal/gitx, internal/archive and internal/removal;
-// internal/faulttest; and internal/proctest, whose tests need real
-// processes): a test binary that
-// doubles as orc-state, with its test seams; the hermetic environment its
-// processes and git run in; a manifest of a folder, to compare states byte
-// for byte; the scenario commands (Scripts, script.go); and rigs, scratch
-// repositories for table tests that run the CLI in process (rig.go). Only
-// tests import it.
+// Package clitest is the rig of the CLI's tests, the one every test
+// package that runs orc-state shares (cmd/orc-state; the scenarios beside
+// internal/refsync, internal/gitx, internal/archive and internal/removal;
+// internal/faulttest; internal/proctest). It holds one of each:
+//
+//   - a test binary that doubles as orc-state, with its test seams (Main,
+//     seams.go): the program `exec orc-state`, Binary and Rig.Exec run;
+//   - an in-process run of the CLI (Run, inprocess.go), which sets the
+//     clocks from the environment as the child process does;
+//   - a scratch repository with its own home, copied from a template built
+//     once per binary (Rig, rig.go), run in process (Orc) or as a process
+//     (Command, Exec);
+//   - the testscript setup of every scenario (Scripts, script.go) and its
+//     commands (in-process orc-state, rc, gitrepo, snapshot, json, plant,
+//     unpriv, mounttmpfs).
+//
+// What needs no CLI (the repository maker, the hermetic environment,
+// sessions seeded through the transaction, manifests of a folder) is
+// package statetest's, which the application packages' own tests use.
+// Only tests import it.
 package clitest
 
 import (

@@ -1,10 +1,14 @@
-// Package statetest is what the application packages' tests share, the
-// rig of the tests that run no CLI: a state dir seeded with sessions
-// through the one transaction (Seed, Entry), and a listing of a state
-// dir's files to compare before and after a refusal. It imports nothing
-// above internal/state, so the application packages' own (internal)
-// tests can use it; internal/clitest, the rig of the CLI's tests, is
-// built beside it. Only tests import it.
+// Package statetest is the rig of the tests that run no CLI, and what
+// the CLI's rig (internal/clitest) is built on: the one way the tests
+// make a scratch repository (MakeRepo, Repo: a copy of a template git
+// made once), the hermetic environment git and orc-state run in
+// (HermeticEnv, GitIdentity), a state dir seeded with sessions through
+// the one transaction (Seed, Seeding, Entry), and listings of a folder to
+// compare before and after a run that must write nothing (Contents,
+// Files, Manifest). It imports nothing above internal/state, so an
+// application package's own (internal) tests can use it where
+// internal/clitest, which imports the CLI, would be an import cycle. Only
+// tests import it.
 package statetest
 
 import (
