@@ -1,4 +1,4 @@
-package clitest
+package statetest_test
 
 import (
 	"errors"
@@ -12,13 +12,18 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/orc-state/orc-state/internal/clitest"
 	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/internal/statetest"
 )
 
+// TestMain keeps the repository templates MakeRepo copies, as every test
+// binary of the CLI does (clitest.Main).
+func TestMain(m *testing.M) { clitest.Main(m) }
+
 // TestGitRepoMatchesGit proves each form of gitrepo equal to the git
 // commands it stands for, run in the same path under the scenarios'
-// environment (setupGit): the same files under the dir, byte for byte
+// environment (clitest.Scripts' setup): the same files under the dir, byte for byte
 // (commit ids, HEAD, refs, reflogs, config), and the same answers to
 // rev-parse HEAD, symbolic-ref HEAD, status and config --local.
 func TestGitRepoMatchesGit(t *testing.T) {
@@ -28,7 +33,7 @@ func TestGitRepoMatchesGit(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name   string
-		env    []string          // added to setupGit's
+		env    []string          // added to the scenarios' setup
 		files  map[string]string // there before either runs, as a txtar's files are
 		made   [][]string        // gitrepo lines and cd
 		direct [][]string        // the git lines they stand for, and cd
@@ -199,11 +204,11 @@ func modes(t *testing.T, root string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-// scenarioEnv is the environment setupGit gives a scenario whose work dir
-// is home, with this process's PATH.
+// scenarioEnv is the environment the scenarios' setup (clitest.Scripts)
+// gives a scenario whose work dir is home, with this process's PATH.
 func scenarioEnv(home string) environ.List {
 	env := testscript.Env{Vars: []string{"PATH=" + os.Getenv("PATH")}, WorkDir: home}
-	if err := setupGit(&env); err != nil {
+	if err := clitest.Scripts("").Setup(&env); err != nil {
 		panic(err)
 	}
 	return environ.List(env.Vars)
