@@ -113,7 +113,7 @@ func validJSON(ts *testscript.TestScript, neg bool, args []string) {
 // makes a scenario's starting repository in DIR (default: the current
 // dir) without starting git: a copy of one that git made once per test
 // binary with the same words and environment (statetest.MakeRepo, the
-// one way the tests make a scratch repository; gitrepo_test.go proves the
+// one way the tests make a scratch repository; its repo_test.go proves the
 // copies equal), the same commit id, HEAD, branch and config as the git
 // commands it stands for:
 //
