@@ -364,7 +364,7 @@ func testStatuslineHookPayloads(t *testing.T, bin string) {
 
 			// Run from the temp root, not the repository: the payload's
 			// cwd must decide.
-			code, stdout, stderr := (&clitest.Rig{T: t, Dir: filepath.Dir(r.Dir), Env: r.Env}).Exec(in, args...)
+			code, stdout, stderr := (&clitest.Rig{T: t, Dir: filepath.Dir(r.Dir), Env: r.Env, Timeout: 15 * time.Second}).Exec(in, args...)
 			if code != 0 {
 				t.Fatalf("orc-state %s: exit %d, want 0 (stderr %q)", strings.Join(args, " "), code, stderr)
 			}

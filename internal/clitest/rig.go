@@ -29,9 +29,10 @@ import (
 // hundred rows, or a soak of fifty writers, builds one repository, not a
 // hundred.
 type Rig struct {
-	T   testing.TB
-	Dir string // the work tree
-	Env environ.List
+	T       testing.TB
+	Dir     string // the work tree
+	Env     environ.List
+	Timeout time.Duration // how long Exec waits for a process (0: ProcessTimeout)
 }
 
 // rigTemplates build the repositories rigs start from, in the work tree
@@ -142,8 +143,9 @@ func (r *Rig) MustOrc(stdin string, args ...string) string {
 	return stdout
 }
 
-// ProcessTimeout bounds a real orc-state process that Exec runs: past it
-// the process is killed and the test fails.
+// ProcessTimeout bounds a real orc-state process that Exec runs, unless
+// the rig's Timeout says otherwise: past it the process is killed and the
+// test fails.
 const ProcessTimeout = 2 * time.Minute
 
 // Command is orc-state ARGS as a real process in the rig (the test
@@ -157,11 +159,15 @@ func (r *Rig) Command(ctx context.Context, stdin string, args ...string) *exec.C
 }
 
 // Exec runs orc-state ARGS as a real process in the rig and returns its
-// exit code and output; a process that cannot start or outlives
-// ProcessTimeout fails the test.
+// exit code and output; a process that cannot start or outlives the
+// rig's Timeout fails the test.
 func (r *Rig) Exec(stdin string, args ...string) (code int, stdout, stderr string) {
 	r.T.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), ProcessTimeout)
+	timeout := r.Timeout
+	if timeout == 0 {
+		timeout = ProcessTimeout
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := r.Command(ctx, stdin, args...)
 	var out, errb bytes.Buffer
@@ -170,7 +176,7 @@ func (r *Rig) Exec(stdin string, args ...string) (code int, stdout, stderr strin
 	var exit *exec.ExitError
 	switch {
 	case ctx.Err() != nil:
-		r.T.Fatalf("orc-state %s did not finish in %v", strings.Join(args, " "), ProcessTimeout)
+		r.T.Fatalf("orc-state %s did not finish in %v", strings.Join(args, " "), timeout)
 	case errors.As(err, &exit):
 		code = exit.ExitCode()
 	case err != nil:

@@ -30,6 +30,7 @@ func TestConcurrentWriters(t *testing.T) {
 	// The repository and its session, nine phases (clitest's template
 	// main).
 	r := clitest.NewRig(t, "main")
+	r.Timeout = 60 * time.Second
 	repo := r.Dir
 	orc := func(stdin string, args ...string) (string, string, int) {
 		code, stdout, stderr := r.Exec(stdin, args...)
