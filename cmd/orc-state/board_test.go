@@ -51,27 +51,25 @@ func TestBoardJSONMatchesItsSchema(t *testing.T) {
 	}
 	later := time.Now().Add(30 * time.Minute) // the first claim has expired, the second has not
 	for _, args := range [][]string{{"board", "--json"}, {"board", "--json", "--all"}, {"board", "--json", "--session", "feat-x"}} {
-		var out, errb bytes.Buffer
-		code := cli.Run(cli.Process{Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
-			Environ: r.Env, Dir: r.Dir, Now: func() time.Time { return later }})
+		code, out, errb := clitest.Run(cli.Process{Args: args, Environ: r.Env, Dir: r.Dir, Now: func() time.Time { return later }})
 		if code != 0 {
-			t.Fatalf("%s: exit %d: %s", args, code, errb.String())
+			t.Fatalf("%s: exit %d: %s", args, code, errb)
 		}
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(out.Bytes()))
+		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
 		if err != nil {
 			t.Fatalf("%s: not JSON: %v", args, err)
 		}
 		if err := schema.Validate(doc); err != nil {
-			t.Errorf("%s: the output breaks schema/board.schema.json: %v\n%s", args, err, out.String())
+			t.Errorf("%s: the output breaks schema/board.schema.json: %v\n%s", args, err, out)
 		}
 		if args[len(args)-1] == "--json" {
 			for _, want := range []string{`"claimExpired": true`, `"leaseLeftSeconds": `, `"waitsOn": [`, `"tree": "clean"`, `"which database"`, `"code": "decisions.`} {
-				if !strings.Contains(out.String(), want) {
-					t.Errorf("board --json lacks %s:\n%s", want, out.String())
+				if !strings.Contains(out, want) {
+					t.Errorf("board --json lacks %s:\n%s", want, out)
 				}
 			}
 			var b map[string]any
-			json.Unmarshal(out.Bytes(), &b)
+			json.Unmarshal([]byte(out), &b)
 			b["sessions"].([]any)[0].(map[string]any)["status"] = "escalated"
 			bad, _ := json.Marshal(b)
 			doc, _ := jsonschema.UnmarshalJSON(bytes.NewReader(bad))

@@ -101,9 +101,10 @@ func TestDocs(t *testing.T) {
 	)
 	// The scratch repository is this source tree: the README's commands
 	// need it, and for the skills it is as good a project as any.
-	git(t, scratch, env, "init", "-q", "-b", "main")
-	git(t, scratch, env, "add", "-A")
-	git(t, scratch, env, "commit", "-q", "-m", "the documents' scratch repository")
+	r := &clitest.Rig{T: t, Dir: scratch, Env: env}
+	r.Git("init", "-q", "-b", "main")
+	r.Git("add", "-A")
+	r.Git("commit", "-q", "-m", "the documents' scratch repository")
 
 	runner := doctest.Runner{Bash: bash, Dir: scratch, Env: env, Timeout: 8 * time.Minute}
 	ran, skipped := 0, map[string][]string{}
@@ -184,15 +185,6 @@ func copySource(t *testing.T, dst string) {
 		if err := os.WriteFile(target, data, info.Mode().Perm()); err != nil {
 			t.Fatal(err)
 		}
-	}
-}
-
-func git(t *testing.T, dir string, env []string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir, cmd.Env = dir, env
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 }
 

@@ -303,10 +303,8 @@ func (c *matrix) run(dir string, env []string, stdin, name string, args ...strin
 // orc runs orc-state in the row's place and environment, in this process
 // (the repository shapes are what is tested, not the process boundary).
 func (c *matrix) orc(r row, stdin string, args ...string) result {
-	var stdout, stderr bytes.Buffer
-	code := cli.Run(cli.Process{Args: args, Stdin: strings.NewReader(stdin), Stdout: &stdout, Stderr: &stderr,
-		Environ: clitest.HermeticEnv(c.home, r.env...), Dir: r.dir})
-	return result{stdout: stdout.String(), stderr: stderr.String(), code: code}
+	code, stdout, stderr := clitest.Run(cli.Process{Args: args, Stdin: strings.NewReader(stdin), Environ: clitest.HermeticEnv(c.home, r.env...), Dir: r.dir})
+	return result{stdout: stdout, stderr: stderr, code: code}
 }
 
 func (c *matrix) mustOrc(r row, stdin string, args ...string) result {

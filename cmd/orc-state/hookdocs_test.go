@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/orc-state/orc-state/internal/cli"
+	"github.com/orc-state/orc-state/internal/clitest"
 	"github.com/orc-state/orc-state/internal/environ"
 )
 
@@ -81,11 +81,9 @@ func backticked(s string) []string {
 // helpOf is `orc-state <words> --help`, run in process.
 func helpOf(t *testing.T, words ...string) string {
 	t.Helper()
-	var stdout, stderr bytes.Buffer
-	code := cli.Run(cli.Process{Args: append(words, "--help"), Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr,
-		Environ: environ.List{"HOME=" + t.TempDir()}, Dir: t.TempDir()})
-	if code != 0 || stderr.Len() > 0 {
-		t.Fatalf("%s --help: exit %d, stderr %s", strings.Join(words, " "), code, stderr.String())
+	code, stdout, stderr := clitest.Run(cli.Process{Args: append(words, "--help"), Environ: environ.List{"HOME=" + t.TempDir()}, Dir: t.TempDir()})
+	if code != 0 || stderr != "" {
+		t.Fatalf("%s --help: exit %d, stderr %s", strings.Join(words, " "), code, stderr)
 	}
-	return stdout.String()
+	return stdout
 }

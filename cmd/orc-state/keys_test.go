@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/orc-state/orc-state/internal/clitest"
+	"github.com/orc-state/orc-state/internal/statetest"
 )
 
 // impossibleKeys can never be a session (docs/protocol.md §3): a
@@ -34,7 +35,7 @@ var positionalVerbs = [][]string{{"get"}, {"verify"}, {"resume"}, {"log"}, {"ses
 func TestImpossibleKeys(t *testing.T) {
 	r := clitest.NewRig(t, "main")
 	r.MustOrc(`{"slices": [{"id": 1, "title": "one"}]}`, "slice", "init", "-")
-	before, err := clitest.Manifest(r.Dir + "/.orc")
+	before, err := statetest.Manifest(r.Dir + "/.orc")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,12 +56,12 @@ func TestImpossibleKeys(t *testing.T) {
 			check(append(append([]string{}, verb...), key))
 		}
 	}
-	after, err := clitest.Manifest(r.Dir + "/.orc")
+	after, err := statetest.Manifest(r.Dir + "/.orc")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if after != before {
-		t.Errorf("the refusals changed .orc:\n%s", clitest.ManifestDiff(before, after))
+		t.Errorf("the refusals changed .orc:\n%s", statetest.ManifestDiff(before, after))
 	}
 }
 
@@ -97,7 +98,7 @@ var collidingVerbs = []struct {
 // shows the rest end to end (line, the hooks, --session).
 func TestOneBranchOneSession(t *testing.T) {
 	r := clitest.NewRig(t, "collision")
-	before, err := clitest.Manifest(r.Dir + "/.orc")
+	before, err := statetest.Manifest(r.Dir + "/.orc")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,11 +111,11 @@ func TestOneBranchOneSession(t *testing.T) {
 			}
 		}
 	}
-	after, err := clitest.Manifest(r.Dir + "/.orc")
+	after, err := statetest.Manifest(r.Dir + "/.orc")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if after != before {
-		t.Errorf("the refusals changed .orc:\n%s", clitest.ManifestDiff(before, after))
+		t.Errorf("the refusals changed .orc:\n%s", statetest.ManifestDiff(before, after))
 	}
 }

@@ -33,77 +33,35 @@ const slMaxContext = 10000
 // slANSI matches the CSI sequences a terminal or tmux emits for styling.
 var slANSI = regexp.MustCompile("\x1b\\[[0-9;?]*[A-Za-z]")
 
-// slRig is a real orc-state binary plus a repository with a live session,
-// driven with a hermetic environment.
+// slRig is a rig (clitest.Rig) with a live session, its own home and
+// statusline cache, driven by the real binary bin.
 type slRig struct {
-	bin  string
-	repo string
-	env  []string
+	*clitest.Rig
+	bin string
 }
 
 // slNewRig makes a repository on branch main with the session flow, phase
 // 1/3 "init", a digest and one commit, driven by the binary bin.
 func slNewRig(t *testing.T, bin string) *slRig {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	r := &slRig{bin: bin}
-	root := t.TempDir()
-	r.repo = filepath.Join(root, "repo")
-	home := filepath.Join(root, "home")
-	for _, d := range []string{r.repo, home} {
+	r := &slRig{Rig: clitest.NewRig(t, "git"), bin: bin}
+	root := filepath.Dir(r.Dir)
+	home, tmp := filepath.Join(root, "home"), filepath.Join(root, "tmp")
+	for _, d := range []string{home, tmp} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
-	}
-	tmp := filepath.Join(root, "tmp")
-	if err := os.MkdirAll(tmp, 0o755); err != nil {
-		t.Fatal(err)
 	}
 	// A UTF-8 locale, the default width and a private temp dir for the
 	// statusline's cache, whatever the environment running the tests.
 	// A cold render waits for git until it answers (ORC_TEST_PLACE_WAIT),
 	// so the rows do not depend on the machine's load.
-	r.env = clitest.HermeticEnv(home, "LANG=C.UTF-8", "LC_ALL=", "LC_CTYPE=", "COLUMNS=", "TMPDIR="+tmp, "ORC_TEST_PLACE_WAIT=20s")
-	r.mustRun(t, "", "git", "init", "-q", "-b", "main")
-	r.mustRun(t, "", "git", "commit", "-q", "--allow-empty", "-m", "base commit")
-	r.mustRun(t, "", r.bin, "init", "--command", "flow", "--total-phases", "3")
-	r.mustRun(t, "", r.bin, "phase", "set", "1", "--label", "init")
-	r.mustRun(t, "- Done: phase 0 planned\n- Next: phase 1 reads files/plan.md\n- Open decisions: none\n- Artifacts: plan.md\n- Suite: unknown\n",
-		r.bin, "digest", "write", "-")
+	r.Env = r.Env.With("HOME="+home, "LANG=C.UTF-8", "LC_ALL=", "LC_CTYPE=", "COLUMNS=", "TMPDIR="+tmp, "ORC_TEST_PLACE_WAIT=20s")
+	r.MustOrc("", "init", "--command", "flow", "--total-phases", "3")
+	r.MustOrc("", "phase", "set", "1", "--label", "init")
+	r.MustOrc("- Done: phase 0 planned\n- Next: phase 1 reads files/plan.md\n- Open decisions: none\n- Artifacts: plan.md\n- Suite: unknown\n",
+		"digest", "write", "-")
 	return r
-}
-
-// run runs name in the repository with stdin and the rig's environment
-// plus extra variables; it returns stdout, stderr and the exit code.
-func (r *slRig) run(t *testing.T, stdin string, extra []string, name string, args ...string) (string, string, int) {
-	t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Dir = r.repo
-	cmd.Env = append(append([]string{}, r.env...), extra...)
-	cmd.Stdin = strings.NewReader(stdin)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if err != nil {
-		ee, ok := err.(*exec.ExitError)
-		if !ok {
-			t.Fatalf("%s %v: %v", name, args, err)
-		}
-		code = ee.ExitCode()
-	}
-	return stdout.String(), stderr.String(), code
-}
-
-func (r *slRig) mustRun(t *testing.T, stdin, name string, args ...string) string {
-	t.Helper()
-	out, errOut, code := r.run(t, stdin, nil, name, args...)
-	if code != 0 {
-		t.Fatalf("%s %v: exit %d\n%s%s", name, args, code, out, errOut)
-	}
-	return out
 }
 
 // slPayload returns a recorded payload with its cwd pointed at dir.
@@ -118,7 +76,7 @@ func slPayload(t *testing.T, name, dir string) string {
 
 func (r *slRig) readFile(t *testing.T, rel string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(r.repo, filepath.FromSlash(rel)))
+	data, err := os.ReadFile(filepath.Join(r.Dir, filepath.FromSlash(rel)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +214,7 @@ func testStatuslineTerminal(t *testing.T, bin string) {
 	r := slNewRig(t, bin)
 	dir := t.TempDir()
 	payloadFile := filepath.Join(dir, "statusline.json")
-	if err := os.WriteFile(payloadFile, []byte(slPayload(t, "statusline.json", r.repo)), 0o644); err != nil {
+	if err := os.WriteFile(payloadFile, []byte(slPayload(t, "statusline.json", r.Dir)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	want := map[bool][]string{
@@ -271,7 +229,7 @@ func testStatuslineTerminal(t *testing.T, bin string) {
 		t.Fatal(err)
 	}
 	for _, cand := range []slRenderer{slTmux, slScript, slPipe} {
-		if got, ok := cand(t, r.env, probe); ok && len(got.text) == 1 && got.text[0] == "probe" {
+		if got, ok := cand(t, r.Env, probe); ok && len(got.text) == 1 && got.text[0] == "probe" {
 			render, via = cand, got.via
 			break
 		}
@@ -296,7 +254,7 @@ func testStatuslineTerminal(t *testing.T, bin string) {
 				t.Fatal(err)
 			}
 			start := time.Now()
-			got, ok := render(t, r.env, script)
+			got, ok := render(t, r.Env, script)
 			if !ok {
 				t.Fatalf("%s stopped working between runs", via)
 			}
@@ -390,7 +348,7 @@ func testStatuslineHookPayloads(t *testing.T, bin string) {
 			if !ok {
 				t.Fatalf("no verb serves %s; name recorded payloads precompact-*, sessionstart-*, posttooluse-*, stop*, statusline*", name)
 			}
-			in := slPayload(t, name, r.repo)
+			in := slPayload(t, name, r.Dir)
 			var fields map[string]any
 			if err := json.Unmarshal([]byte(in), &fields); err != nil {
 				t.Fatalf("%s is not a JSON object: %v", name, err)
@@ -398,7 +356,7 @@ func testStatuslineHookPayloads(t *testing.T, bin string) {
 			if got, _ := fields["hook_event_name"].(string); event != "" && got != event {
 				t.Fatalf("%s: hook_event_name %q, want %q", name, got, event)
 			}
-			if fields["cwd"] != r.repo {
+			if fields["cwd"] != r.Dir {
 				t.Fatalf("%s: cwd %v does not name the recorded directory %s", name, fields["cwd"], slRecordedCwd)
 			}
 			beforeCkpt := r.readFile(t, checkpoint)
@@ -406,7 +364,7 @@ func testStatuslineHookPayloads(t *testing.T, bin string) {
 
 			// Run from the temp root, not the repository: the payload's
 			// cwd must decide.
-			stdout, stderr, code := r.runElsewhere(t, in, args...)
+			code, stdout, stderr := (&clitest.Rig{T: t, Dir: filepath.Dir(r.Dir), Env: r.Env, Timeout: 15 * time.Second}).Exec(in, args...)
 			if code != 0 {
 				t.Fatalf("orc-state %s: exit %d, want 0 (stderr %q)", strings.Join(args, " "), code, stderr)
 			}
@@ -448,7 +406,7 @@ func testStatuslineHookPayloads(t *testing.T, bin string) {
 					t.Errorf("checkpoint has no Auto-checkpoint %s:\n%s", want, afterCkpt)
 				}
 			case "worktree-create":
-				want := filepath.Join(r.repo, ".claude", "worktrees", fields["name"].(string))
+				want := filepath.Join(r.Dir, ".claude", "worktrees", fields["name"].(string))
 				if stdout != want+"\n" {
 					t.Errorf("stdout %q, want the worktree's path %q", stdout, want)
 				}
@@ -502,36 +460,6 @@ func testStatuslineHookPayloads(t *testing.T, bin string) {
 			}
 		})
 	}
-}
-
-// runElsewhere runs orc-state from the directory above the repository.
-func (r *slRig) runElsewhere(t *testing.T, stdin string, args ...string) (string, string, int) {
-	t.Helper()
-	cmd := exec.Command(r.bin, args...)
-	cmd.Dir = filepath.Dir(r.repo)
-	cmd.Env = r.env
-	cmd.Stdin = strings.NewReader(stdin)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	done := make(chan error, 1)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return stdout.String(), stderr.String(), code
-	case <-time.After(15 * time.Second):
-		cmd.Process.Kill()
-		t.Fatalf("orc-state %v did not finish in 15s", args)
-	}
-	return "", "", -1
 }
 
 // slCheckSessionStart checks a SessionStart answer against claude-code.md §3-4:

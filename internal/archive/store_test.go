@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/internal/gitx"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/statetest"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -22,16 +22,8 @@ import (
 // listing), list and load give back what was kept, and abandoned ones are
 // gone.
 func TestPrepareInRepository(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not found")
-	}
-	dir := t.TempDir()
-	env := environ.OS().Without(func(k string) bool { return len(k) > 4 && k[:4] == "GIT_" }).With("HOME=" + dir)
-	cmd := exec.Command("git", "init", "-q", "-b", "main", dir)
-	cmd.Env = env
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v %s", err, out)
-	}
+	dir := filepath.Join(t.TempDir(), "repo")
+	env := statetest.Repo(t, dir, "--unborn")
 	l, err := gitx.Discover(dir, env)
 	if err != nil {
 		t.Fatal(err)
@@ -107,11 +99,8 @@ func TestPrepareInRepository(t *testing.T) {
 // in another case (a file system that ignores case, or lowers names, has
 // only one file for both) is taken: the next archive gets -2.
 func TestPrepareNameCollisions(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not found")
-	}
-	dir := t.TempDir()
-	env := environ.OS().Without(func(k string) bool { return len(k) > 4 && k[:4] == "GIT_" }).With("HOME=" + dir)
+	dir := filepath.Join(t.TempDir(), "repo")
+	env := statetest.Repo(t, dir, "--unborn")
 	git := func(args ...string) {
 		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
 		cmd.Env = env
@@ -119,7 +108,6 @@ func TestPrepareNameCollisions(t *testing.T) {
 			t.Fatalf("git %v: %v %s", args, err, out)
 		}
 	}
-	git("init", "-q", "-b", "main")
 	l, err := gitx.Discover(dir, env)
 	if err != nil {
 		t.Fatal(err)
@@ -167,16 +155,8 @@ func TestPrepareNameCollisions(t *testing.T) {
 // never fail: each name is created only if absent, and a writer that lost
 // one tries the next (20 at once, each of different content).
 func TestPrepareConcurrentNamesAreUnique(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not found")
-	}
-	dir := t.TempDir()
-	env := environ.OS().Without(func(k string) bool { return len(k) > 4 && k[:4] == "GIT_" }).With("HOME=" + dir)
-	cmd := exec.Command("git", "init", "-q", "-b", "main", dir)
-	cmd.Env = env
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v %s", err, out)
-	}
+	dir := filepath.Join(t.TempDir(), "repo")
+	env := statetest.Repo(t, dir, "--unborn")
 	l, err := gitx.Discover(dir, env)
 	if err != nil {
 		t.Fatal(err)

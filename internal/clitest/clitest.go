@@ -1,30 +1,37 @@
-// Package clitest is what the test packages of the orc-state command share
-// (cmd/orc-state, whose tests run the CLI mostly in process; the scenarios
-// beside internal/refsync, internal/gitx, internal/archive and internal/removal;
-// internal/faulttest; and internal/proctest, whose tests need real
-// processes): a test binary that
-// doubles as orc-state, with its test seams; the hermetic environment its
-// processes and git run in; a manifest of a folder, to compare states byte
-// for byte; the scenario commands (Scripts, script.go); and rigs, scratch
-// repositories for table tests that run the CLI in process (rig.go). Only
-// tests import it.
+// Package clitest is the rig of the CLI's tests, the one every test
+// package that runs orc-state shares (cmd/orc-state; the scenarios beside
+// internal/refsync, internal/gitx, internal/archive and internal/removal;
+// internal/faulttest; internal/proctest). It holds one of each:
+//
+//   - a test binary that doubles as orc-state, with its test seams (Main,
+//     seams.go): the program `exec orc-state`, Binary and Rig.Exec run;
+//   - an in-process run of the CLI (Run, inprocess.go), which sets the
+//     clocks from the environment as the child process does;
+//   - a scratch repository with its own home, copied from a template built
+//     once per binary (Rig, rig.go), run in process (Orc) or as a process
+//     (Command, Exec);
+//   - the testscript setup of every scenario (Scripts, script.go) and its
+//     commands (in-process orc-state, rc, gitrepo, snapshot, json, plant,
+//     unpriv, mounttmpfs).
+//
+// What needs no CLI (the repository maker, the hermetic environment,
+// sessions seeded through the transaction, manifests of a folder) is
+// package statetest's, which the application packages' own tests use.
+// Only tests import it.
 package clitest
 
 import (
-	"crypto/sha256"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
-	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/orc-state/orc-state/internal/cli"
 	"github.com/orc-state/orc-state/internal/environ"
+	"github.com/orc-state/orc-state/internal/statetest"
 )
 
 // Main is a test package's TestMain, and two programs. Started as
@@ -51,6 +58,7 @@ func Main(m *testing.M, setup ...func()) {
 		os.Exit(1)
 	}
 	root = dir
+	statetest.KeepTemplates(filepath.Join(dir, "templates"))
 	code := m.Run()
 	os.RemoveAll(dir)
 	if unprivBin.path != "" {
@@ -79,7 +87,7 @@ func installOrcState() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	bin := filepath.Join(dir, "bin", "orc-state"+ExeSuffix())
+	bin := filepath.Join(dir, "bin", "orc-state"+statetest.ExeSuffix())
 	if err := os.Mkdir(filepath.Dir(bin), 0o755); err != nil {
 		return "", err
 	}
@@ -97,13 +105,10 @@ func installOrcState() (string, error) {
 	return dir, nil
 }
 
-// ExeSuffix is the executable suffix of the platform.
-func ExeSuffix() string {
-	if runtime.GOOS == "windows" {
-		return ".exe"
-	}
-	return ""
-}
+// HermeticEnv is statetest.HermeticEnv: the process environment with
+// nothing that could steer git, orc-state, colours or tmux, HOME set to
+// home, and extra appended.
+func HermeticEnv(home string, extra ...string) []string { return statetest.HermeticEnv(home, extra...) }
 
 // ChildProcess is the Process of the test binary run as orc-state: the
 // real one, with the clocks and the statusline's wait Clock sets.
@@ -157,86 +162,4 @@ func Binary(t testing.TB) string {
 		t.Fatalf("orc-state is not on $PATH: %v", err)
 	}
 	return p
-}
-
-// HermeticEnv is the process environment with nothing that could steer
-// git, orc-state, colours or tmux, a fixed git identity and dates, HOME
-// set to home, and extra appended.
-func HermeticEnv(home string, extra ...string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		switch {
-		case strings.HasPrefix(name, "GIT_"), strings.HasPrefix(name, "ORC_"), strings.HasPrefix(name, "CLAUDE_"), strings.HasPrefix(name, "COMP_"),
-			name == "NO_COLOR", name == "HOME", name == "TMUX", name == "TMUX_PANE", name == "XDG_CONFIG_HOME":
-			continue
-		}
-		env = append(env, kv)
-	}
-	env = append(env,
-		"HOME="+home,
-		"GIT_CONFIG_GLOBAL=/dev/null",
-		"GIT_CONFIG_SYSTEM=/dev/null",
-		"GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=Orc Test",
-		"GIT_AUTHOR_EMAIL=orc@example.com",
-		"GIT_COMMITTER_NAME=Orc Test",
-		"GIT_COMMITTER_EMAIL=orc@example.com",
-		"GIT_AUTHOR_DATE=2026-01-01T00:00:00Z",
-		"GIT_COMMITTER_DATE=2026-01-01T00:00:00Z",
-	)
-	return append(env, extra...)
-}
-
-// Manifest lists every entry under root, sorted: its type, path, and the
-// sha256 of a file or the target of a link.
-func Manifest(root string) (string, error) {
-	var lines []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			target, _ := os.Readlink(path)
-			lines = append(lines, fmt.Sprintf("L %s -> %s", rel, target))
-		case d.IsDir():
-			lines = append(lines, "D "+rel)
-		default:
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			lines = append(lines, fmt.Sprintf("F %s %x", rel, sha256.Sum256(data)))
-		}
-		return nil
-	})
-	sort.Strings(lines)
-	return strings.Join(lines, "\n"), err
-}
-
-// ManifestDiff shows the lines of two manifests (Manifest) that differ:
-// "- " before a line only want has, "+ " before one only got has.
-func ManifestDiff(want, got string) string {
-	in := func(s string) map[string]bool {
-		m := map[string]bool{}
-		for _, l := range strings.Split(s, "\n") {
-			m[l] = true
-		}
-		return m
-	}
-	w, g := in(want), in(got)
-	var b strings.Builder
-	for _, l := range strings.Split(want, "\n") {
-		if !g[l] {
-			fmt.Fprintf(&b, "- %s\n", l)
-		}
-	}
-	for _, l := range strings.Split(got, "\n") {
-		if !w[l] {
-			fmt.Fprintf(&b, "+ %s\n", l)
-		}
-	}
-	return b.String()
 }

@@ -2,6 +2,7 @@ package clitest
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os/exec"
 	"path/filepath"
@@ -31,13 +32,39 @@ func orcState(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// runInProcess runs cli.Run with the script's arguments, environment,
-// working directory and stdin (the file the last `stdin` command named,
-// used up as exec uses it up), its stdout and stderr captured for the
-// next stdout/stderr assertions, and returns the exit code. The clocks
-// and the statusline's wait come from the script's environment, as in the
-// child process (Clock); fault injection by environment needs
-// `exec orc-state`.
+// Run is the one way the tests run orc-state inside the test process:
+// cli.Run of p with its clocks and the statusline's wait set from its
+// environment first (Clock), as the child process sets them; a value
+// Clock refuses ends the run with the child's exit code 70. A nil Stdin
+// reads nothing; stdout and stderr are returned, and written to p's own
+// Stdout and Stderr too when it has them.
+func Run(p cli.Process) (code int, stdout, stderr string) {
+	var out, errs bytes.Buffer
+	if p.Stdin == nil {
+		p.Stdin = strings.NewReader("")
+	}
+	p.Stdout, p.Stderr = tee(p.Stdout, &out), tee(p.Stderr, &errs)
+	if err := Clock(&p); err != nil {
+		fmt.Fprintln(p.Stderr, err)
+		return 70, out.String(), errs.String()
+	}
+	code = cli.Run(p)
+	return code, out.String(), errs.String()
+}
+
+// tee is w and capture, or capture alone.
+func tee(w io.Writer, capture *bytes.Buffer) io.Writer {
+	if w == nil {
+		return capture
+	}
+	return io.MultiWriter(w, capture)
+}
+
+// runInProcess runs orc-state in process (Run) with the script's
+// arguments, environment, working directory and stdin (the file the last
+// `stdin` command named, used up as exec uses it up), its stdout and
+// stderr captured for the next stdout/stderr assertions, and returns the
+// exit code. Fault injection by environment needs `exec orc-state`.
 func runInProcess(ts *testscript.TestScript, args []string) int {
 	env, stdin := scriptState(ts, true)
 	for _, name := range []string{"ORC_TEST_FAULT", "ORC_TEST_FAULT_LOG"} {
@@ -47,14 +74,12 @@ func runInProcess(ts *testscript.TestScript, args []string) int {
 	}
 	self, err := exec.LookPath("orc-state") // the refresher's program: this binary as orc-state
 	ts.Check(err)
-	var out, errs bytes.Buffer
-	p := cli.Process{
-		Args: args, Stdin: strings.NewReader(stdin), Stdout: io.MultiWriter(ts.Stdout(), &out), Stderr: io.MultiWriter(ts.Stderr(), &errs),
+	ts.Check(Clock(&cli.Process{Environ: env})) // a bad clock fails the script, not the run
+	code, stdout, stderr := Run(cli.Process{
+		Args: args, Stdin: strings.NewReader(stdin), Stdout: ts.Stdout(), Stderr: ts.Stderr(),
 		Environ: env, Dir: ts.MkAbs("."), Executable: self,
-	}
-	ts.Check(Clock(&p))
-	code := cli.Run(p)
-	checkSuggestions(ts, out.String()+"\n"+errs.String())
+	})
+	checkSuggestions(ts, stdout+"\n"+stderr)
 	return code
 }
 

@@ -8,8 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/orc-state/orc-state/internal/statetest"
 )
 
 // Scripts are the testscript settings every CLI scenario runs with, for
@@ -45,25 +48,22 @@ func Scripts(dir string) testscript.Params {
 	}
 }
 
-// setupGit makes git hermetic inside every script.
+// setupGit makes git hermetic inside every script, as in every test
+// (statetest.GitIdentity).
 func setupGit(env *testscript.Env) error {
+	for _, kv := range statetest.GitIdentity {
+		k, v, _ := strings.Cut(kv, "=")
+		env.Setenv(k, v)
+	}
 	for k, v := range map[string]string{
-		"GIT_CONFIG_GLOBAL":   "/dev/null",
-		"GIT_CONFIG_SYSTEM":   "/dev/null",
-		"GIT_AUTHOR_NAME":     "Orc Test",
-		"GIT_AUTHOR_EMAIL":    "orc@example.com",
-		"GIT_COMMITTER_NAME":  "Orc Test",
-		"GIT_COMMITTER_EMAIL": "orc@example.com",
-		"GIT_AUTHOR_DATE":     "2026-01-01T00:00:00Z",
-		"GIT_COMMITTER_DATE":  "2026-01-01T00:00:00Z",
-		"HOME":                env.WorkDir,
-		"ORC_STATE_DIR":       "",
-		"ORC_ACTOR":           "",
-		"ORC_SESSION":         "",
-		"CLAUDE_PROJECT_DIR":  "",
-		"ORC_TEST_NOW":        "",
-		"ORC_LOCK_TIMEOUT":    "",
-		"NO_COLOR":            "",
+		"HOME":               env.WorkDir,
+		"ORC_STATE_DIR":      "",
+		"ORC_ACTOR":          "",
+		"ORC_SESSION":        "",
+		"CLAUDE_PROJECT_DIR": "",
+		"ORC_TEST_NOW":       "",
+		"ORC_LOCK_TIMEOUT":   "",
+		"NO_COLOR":           "",
 		// A cold statusline render waits for git until it answers, so the
 		// dirty mark a scenario sees does not depend on the machine's load
 		// (an unanswered look shows "?"); a scenario about the production
@@ -82,7 +82,7 @@ func snapshot(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: snapshot DIR FILE")
 	}
-	text, err := Manifest(ts.MkAbs(args[0]))
+	text, err := statetest.Manifest(ts.MkAbs(args[0]))
 	ts.Check(err)
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(text+"\n"), 0o644))
 }
@@ -112,9 +112,10 @@ func validJSON(ts *testscript.TestScript, neg bool, args []string) {
 // gitrepo [-b BRANCH] [-m MESSAGE] [--unborn | --bare | --clone REMOTE] [DIR]
 // makes a scenario's starting repository in DIR (default: the current
 // dir) without starting git: a copy of one that git made once per test
-// binary with the same words and environment (gitrepo.go; gitrepo_test.go
-// proves the copies equal), the same commit id, HEAD, branch and config
-// as the git commands it stands for:
+// binary with the same words and environment (statetest.MakeRepo, the
+// one way the tests make a scratch repository; its repo_test.go proves the
+// copies equal), the same commit id, HEAD, branch and config as the git
+// commands it stands for:
 //
 //	gitrepo -b B -m M DIR       git init -q -b B DIR; cd DIR; git commit -q --allow-empty -m M
 //	gitrepo --unborn -b B DIR   git init -q -b B DIR
@@ -132,7 +133,7 @@ func gitrepo(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: gitrepo [-b BRANCH] [-m MESSAGE] [--unborn | --bare | --clone REMOTE] [DIR]")
 	}
 	env, _ := scriptState(ts, false)
-	if err := makeRepo(env, ts.MkAbs("."), args); err != nil {
+	if err := statetest.MakeRepo(env, ts.MkAbs("."), args); err != nil {
 		ts.Fatalf("gitrepo: %v", err)
 	}
 }

@@ -1,7 +1,6 @@
 package faulttest
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,6 +19,7 @@ import (
 	"github.com/orc-state/orc-state/internal/clitest"
 	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/statetest"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -134,7 +134,6 @@ func TestFaultInjection(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not found")
 	}
-	bin := clitest.Binary(t)
 	errnos := []syscall.Errno{syscall.EIO, syscall.ENOSPC}
 	if testing.Short() {
 		errnos = errnos[1:]
@@ -148,7 +147,7 @@ func TestFaultInjection(t *testing.T) {
 		for i, c := range faultCases {
 			t.Run(c.name, func(t *testing.T) {
 				t.Parallel()
-				if err := clitest.CopyTree(faultTemplate(t, c), templates[i]); err != nil {
+				if err := statetest.CopyTree(faultTemplate(t, c), templates[i]); err != nil {
 					t.Fatal(err)
 				}
 			})
@@ -172,11 +171,9 @@ func TestFaultInjection(t *testing.T) {
 			// The uninterrupted run, a process: the new state, and the steps.
 			clean := faultCopy(t, template)
 			logPath := filepath.Join(t.TempDir(), "steps")
-			cmd := exec.Command(bin, c.args...)
-			cmd.Dir, cmd.Env = filepath.Join(clean, "repo"), append(append(faultEnv(clean), c.env...), "ORC_TEST_FAULT_LOG="+logPath)
-			cmd.Stdin = strings.NewReader(c.stdin)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("uninterrupted: %v: %s", err, out)
+			proc := &clitest.Rig{T: t, Dir: filepath.Join(clean, "repo"), Env: faultEnv(clean).With(c.env...).With("ORC_TEST_FAULT_LOG=" + logPath)}
+			if code, stdout, stderr := proc.Exec(c.stdin, c.args...); code != 0 {
+				t.Fatalf("uninterrupted: exit %d: %s%s", code, stdout, stderr)
 			}
 			want := faultManifest(t, clean)
 			if want == old {
@@ -197,7 +194,7 @@ func TestFaultInjection(t *testing.T) {
 				t.Fatalf("in process the verb takes other steps than as a process:\nprocess:\n%s\nin process:\n%s", strings.Join(steps, "\n"), got)
 			}
 			if got := faultManifest(t, inProcess); got != want {
-				t.Fatalf("in process the verb writes another state than as a process:\n%s", clitest.ManifestDiff(want, got))
+				t.Fatalf("in process the verb writes another state than as a process:\n%s", statetest.ManifestDiff(want, got))
 			}
 
 			work := make(chan int)
@@ -216,11 +213,11 @@ func TestFaultInjection(t *testing.T) {
 						case 0:
 							// A checkpoint after the change failed: the record keeps it.
 							if got := faultManifest(t, dir); got != want {
-								t.Errorf("%s: exit 0, but the state is not what the verb writes:\n%s", what, clitest.ManifestDiff(want, got))
+								t.Errorf("%s: exit 0, but the state is not what the verb writes:\n%s", what, statetest.ManifestDiff(want, got))
 							}
 						case 3:
 							if got := faultManifest(t, dir); got != old {
-								t.Errorf("%s: exit 3, but the state changed:\n%s", what, clitest.ManifestDiff(old, got))
+								t.Errorf("%s: exit 3, but the state changed:\n%s", what, statetest.ManifestDiff(old, got))
 							}
 							if n, pending := faultLog(dir); n > oldRecords || pending != "" {
 								t.Errorf("%s: exit 3, but the log holds %d records (was %d), interrupted: %q", what, n, oldRecords, pending)
@@ -239,7 +236,7 @@ func TestFaultInjection(t *testing.T) {
 								t.Errorf("%s: repair: exit %d: %s", what, code, stderr)
 							}
 							if got := faultManifest(t, dir); got != want {
-								t.Errorf("%s: after repair the state is not what the verb writes:\n%s", what, clitest.ManifestDiff(want, got))
+								t.Errorf("%s: after repair the state is not what the verb writes:\n%s", what, statetest.ManifestDiff(want, got))
 							}
 							if _, pending := faultLog(dir); pending != "" {
 								t.Errorf("%s: after repair the log still names %s", what, pending)
@@ -270,14 +267,9 @@ const faultStamp = "2026-03-04T05:06:07Z"
 func faultRun(t *testing.T, c faultCase, dir string, failAt int, errno syscall.Errno) (code int, stdout, stderr string, steps []string) {
 	run := faultSteps.add(dir, failAt, errno)
 	defer faultSteps.remove(run)
-	var out, errb bytes.Buffer
-	p := cli.Process{Args: c.args, Stdin: strings.NewReader(c.stdin), Stdout: &out, Stderr: &errb,
-		Environ: faultEnv(dir).With(c.env...), Dir: filepath.Join(dir, "repo")}
-	if err := clitest.Clock(&p); err != nil {
-		t.Error(err)
-	}
-	code = cli.Run(p)
-	return code, out.String(), errb.String(), run.taken()
+	code, stdout, stderr = clitest.Run(cli.Process{Args: c.args, Stdin: strings.NewReader(c.stdin),
+		Environ: faultEnv(dir).With(c.env...), Dir: filepath.Join(dir, "repo")})
+	return code, stdout, stderr, run.taken()
 }
 
 // faultSteps is atomicfile.Fault in this test binary (TestMain installs
@@ -451,7 +443,7 @@ func faultCopy(t *testing.T, from string) string {
 	if err != nil {
 		t.Error(err)
 	}
-	if err := clitest.CopyTree(from, to); err != nil {
+	if err := statetest.CopyTree(from, to); err != nil {
 		t.Error(err)
 	}
 	return to
@@ -486,7 +478,7 @@ func faultManifest(t *testing.T, dir string) string {
 		{"state", filepath.Join(dir, "repo", ".orc")},
 		{"refs", filepath.Join(gitDir, "refs", "orc")},
 	} {
-		m, err := clitest.Manifest(part.root)
+		m, err := statetest.Manifest(part.root)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			t.Error(err) // on a worker goroutine: reported, not fatal
 		}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/state"
-	"github.com/orc-state/orc-state/registry"
+	"github.com/orc-state/orc-state/internal/statetest"
 	"github.com/orc-state/orc-state/slices"
 )
 
@@ -19,23 +19,8 @@ var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 // independent slices.
 func newSession(t *testing.T) *state.Dir {
 	t.Helper()
-	d := &state.Dir{Path: filepath.Join(t.TempDir(), ".orc"), Clock: func() time.Time { return t0 }}
-	update(t, d, func(tx *state.Tx) error {
-		now := tx.Dir().Now()
-		tx.Reg.Sessions = append(tx.Reg.Sessions, registry.Session{
-			SessionID: "main", Branch: "main", GitBranch: "main", Command: "flow", Status: "in_progress",
-			Phase: registry.Phase{N: 1}, TotalPhases: 3, LinkedPRs: []registry.PR{}, StartedAt: now, UpdatedAt: now,
-		})
-		s := &tx.Reg.Sessions[0]
-		if err := tx.Mirror(s); err != nil {
-			return err
-		}
-		tx.RegistryChanged()
-		tx.Write("main", state.LedgerFile, []byte(`{"slices":[{"id":1},{"id":2},{"id":3}]}`))
-		tx.Touch("main", map[string]string{"init": "main"})
-		return nil
-	})
-	return d
+	seeding := statetest.Seeding{Clock: func() time.Time { return t0 }, Ledger: `{"slices":[{"id":1},{"id":2},{"id":3}]}`}
+	return seeding.Seed(t, t.TempDir(), statetest.Entry("main", t0))
 }
 
 func update(t *testing.T, d *state.Dir, fn func(tx *state.Tx) error) {

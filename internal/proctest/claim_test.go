@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/orc-state/orc-state/internal/clitest"
 )
 
 // The tests in this file are docs/protocol.md §7's claims under real concurrency:
@@ -228,17 +230,11 @@ func TestConcurrentClaimLoop(t *testing.T) {
 	if err := os.WriteFile(script, []byte(agentScript), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	headCmd := exec.Command("git", "rev-parse", "HEAD")
-	headCmd.Dir, headCmd.Env = r.dir, r.env
-	out, err := headCmd.Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sha := strings.TrimSpace(string(out))
-	env := append(append([]string(nil), r.env...), "ORC="+r.bin)
+	sha := strings.TrimSpace(r.Git("rev-parse", "HEAD"))
+	env := r.Env.With("ORC=" + clitest.Binary(t))
 	agent := func(name, lease, hold string) *exec.Cmd {
 		cmd := exec.CommandContext(r.ctx, "sh", script, name, lease, sha, filepath.Join(r.tmp, name+".log"), hold)
-		cmd.Dir, cmd.Env = r.dir, env
+		cmd.Dir, cmd.Env = r.Dir, env
 		return cmd
 	}
 

@@ -20,36 +20,29 @@ import (
 // tmux (without tmux, the registration the script made). A shell that is
 // not installed is skipped; completion_script.txtar pins every script's text.
 func TestCompletionShells(t *testing.T) {
-	bin := clitest.Binary(t)
+	// A repository whose state the data predictors read: the session of
+	// feat/checkout-retry, with slices 1 and auth-api, checked out on main.
+	r := clitest.NewRig(t, "git")
+	r.Git("checkout", "-q", "-b", "feat/checkout-retry")
+	r.MustOrc("", "init", "--command", "flow", "--total-phases", "3")
+	r.MustOrc(`{"slices": [{"id": 1}, {"id": "auth-api"}]}`, "slice", "init", "-")
+	r.Git("checkout", "-q", "main")
+	repo := r.Dir
+	// orc-state by that name first on $PATH, the shells' home an empty dir
+	// of its own.
 	dir := t.TempDir()
 	binDir := filepath.Join(dir, "bin")
 	if err := os.MkdirAll(binDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(bin, filepath.Join(binDir, "orc-state")); err != nil {
+	if err := os.Symlink(clitest.Binary(t), filepath.Join(binDir, "orc-state")); err != nil {
 		t.Fatal(err)
 	}
 	home := filepath.Join(dir, "home")
-	os.MkdirAll(home, 0o755)
-	env := clitest.HermeticEnv(home, "PATH="+binDir+string(os.PathListSeparator)+os.Getenv("PATH"))
-	// A repository whose state the data predictors read: the session of
-	// feat/checkout-retry, with slices 1 and auth-api, checked out on main.
-	repo := filepath.Join(dir, "repo")
-	os.MkdirAll(repo, 0o755)
-	for _, c := range [][]string{
-		{"git", "init", "-q", "-b", "main"},
-		{"git", "commit", "-q", "--allow-empty", "-m", "base"},
-		{"git", "checkout", "-q", "-b", "feat/checkout-retry"},
-		{"orc-state", "init", "--command", "flow", "--total-phases", "3"},
-		{"sh", "-c", `echo '{"slices": [{"id": 1}, {"id": "auth-api"}]}' | orc-state slice init -`},
-		{"git", "checkout", "-q", "main"},
-	} {
-		cmd := exec.Command(c[0], c[1:]...)
-		cmd.Dir, cmd.Env = repo, env
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("%q: %v\n%s", c, err, out)
-		}
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
 	}
+	env := r.Env.With("HOME="+home, "PATH="+binDir+string(os.PathListSeparator)+os.Getenv("PATH"))
 
 	t.Run("fish", func(t *testing.T) {
 		fish := lookShell(t, "fish")

@@ -27,29 +27,19 @@ import (
 // every cwCall must succeed, no update may be lost, every file must parse, the
 // journal must hold exactly the changes made, and verify must pass.
 func TestConcurrentWriters(t *testing.T) {
-	began := time.Now()
-	bin := clitest.Binary(t)
-	t.Logf("built %s in %v", bin, time.Since(began).Round(time.Millisecond))
-	repo := t.TempDir()
-	env := clitest.HermeticEnv(repo)
-
-	cwGit(t, repo, env, "init", "-q", "-b", "main")
-	if err := os.WriteFile(filepath.Join(repo, "README"), []byte("fixture\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cwGit(t, repo, env, "add", "README")
-	cwGit(t, repo, env, "commit", "-q", "-m", "initial")
-
+	// The repository and its session, nine phases (clitest's template
+	// main).
+	r := clitest.NewRig(t, "main")
+	r.Timeout = 60 * time.Second
+	repo := r.Dir
 	orc := func(stdin string, args ...string) (string, string, int) {
-		return cwRun(t, bin, repo, env, stdin, args...)
-	}
-	if out, errOut, code := orc("", "init", "--command", "flow", "--total-phases", "9"); code != 0 || strings.TrimSpace(out) != "main" {
-		t.Fatalf("init: exit %d, stdout %q, stderr %q", code, out, errOut)
+		code, stdout, stderr := r.Exec(stdin, args...)
+		return stdout, stderr, code
 	}
 
 	calls := cwCalls()
-	began = time.Now()
-	results := cwRunTogether(t, bin, repo, env, calls)
+	began := time.Now()
+	results := cwRunTogether(t, r, calls)
 	t.Logf("%d concurrent processes finished in %v", len(calls), time.Since(began).Round(time.Millisecond))
 
 	for i, r := range results {
@@ -101,7 +91,7 @@ func TestConcurrentWriters(t *testing.T) {
 		t.Errorf("orc.json has %d linked PRs, want %d", len(s.LinkedPRs), cwLinkCalls)
 	}
 
-	cwCheckJournal(t, bin, repo, env, s, calls)
+	cwCheckJournal(t, r, s, calls)
 	cwCheckFrontmatter(t, filepath.Join(repo, ".orc", "main", "files", "checkpoint.md"), s)
 	cwCheckNoTempFiles(t, filepath.Join(repo, ".orc"))
 
@@ -180,7 +170,7 @@ type cwResult struct {
 
 // cwRunTogether starts one process per cwCall, all released at once, and waits
 // for every one of them.
-func cwRunTogether(t *testing.T, bin, dir string, env []string, calls []cwCall) []cwResult {
+func cwRunTogether(t *testing.T, r *clitest.Rig, calls []cwCall) []cwResult {
 	t.Helper()
 	results := make([]cwResult, len(calls))
 	start := make(chan struct{})
@@ -192,10 +182,8 @@ func cwRunTogether(t *testing.T, bin, dir string, env []string, calls []cwCall) 
 			defer done.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 			defer cancel()
-			cmd := exec.CommandContext(ctx, bin, c.args...)
-			cmd.Dir = dir
-			cmd.Env = append(append([]string{}, env...), "ORC_LOCK_TIMEOUT=60s")
-			cmd.Stdin = strings.NewReader(c.stdin)
+			cmd := r.Command(ctx, c.stdin, c.args...)
+			cmd.Env = r.Env.With("ORC_LOCK_TIMEOUT=60s")
 			var out, errOut bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &errOut
 			ready.Done()
@@ -219,13 +207,14 @@ func cwRunTogether(t *testing.T, bin, dir string, env []string, calls []cwCall) 
 // changed the value left by the entry before (a no-op is not journaled), the
 // last of which is the session's current value. The chain is checked by
 // verify.
-func cwCheckJournal(t *testing.T, bin, repo string, env []string, s cwSession, calls []cwCall) {
+func cwCheckJournal(t *testing.T, r *clitest.Rig, s cwSession, calls []cwCall) {
 	t.Helper()
-	plain, errOut, code := cwRun(t, bin, repo, env, "", "log")
+	repo := r.Dir
+	code, plain, errOut := r.Exec("", "log")
 	if code != 0 {
 		t.Fatalf("log: exit %d, stderr %q", code, errOut)
 	}
-	jsonOut, errOut, code := cwRun(t, bin, repo, env, "", "log", "--json")
+	code, jsonOut, errOut := r.Exec("", "log", "--json")
 	if code != 0 {
 		t.Fatalf("log --json: exit %d, stderr %q", code, errOut)
 	}
@@ -457,39 +446,6 @@ func cwReadRegistry(t *testing.T, path string) cwRegistry {
 		t.Errorf("orc.json schema %d, want 1", reg.Schema)
 	}
 	return reg
-}
-
-func cwGit(t *testing.T, dir string, env []string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir, cmd.Env = dir, env
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-}
-
-// cwRun runs one orc-state process to completion.
-func cwRun(t *testing.T, bin, dir string, env []string, stdin string, args ...string) (string, string, int) {
-	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Dir, cmd.Env = dir, env
-	cmd.Stdin = strings.NewReader(stdin)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	done := make(chan error, 1)
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", bin, err)
-	}
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		return out.String(), errOut.String(), cwExitCode(err)
-	case <-time.After(60 * time.Second):
-		_ = cmd.Process.Kill()
-		<-done
-		t.Fatalf("orc-state %s did not finish in 60s", strings.Join(args, " "))
-		return "", "", -1
-	}
 }
 
 // cwExitCode is the process's exit code, or -1 when it did not exit normally.

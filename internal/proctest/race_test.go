@@ -33,15 +33,14 @@ const raceWriters = 20
 // finishes in a few seconds.
 const raceDeadline = 45 * time.Second
 
-// raceRepo is a git repository with one commit and an orc-state session on
-// main, with its tree clean.
+// raceRepo is a rig (clitest.Rig, template main: one commit and an
+// orc-state session on main, with its tree clean) whose processes share
+// one deadline.
 type raceRepo struct {
+	*clitest.Rig
 	t    *testing.T
 	ctx  context.Context
-	bin  string
-	dir  string // the repository's worktree
 	tmp  string // scratch space outside the repository
-	env  []string
 	orc  string // the state dir
 	sess string // the session's files dir
 }
@@ -62,47 +61,22 @@ func newRaceRepo(t *testing.T) *raceRepo {
 // newRaceRepoWithin is newRaceRepo for a test that needs another deadline.
 func newRaceRepoWithin(t *testing.T, deadline time.Duration) *raceRepo {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not found")
-	}
+	rig := clitest.NewRig(t, "main")
+	rig.Env = rig.Env.With("ORC_LOCK_TIMEOUT=30s")
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	t.Cleanup(cancel)
-	root := t.TempDir()
-	r := &raceRepo{t: t, ctx: ctx, bin: clitest.Binary(t), dir: filepath.Join(root, "repo"), tmp: filepath.Join(root, "tmp")}
-	r.env = clitest.HermeticEnv(root, "ORC_LOCK_TIMEOUT=30s")
-	for _, d := range []string{r.dir, r.tmp} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r.git("init", "-q", "-b", "main")
-	if err := os.WriteFile(filepath.Join(r.dir, "README.md"), []byte("race\n"), 0o644); err != nil {
+	r := &raceRepo{Rig: rig, t: t, ctx: ctx, tmp: filepath.Join(filepath.Dir(rig.Dir), "tmp")}
+	if err := os.MkdirAll(r.tmp, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	r.git("add", "README.md")
-	r.git("commit", "-q", "-m", "base")
-	res := r.mustRun("init", "--command", "flow", "--total-phases", "3")
-	if got := strings.TrimSpace(res.stdout); got != "main" {
-		t.Fatalf("init printed %q, want main", got)
-	}
-	r.orc = filepath.Join(r.dir, ".orc")
+	r.orc = filepath.Join(r.Dir, ".orc")
 	r.sess = filepath.Join(r.orc, "main", "files")
 	return r
 }
 
-func (r *raceRepo) git(args ...string) {
-	r.t.Helper()
-	cmd := exec.CommandContext(r.ctx, "git", args...)
-	cmd.Dir, cmd.Env = r.dir, r.env
-	if out, err := cmd.CombinedOutput(); err != nil {
-		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-}
-
 // command prepares one orc-state process in the repository.
 func (r *raceRepo) command(args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
-	cmd := exec.CommandContext(r.ctx, r.bin, args...)
-	cmd.Dir, cmd.Env = r.dir, r.env
+	cmd := r.Command(r.ctx, "", args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	return cmd, &stdout, &stderr

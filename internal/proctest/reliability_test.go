@@ -41,21 +41,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/orc-state/orc-state/internal/cli"
 	"github.com/orc-state/orc-state/internal/clitest"
+	"github.com/orc-state/orc-state/internal/statetest"
 )
 
 // relProcessTimeout bounds one orc-state process that is not meant to be
 // killed; past it the test kills it (by pid) and fails.
 const relProcessTimeout = 120 * time.Second
 
-// relRig is a git repository with one orc-state session on main, driven
-// by real orc-state processes.
+// relRig is a rig (clitest.Rig, template main: one commit and an
+// orc-state session on main with nine phases) driven by real orc-state
+// processes.
 type relRig struct {
+	*clitest.Rig
 	t     *testing.T
-	bin   string
-	dir   string // the repository's worktree
-	env   []string
 	orc   string // the state dir
 	files string // the session's files/ folder
 	head  string // HEAD's full sha
@@ -70,53 +69,23 @@ type relRun struct {
 	took           time.Duration
 }
 
-// newRelRig makes the repository (one commit), registers a session with
-// nine phases and returns the rig. lockTimeout is ORC_LOCK_TIMEOUT.
+// newRelRig copies the rig and returns it. lockTimeout is
+// ORC_LOCK_TIMEOUT.
 func newRelRig(t *testing.T, lockTimeout string) *relRig {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not found")
-	}
-	root := t.TempDir()
-	r := &relRig{t: t, bin: clitest.Binary(t), dir: filepath.Join(root, "repo")}
-	// raceEnv clears the caller's GIT_*/ORC_* settings; the later
-	// ORC_LOCK_TIMEOUT wins (os/exec keeps the last duplicate).
-	r.env = append(clitest.HermeticEnv(root), "ORC_LOCK_TIMEOUT="+lockTimeout, "ORC_ACTOR=reliability")
-	if err := os.MkdirAll(r.dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	r.git("init", "-q", "-b", "main")
-	if err := os.WriteFile(filepath.Join(r.dir, "README.md"), []byte("reliability\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r.git("add", "README.md")
-	r.git("commit", "-q", "-m", "base")
-	r.head = strings.TrimSpace(r.git("rev-parse", "HEAD"))
-	r.orc = filepath.Join(r.dir, ".orc")
+	rig := clitest.NewRig(t, "main")
+	rig.Env = rig.Env.With("ORC_LOCK_TIMEOUT="+lockTimeout, "ORC_ACTOR=reliability")
+	r := &relRig{Rig: rig, t: t}
+	r.head = strings.TrimSpace(r.Git("rev-parse", "HEAD"))
+	r.orc = filepath.Join(r.Dir, ".orc")
 	r.files = filepath.Join(r.orc, "main", "files")
-	if out := r.must("", "init", "--command", "flow", "--total-phases", "9"); strings.TrimSpace(out) != "main" {
-		t.Fatalf("init printed %q, want main", out)
-	}
 	return r
-}
-
-func (r *relRig) git(args ...string) string {
-	r.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir, cmd.Env = r.dir, r.env
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
 }
 
 // launch starts one orc-state process. killAfter < 0 lets it finish;
 // otherwise it is sent SIGKILL that long after it started.
 func (r *relRig) launch(stdin string, killAfter time.Duration, args ...string) relRun {
-	cmd := exec.Command(r.bin, args...)
-	cmd.Dir, cmd.Env = r.dir, r.env
-	cmd.Stdin = strings.NewReader(stdin)
+	cmd := r.Command(context.Background(), stdin, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	began := time.Now()
@@ -170,11 +139,9 @@ func (r *relRig) run(stdin string, args ...string) relRun { return r.launch(stdi
 // environment: for checks of what a verb does with its input, where the
 // process boundary is not what is tested.
 func (r *relRig) here(stdin string, args ...string) relRun {
-	var stdout, stderr bytes.Buffer
 	start := time.Now()
-	code := cli.Run(cli.Process{Args: args, Stdin: strings.NewReader(stdin), Stdout: &stdout, Stderr: &stderr,
-		Environ: r.env, Dir: r.dir})
-	return relRun{args: args, code: code, stdout: stdout.String(), stderr: stderr.String(), took: time.Since(start)}
+	code, stdout, stderr := r.Orc(stdin, args...)
+	return relRun{args: args, code: code, stdout: stdout, stderr: stderr, took: time.Since(start)}
 }
 
 // must runs one process and fails the test unless it exits 0; it returns
@@ -1194,7 +1161,15 @@ func TestAdversarialCorpus(t *testing.T) {
 	corpus := relAbs(t, adversarialDir)
 	r.must("", "slice", "init", filepath.Join(corpus, "plan-valid.json"))
 	pristine := filepath.Join(t.TempDir(), "pristine")
-	relCopyTree(t, r.orc, pristine)
+	copyTree := func(t *testing.T, from, to string) {
+		if err := os.MkdirAll(to, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := statetest.CopyTree(from, to); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyTree(t, r.orc, pristine)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			rr := *r // the same rig, reporting to the subtest
@@ -1202,7 +1177,7 @@ func TestAdversarialCorpus(t *testing.T) {
 			if err := os.RemoveAll(r.orc); err != nil {
 				t.Fatal(err)
 			}
-			relCopyTree(t, pristine, r.orc)
+			copyTree(t, pristine, r.orc)
 			for _, s := range c.setup {
 				relCorpusSetup(t, r, s)
 			}
@@ -1375,34 +1350,11 @@ func relCorpusSetup(t *testing.T, r *relRig, step string) {
 // relSnapshot is the manifest of every entry under root (see manifest).
 func relSnapshot(t *testing.T, root string) string {
 	t.Helper()
-	text, err := clitest.Manifest(root)
+	text, err := statetest.Manifest(root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return text
-}
-
-// relCopyTree copies a tree of directories and regular files.
-func relCopyTree(t *testing.T, from, to string) {
-	t.Helper()
-	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, path)
-		dst := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 func relAbs(t *testing.T, p string) string {

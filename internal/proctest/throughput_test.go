@@ -104,7 +104,7 @@ func TestSoakThroughput(t *testing.T) {
 			if t.Failed() {
 				return
 			}
-			progress, err := os.ReadFile(filepath.Join(r.dir, ".orc", "main", "files", "progress.md"))
+			progress, err := os.ReadFile(filepath.Join(r.Dir, ".orc", "main", "files", "progress.md"))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/orc-state/orc-state/internal/clitest"
 )
 
 // worktreeAgentScript is one implementer agent in a bound worktree, as a
@@ -59,23 +61,17 @@ func TestWorktreeClaimRace(t *testing.T) {
 	)
 	r := newRaceRepoWithin(t, claimLoopDeadline)
 	r.claimPlan(slices, 0)
-	headCmd := exec.Command("git", "rev-parse", "HEAD")
-	headCmd.Dir, headCmd.Env = r.dir, r.env
-	out, err := headCmd.Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sha := strings.TrimSpace(string(out))
+	sha := strings.TrimSpace(r.Git("rev-parse", "HEAD"))
 	dirs := make([]string, trees)
 	for k := range dirs {
-		dirs[k] = filepath.Join(filepath.Dir(r.dir), "w"+strconv.Itoa(k))
+		dirs[k] = filepath.Join(filepath.Dir(r.Dir), "w"+strconv.Itoa(k))
 		r.mustRun("worktree", "add", dirs[k], "--detach")
 	}
 	script := filepath.Join(r.tmp, "agent.sh")
 	if err := os.WriteFile(script, []byte(worktreeAgentScript), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	env := append(append([]string(nil), r.env...), "ORC="+r.bin)
+	env := r.Env.With("ORC=" + clitest.Binary(t))
 	agent := func(tree int, name, hold string) *exec.Cmd {
 		cmd := exec.CommandContext(r.ctx, "sh", script, name, leaseFlag, sha, filepath.Join(r.tmp, name+".log"), hold)
 		cmd.Dir, cmd.Env = dirs[tree], env

@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/orc-state/orc-state/internal/clitest"
 	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/refsync"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/statetest"
 )
 
 // A silent remote is bounded by the timeout, and the verb says what it
@@ -29,7 +29,7 @@ func TestSilentRemote(t *testing.T) {
 		t.Fatal(err)
 	}
 	root := t.TempDir()
-	if err := clitest.CopyTree(tmpl, root); err != nil {
+	if err := statetest.CopyTree(tmpl, root); err != nil {
 		t.Fatal(err)
 	}
 	w := &world{root: root, bare: filepath.Join(root, "remote.git")}

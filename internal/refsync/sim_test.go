@@ -71,6 +71,7 @@ import (
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/refsync"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/statetest"
 	"github.com/orc-state/orc-state/internal/verify"
 )
 
@@ -342,7 +343,7 @@ func newWorld(t *testing.T, format string) (*world, error) {
 	w := &world{t: t, root: root, format: format, bare: filepath.Join(root, "remote.git"),
 		version: map[string]int{}, commit: map[string]map[int]string{}, publish: map[string]bool{}, journal: map[string][]byte{},
 		archiveKind: map[string]bool{}, readers: map[string]*objectReader{}}
-	if err := clitest.CopyTree(tmpl, root); err != nil {
+	if err := statetest.CopyTree(tmpl, root); err != nil {
 		return nil, err
 	}
 	w.plan = filepath.Join(root, "plan.json")
@@ -378,10 +379,7 @@ func git(dir string, args ...string) (string, error) {
 // actor (the run's Process says so; the test's own working directory and
 // environment stay as they are, so worlds can run side by side).
 func (w *world) orc(m *machine, stdin string, args ...string) (int, string, string) {
-	var out, errb bytes.Buffer
-	code := cli.Run(cli.Process{Args: args, Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,
-		Environ: environ.OS().With("ORC_ACTOR=" + m.name), Dir: m.dir})
-	return code, out.String(), errb.String()
+	return clitest.Run(cli.Process{Args: args, Stdin: strings.NewReader(stdin), Environ: environ.OS().With("ORC_ACTOR=" + m.name), Dir: m.dir})
 }
 
 // state is the model's prediction of `sync status` for m and session s.

@@ -10,6 +10,7 @@ import (
 	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/statetest"
 )
 
 const digestA = "- Done: phase 1\n- Next: phase 2; read files/plan.md\n- Open decisions: none\n- Artifacts: none\n- Suite: unknown\n"
@@ -25,7 +26,7 @@ func TestWriteDigestRefusesThenRestoreGoesBack(t *testing.T) {
 	if err := r.WriteDigest("a", []byte(digestA)); err != nil {
 		t.Fatal(err)
 	}
-	before := files(t, d.Path)
+	before := statetest.Contents(t, d.Path)
 	for _, c := range []struct {
 		name, text, says, hint string
 	}{
@@ -37,7 +38,7 @@ func TestWriteDigestRefusesThenRestoreGoesBack(t *testing.T) {
 		if fault.Code(err) != fault.Usage || !strings.Contains(err.Error(), c.says) || !strings.Contains(hintOf(err), c.hint) {
 			t.Errorf("%s: %v (hint %q), want a usage error saying %q, hint %q", c.name, err, hintOf(err), c.says, c.hint)
 		}
-		if !reflect.DeepEqual(files(t, d.Path), before) {
+		if !reflect.DeepEqual(statetest.Contents(t, d.Path), before) {
 			t.Errorf("%s: written after the refusal", c.name)
 		}
 	}

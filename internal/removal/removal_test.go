@@ -19,10 +19,9 @@ import (
 var opts = state.Options{Verb: "test", Actor: "cli", LockTimeout: time.Second}
 
 func entry(id, status string, updated time.Time) registry.Session {
-	phase, _ := registry.ParsePhase("1")
-	at := registry.Stamp(updated)
-	return registry.Session{SessionID: id, Branch: id, GitBranch: id, Command: "flow", Phase: phase,
-		TotalPhases: 3, Status: status, LinkedPRs: []registry.PR{}, StartedAt: at, UpdatedAt: at}
+	e := statetest.Entry(id, updated)
+	e.Status = status
+	return e
 }
 
 // seeded is a state dir outside any repository (its archives are folders
@@ -51,31 +50,12 @@ func run(d *state.Dir, now time.Time) Run {
 	}
 }
 
-// files is every file under dir with its content, the lock left out.
-func files(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, de os.DirEntry, err error) error {
-		if err != nil || de.IsDir() || strings.HasSuffix(p, ".lock") {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		out[filepath.ToSlash(rel)] = string(data)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 // A removed session is kept in an archive first, and its restore brings
 // back the entry and every file of its folder byte for byte.
 func TestRemovedSessionComesBackByteForByte(t *testing.T) {
 	now := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
 	d := seeded(t, entry("feat-a", "completed", now), entry("feat-b", "completed", now))
-	before := files(t, filepath.Join(d.Path, "feat-a"))
+	before := statetest.Contents(t, filepath.Join(d.Path, "feat-a"))
 	r := run(d, now)
 	done, err := r.Remove(selection.ByID("feat-a"), false)
 	if err != nil {
@@ -94,7 +74,7 @@ func TestRemovedSessionComesBackByteForByte(t *testing.T) {
 	if back.Archive != done.Archive || len(back.Notes) != 0 {
 		t.Fatalf("Restore = %+v; want the archive %s, no notes", back, done.Archive)
 	}
-	after := files(t, filepath.Join(d.Path, "feat-a"))
+	after := statetest.Contents(t, filepath.Join(d.Path, "feat-a"))
 	if len(after) != len(before) {
 		t.Fatalf("restored %d files, had %d", len(after), len(before))
 	}
@@ -123,7 +103,7 @@ func TestRemoveProtectsALiveSessionUnlessForced(t *testing.T) {
 		{"completed", false, true}, {"abandoned", false, true},
 	} {
 		d := seeded(t, entry("s", c.status, now))
-		before := files(t, d.Path)
+		before := statetest.Contents(t, d.Path)
 		_, err := run(d, now).Remove(selection.ByID("s"), c.force)
 		if c.removed {
 			if err != nil {
@@ -134,7 +114,7 @@ func TestRemoveProtectsALiveSessionUnlessForced(t *testing.T) {
 		if fault.Code(err) != fault.Usage || !strings.Contains(err.Error(), "refusing to remove a live session") {
 			t.Errorf("%s, force %v: %v; want a refusal, exit 2", c.status, c.force, err)
 		}
-		if after := files(t, d.Path); len(after) != len(before) {
+		if after := statetest.Contents(t, d.Path); len(after) != len(before) {
 			t.Errorf("%s: a refused removal wrote %d files, had %d", c.status, len(after), len(before))
 		}
 	}
@@ -156,12 +136,12 @@ func TestRestoreRefusesWhileTheKeyIsLive(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	before := files(t, d.Path)
+	before := statetest.Contents(t, d.Path)
 	_, err := r.Restore("s", "")
 	if fault.Code(err) != fault.Usage || !strings.Contains(err.Error(), "session s is live") {
 		t.Fatalf("Restore = %v; want a refusal naming the live session", err)
 	}
-	after := files(t, d.Path)
+	after := statetest.Contents(t, d.Path)
 	for p, want := range before {
 		if after[p] != want {
 			t.Errorf("a refused restore changed %s", p)

@@ -3,12 +3,12 @@ package repair
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
 
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/statetest"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -28,18 +28,9 @@ func update(t *testing.T, d *state.Dir, fn func(tx *state.Tx, s *registry.Sessio
 // and says so, and a second run finds nothing again.
 func TestPlainRegeneratesOnlyAMirrorThatNeedsIt(t *testing.T) {
 	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	d := &state.Dir{Path: filepath.Join(t.TempDir(), ".orc"), Clock: func() time.Time { return t0 }}
-	err := d.Update(context.Background(), state.Options{Verb: "init", Actor: "cli", LockTimeout: time.Second}, func(tx *state.Tx) error {
-		now := tx.Dir().Now()
-		tx.Reg.Sessions = append(tx.Reg.Sessions, registry.Session{SessionID: "a", Branch: "a", GitBranch: "a", Command: "flow",
-			Status: "in_progress", Phase: registry.Phase{N: 1}, TotalPhases: 2, LinkedPRs: []registry.PR{}, StartedAt: now, UpdatedAt: now})
-		tx.RegistryChanged()
-		tx.Touch("a", map[string]string{"init": "a"})
-		return tx.Mirror(&tx.Reg.Sessions[0])
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := statetest.Entry("a", t0)
+	a.TotalPhases = 2
+	d := statetest.Seeding{Clock: func() time.Time { return t0 }}.Seed(t, t.TempDir(), a)
 	plain := func() []string {
 		var out []string
 		update(t, d, func(tx *state.Tx, s *registry.Session) (err error) {

@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/statetest"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -22,45 +22,17 @@ func opts() state.Options {
 	return state.Options{Verb: "workspace link", Actor: "cli", LockTimeout: time.Second}
 }
 
-// repo makes a repository at dir as git lays one out (HEAD, objects,
-// refs), enough for discovery.
-func repo(t *testing.T, dir string) {
-	t.Helper()
-	for _, p := range []string{"objects", "refs/heads"} {
-		if err := os.MkdirAll(filepath.Join(dir, ".git", p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // workspaceAt is a state dir at root holding session ws of scope scope,
 // members m1 (a repository at root/m1) and m2 (no path).
 func workspaceAt(t *testing.T, root, scope string) (*state.Dir, *registry.Session) {
 	t.Helper()
-	repo(t, filepath.Join(root, "m1"))
-	d := &state.Dir{Path: filepath.Join(root, ".orc"), Clock: func() time.Time { return t0 }}
-	err := d.Update(context.Background(), opts(), func(tx *state.Tx) error {
-		now := tx.Dir().Now()
-		s := registry.Session{SessionID: "ws", Branch: "ws", GitBranch: "ws", Command: "flow", Status: "in_progress",
-			Phase: registry.Phase{N: 1}, TotalPhases: 3, LinkedPRs: []registry.PR{}, StartedAt: now, UpdatedAt: now}
-		if scope != "" {
-			s.Scope, s.Repos = scope, []string{"m1", "m2"}
-			s.PerRepoState = map[string]registry.RepoState{"m1": {RepoPath: filepath.Join(root, "m1")}, "m2": {}}
-		}
-		tx.Reg.Sessions = append(tx.Reg.Sessions, s)
-		if err := tx.Mirror(&tx.Reg.Sessions[0]); err != nil {
-			return err
-		}
-		tx.RegistryChanged()
-		tx.Touch("ws", nil)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+	statetest.Repo(t, filepath.Join(root, "m1"), "--unborn")
+	s := statetest.Entry("ws", t0)
+	if scope != "" {
+		s.Scope, s.Repos = scope, []string{"m1", "m2"}
+		s.PerRepoState = map[string]registry.RepoState{"m1": {RepoPath: filepath.Join(root, "m1")}, "m2": {}}
 	}
+	d := statetest.Seeding{Clock: func() time.Time { return t0 }}.Seed(t, root, s)
 	reg, _, err := d.ReadRegistry()
 	if err != nil {
 		t.Fatal(err)

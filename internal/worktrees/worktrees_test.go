@@ -14,7 +14,6 @@ import (
 	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/statetest"
-	"github.com/orc-state/orc-state/registry"
 )
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -31,23 +30,8 @@ type place struct {
 func newPlace(t *testing.T) *place {
 	t.Helper()
 	p := &place{root: t.TempDir(), now: t0}
-	p.d = &state.Dir{Path: filepath.Join(p.root, ".orc"), Clock: func() time.Time { return p.now }}
-	p.update(t, "init", func(tx *state.Tx) error {
-		for _, id := range []string{"a", "b"} {
-			now := tx.Dir().Now()
-			tx.Reg.Sessions = append(tx.Reg.Sessions, registry.Session{
-				SessionID: id, Branch: id, GitBranch: id, Command: "flow", Status: "in_progress",
-				Phase: registry.Phase{N: 1}, TotalPhases: 3, LinkedPRs: []registry.PR{}, StartedAt: now, UpdatedAt: now,
-			})
-			if err := tx.Mirror(&tx.Reg.Sessions[len(tx.Reg.Sessions)-1]); err != nil {
-				return err
-			}
-			tx.Write(id, state.LedgerFile, []byte(`{"slices":[{"id":1},{"id":2},{"id":3}]}`))
-			tx.Touch(id, map[string]string{"init": id})
-		}
-		tx.RegistryChanged()
-		return nil
-	})
+	seeding := statetest.Seeding{Clock: func() time.Time { return p.now }, Ledger: `{"slices":[{"id":1},{"id":2},{"id":3}]}`}
+	p.d = seeding.Seed(t, p.root, statetest.Entry("a", p.now), statetest.Entry("b", p.now))
 	return p
 }
 

@@ -1,4 +1,4 @@
-package clitest
+package statetest_test
 
 import (
 	"errors"
@@ -12,12 +12,18 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/orc-state/orc-state/internal/clitest"
 	"github.com/orc-state/orc-state/internal/environ"
+	"github.com/orc-state/orc-state/internal/statetest"
 )
+
+// TestMain keeps the repository templates MakeRepo copies, as every test
+// binary of the CLI does (clitest.Main).
+func TestMain(m *testing.M) { clitest.Main(m) }
 
 // TestGitRepoMatchesGit proves each form of gitrepo equal to the git
 // commands it stands for, run in the same path under the scenarios'
-// environment (setupGit): the same files under the dir, byte for byte
+// environment (clitest.Scripts' setup): the same files under the dir, byte for byte
 // (commit ids, HEAD, refs, reflogs, config), and the same answers to
 // rev-parse HEAD, symbolic-ref HEAD, status and config --local.
 func TestGitRepoMatchesGit(t *testing.T) {
@@ -27,7 +33,7 @@ func TestGitRepoMatchesGit(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name   string
-		env    []string          // added to setupGit's
+		env    []string          // added to the scenarios' setup
 		files  map[string]string // there before either runs, as a txtar's files are
 		made   [][]string        // gitrepo lines and cd
 		direct [][]string        // the git lines they stand for, and cd
@@ -141,7 +147,7 @@ func TestGitRepoMatchesGit(t *testing.T) {
 							t.Fatal(err)
 						}
 					case "gitrepo":
-						if err := makeRepo(env, cwd, line[1:]); err != nil {
+						if err := statetest.MakeRepo(env, cwd, line[1:]); err != nil {
 							t.Fatalf("%q: %v", line, err)
 						}
 					default:
@@ -150,7 +156,7 @@ func TestGitRepoMatchesGit(t *testing.T) {
 						}
 					}
 				}
-				tree, err := Manifest(work)
+				tree, err := statetest.Manifest(work)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -198,11 +204,11 @@ func modes(t *testing.T, root string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-// scenarioEnv is the environment setupGit gives a scenario whose work dir
-// is home, with this process's PATH.
+// scenarioEnv is the environment the scenarios' setup (clitest.Scripts)
+// gives a scenario whose work dir is home, with this process's PATH.
 func scenarioEnv(home string) environ.List {
 	env := testscript.Env{Vars: []string{"PATH=" + os.Getenv("PATH")}, WorkDir: home}
-	if err := setupGit(&env); err != nil {
+	if err := clitest.Scripts("").Setup(&env); err != nil {
 		panic(err)
 	}
 	return environ.List(env.Vars)
@@ -269,7 +275,7 @@ func TestGitRepoRefuses(t *testing.T) {
 			env := scenarioEnv(root)
 			for _, line := range tc.setup {
 				if line[0] == "gitrepo" {
-					err = makeRepo(env, root, line[1:])
+					err = statetest.MakeRepo(env, root, line[1:])
 				} else if code, out := runIn(env, root, line...); code != 0 {
 					err = fmt.Errorf("exit %d: %s", code, out)
 				}
@@ -277,15 +283,15 @@ func TestGitRepoRefuses(t *testing.T) {
 					t.Fatalf("%q: %v", line, err)
 				}
 			}
-			before, err := Manifest(root)
+			before, err := statetest.Manifest(root)
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = makeRepo(env.With(tc.env...), root, tc.args)
+			err = statetest.MakeRepo(env.With(tc.env...), root, tc.args)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("gitrepo %q: error %v, want one containing %q", tc.args, err, tc.want)
 			}
-			if after, _ := Manifest(root); after != before {
+			if after, _ := statetest.Manifest(root); after != before {
 				t.Errorf("gitrepo %q wrote something before refusing:\n%s\n---\n%s", tc.args, before, after)
 			}
 		})

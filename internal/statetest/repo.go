@@ -1,4 +1,4 @@
-package clitest
+package statetest
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"testing"
 
 	"github.com/orc-state/orc-state/internal/environ"
 )
@@ -144,7 +145,7 @@ type gitStep struct {
 var gitReads = []string{"EMAIL", "TZ"}
 
 // gitAllowed are the GIT_* variables a template may be built under: the
-// ones setupGit sets and the object format. Any other (GIT_DIR,
+// ones HermeticEnv sets and the object format. Any other (GIT_DIR,
 // GIT_TEMPLATE_DIR, ...) points git at paths of one scenario, and a
 // scenario that sets one runs git itself.
 var gitAllowed = map[string]bool{
@@ -176,7 +177,7 @@ func templateEnv(env environ.List, f repoForm) ([]string, error) {
 	}
 	for _, name := range []string{"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"} {
 		if env.Get(name) != os.DevNull {
-			return nil, fmt.Errorf("$%s is %q, not %s: gitrepo copies repositories made without config files (setupGit's); run git itself", name, env.Get(name), os.DevNull)
+			return nil, fmt.Errorf("$%s is %q, not %s: gitrepo copies repositories made without config files (HermeticEnv's); run git itself", name, env.Get(name), os.DevNull)
 		}
 	}
 	if _, set := env.Lookup("PWD"); set && f.kind == formClone {
@@ -209,12 +210,25 @@ func lookGit(env environ.List) (string, error) {
 	return "", errors.New("git is not on $PATH")
 }
 
-// repoTemplates holds each built template's dir once made, under Root().
+// templateRoot is where this test binary builds its repository
+// templates, once each (KeepTemplates); "" when its TestMain set none.
+var templateRoot string
+
+// KeepTemplates has the repositories this test binary makes (MakeRepo,
+// Repo) copied from templates that git makes once each under dir, a temp
+// dir of the binary's own that outlives every test (clitest.Main sets
+// its run's). Without it Repo builds each template in the test's temp
+// dir, and MakeRepo refuses.
+func KeepTemplates(dir string) { templateRoot = dir }
+
+// repoTemplates holds each built template's dir once made, under
+// templateRoot.
 var repoTemplates sync.Map // key → func() (string, error)
 
-// repoTemplate returns the dir of the template of f under env (built on
-// first use): it holds "repo", and for a clone the remote beside it.
-func repoTemplate(f repoForm, env environ.List) (string, error) {
+// repoTemplate returns the dir of the template of f under env, built
+// under root on first use (cached only under templateRoot): it holds
+// "repo", and for a clone the remote beside it.
+func repoTemplate(f repoForm, env environ.List, root string) (string, error) {
 	vars, err := templateEnv(env, f)
 	if err != nil {
 		return "", err
@@ -226,8 +240,8 @@ func repoTemplate(f repoForm, env environ.List) (string, error) {
 	// The key is everything git's result depends on: the form's words
 	// (dir is only where the copy goes), the environment and the program.
 	key := fmt.Sprintf("%q\n%q\n%q\n%q\n%q\n%q", f.kind, f.branch, f.message, f.remote, git, vars)
-	once, _ := repoTemplates.LoadOrStore(key, sync.OnceValues(func() (string, error) {
-		dir := filepath.Join(Root(), "gitrepo", fmt.Sprintf("%x", sha256.Sum256([]byte(key)))[:16])
+	build := func() (string, error) {
+		dir := filepath.Join(root, "gitrepo", fmt.Sprintf("%x", sha256.Sum256([]byte(key)))[:16])
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return "", err
 		}
@@ -235,8 +249,12 @@ func repoTemplate(f repoForm, env environ.List) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		return dir, buildTemplate(dir, f, git, append(vars, "PATH="+env.Get("PATH"), "HOME="+dir), env)
-	}))
+		return dir, buildTemplate(dir, f, git, append(vars, "PATH="+env.Get("PATH"), "HOME="+dir), env, root)
+	}
+	if root != templateRoot {
+		return build()
+	}
+	once, _ := repoTemplates.LoadOrStore(key, sync.OnceValues(build))
 	return once.(func() (string, error))()
 }
 
@@ -244,9 +262,9 @@ func repoTemplate(f repoForm, env environ.List) (string, error) {
 // (for a clone, over a copy of the bare template made under env), then
 // checks that nothing it wrote names dir but a clone's remote URL, the one
 // thing copyRepo rewrites.
-func buildTemplate(dir string, f repoForm, git string, vars []string, env environ.List) error {
+func buildTemplate(dir string, f repoForm, git string, vars []string, env environ.List, root string) error {
 	if f.kind == formClone {
-		bare, err := repoTemplate(repoForm{kind: formBare}, env)
+		bare, err := repoTemplate(repoForm{kind: formBare}, env, root)
 		if err != nil {
 			return err
 		}
@@ -300,9 +318,46 @@ func cloneURLLine(cwd, remote string) string {
 	return "\turl = " + cwd + "/" + filepath.ToSlash(remote) + "\n"
 }
 
-// makeRepo makes the repository of gitrepo ARGS in cwd under env: a copy
-// of the form's template, where git would have made it.
-func makeRepo(env environ.List, cwd string, args []string) error {
+// MakeRepo is the one way the tests make a scratch repository: the
+// repository of the words ARGS of the gitrepo scenario command (clitest's
+// Scripts: [-b BRANCH] [-m MESSAGE] [--unborn | --bare | --clone REMOTE]
+// [DIR]) in cwd under env, a copy of the template git made once for the
+// same words and environment, where git would have made it, with the
+// same commit id, HEAD, branch and config as the git commands the words
+// stand for. It refuses an environment it cannot copy for (a GIT_*
+// variable other than HermeticEnv's and GIT_DEFAULT_HASH, a config
+// file), and a binary that keeps no templates (KeepTemplates).
+func MakeRepo(env environ.List, cwd string, args []string) error {
+	if templateRoot == "" {
+		return errors.New("this test binary keeps no repository templates: its TestMain must be clitest.Main")
+	}
+	return makeRepo(env, cwd, args, templateRoot)
+}
+
+// Repo makes the repository of the gitrepo words ARGS (MakeRepo) in dir,
+// which it creates, under HermeticEnv with dir's parent as home, and
+// returns that environment, the one to run git and orc-state in there.
+func Repo(t testing.TB, dir string, args ...string) environ.List {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not found")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := environ.List(HermeticEnv(filepath.Dir(dir)))
+	root := templateRoot
+	if root == "" {
+		root = t.TempDir()
+	}
+	if err := makeRepo(env, dir, args, root); err != nil {
+		t.Fatal(err)
+	}
+	return env
+}
+
+// makeRepo is MakeRepo with its templates under root.
+func makeRepo(env environ.List, cwd string, args []string, root string) error {
 	f, err := parseRepoForm(args)
 	if err != nil {
 		return err
@@ -319,7 +374,7 @@ func makeRepo(env environ.List, cwd string, args []string) error {
 	} else if _, err := os.Lstat(filepath.Join(dst, ".git")); err == nil {
 		return fmt.Errorf("%s already holds .git: re-initialising is git's own behaviour (exec git init)", f.dir)
 	}
-	tmpl, err := repoTemplate(f, env)
+	tmpl, err := repoTemplate(f, env, root)
 	if err != nil {
 		return err
 	}
@@ -327,7 +382,7 @@ func makeRepo(env environ.List, cwd string, args []string) error {
 	if f.kind == formClone {
 		// The template was cloned from a copy of the bare template: the
 		// remote here must be that same repository, untouched.
-		bare, err := repoTemplate(repoForm{kind: formBare}, env)
+		bare, err := repoTemplate(repoForm{kind: formBare}, env, root)
 		if err != nil {
 			return err
 		}
