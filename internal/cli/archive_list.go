@@ -27,7 +27,7 @@ func (c *ArchiveListCmd) Run(e *Env) error {
 		if all == nil {
 			all = []archive.Archive{}
 		}
-		return printJSON(e, all, "  ")
+		return printJSON(e.Stdout, all, "  ")
 	}
 	_, err = fmt.Fprint(e.Stdout, removal.ListText(all, c.Header))
 	return err

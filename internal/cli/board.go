@@ -62,7 +62,7 @@ func (c *BoardCmd) Run(e *Env) error {
 	tty := out != nil && term.IsTerminal(int(out.Fd()))
 	color := tty && e.getenv("NO_COLOR") == ""
 	if c.JSON {
-		return printJSON(e, b, "  ")
+		return printJSON(e.Stdout, b, "  ")
 	}
 	if !c.Watch {
 		width := 0

@@ -65,7 +65,7 @@ func (c *CleanupCmd) Run(e *Env) error {
 		fmt.Fprintf(e.Stderr, "orc-state %s: no session matched the selection; %s\n", e.Verb, would)
 	}
 	if c.JSON {
-		return printJSON(e, map[string]any{"dryRun": c.DryRun, "plan": plan}, "  ")
+		return printJSON(e.Stdout, map[string]any{"dryRun": c.DryRun, "plan": plan}, "  ")
 	}
 	_, err = fmt.Fprint(e.Stdout, removal.PlanText(plan, c.DryRun))
 	return err

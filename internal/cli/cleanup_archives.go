@@ -30,7 +30,7 @@ func (c *CleanupCmd) sweepArchives(e *Env) error {
 		if rows == nil {
 			rows = []removal.ArchiveRow{}
 		}
-		return printJSON(e, map[string]any{"dryRun": dryRun, "archives": rows}, "  ")
+		return printJSON(e.Stdout, map[string]any{"dryRun": dryRun, "archives": rows}, "  ")
 	}
 	if _, err := fmt.Fprint(e.Stdout, removal.SweepText(rows)); err != nil {
 		return err

@@ -53,7 +53,7 @@ func Run(proc Process) (code int) {
 	}
 	warnUnknownEnv(p, args, stderr) // a misspelt ORC_* variable is said, once (envwarn.go)
 	if verb, cmd, ok := plain(p, args); ok {
-		return finished(out, stderr, verb, cmd.Run(newEnv(p, out, stderr, plainGlobals(), verb)))
+		return finished(out, stderr, verb, runBound(cmd, append(bind(p, out, stderr, plainGlobals(), verb, ""), newEnv(p, out, stderr, plainGlobals(), verb))...))
 	}
 	return parseAndRun(p, args, out, stderr)
 }

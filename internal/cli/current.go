@@ -11,5 +11,5 @@ func (c *CurrentCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	return printJSON(e, s, "  ")
+	return printJSON(e.Stdout, s, "  ")
 }

@@ -26,7 +26,7 @@ func (c *DoctorCmd) Run(e *Env) error {
 		if findings == nil {
 			findings = []verify.DirFinding{}
 		}
-		if err := printJSON(e, map[string]any{"stateDir": d.Path, "ok": len(findings) == 0, "findings": findings}, "  "); err != nil {
+		if err := printJSON(e.Stdout, map[string]any{"stateDir": d.Path, "ok": len(findings) == 0, "findings": findings}, "  "); err != nil {
 			return err
 		}
 	} else {

@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"io"
 	"path/filepath"
 	"time"
@@ -165,22 +162,6 @@ func (e *Env) printing(tx *state.Tx, fn func() error) error {
 	defer func(out, errw io.Writer) { e.Stdout, e.Stderr = out, errw }(e.Stdout, e.Stderr)
 	e.Stdout, e.Stderr = tx.Stdout(), tx.Stderr()
 	return fn()
-}
-
-// ctxBackground is the context of a verb: orc-state verbs are short and
-// bound their waits themselves (lock timeout, git timeouts).
-func ctxBackground() context.Context { return context.Background() }
-
-func printJSON(e *Env, v any, indent string) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", indent)
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	_, err := e.Stdout.Write(buf.Bytes())
-	return err
 }
 
 // onSession runs fn in a transaction on the session for the explicit key

@@ -20,7 +20,7 @@ func (c *GateShowCmd) Run(e *Env) error {
 		return err
 	}
 	if c.JSON {
-		return printJSON(e, shown, "  ")
+		return printJSON(e.Stdout, shown, "  ")
 	}
 	printLines(e.Stdout, shown.Lines())
 	return nil

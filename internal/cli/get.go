@@ -28,7 +28,7 @@ func (c *GetCmd) Run(e *Env) error {
 		return err
 	}
 	if c.Field == "" {
-		return printJSON(e, s, "  ")
+		return printJSON(e.Stdout, s, "  ")
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(s.Canonical(), &fields); err != nil {

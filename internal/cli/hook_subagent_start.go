@@ -40,7 +40,7 @@ func (c *HookSubagentStartCmd) Run(e *Env) error {
 	var out resume.HookOutput
 	out.HookSpecificOutput.HookEventName = "SubagentStart"
 	out.HookSpecificOutput.AdditionalContext = packet.SubagentBrief(s, agent)
-	return printJSON(e, out, "")
+	return printJSON(e.Stdout, out, "")
 }
 
 // enter makes dir the run's working directory, for a hook that looks at

@@ -1,10 +1,6 @@
 package cli
 
-import (
-	"github.com/alecthomas/kong"
-
-	"github.com/orc-state/orc-state/internal/selection"
-)
+import "github.com/orc-state/orc-state/internal/selection"
 
 // BranchFlag selects the session a verb acts on (docs/protocol.md §3): --branch B
 // (a branch, or the sessionId of a branch that is gone) or --session S (a
@@ -15,17 +11,6 @@ import (
 type BranchFlag struct {
 	Branch  string `help:"Branch whose session to use (or a sessionId when no git branch has that name); default: the current branch." placeholder:"B" predictor:"branch"`
 	Session string `help:"The session to use, by sessionId (exactly)." placeholder:"S" predictor:"session"`
-}
-
-// selectFlags keeps the selected verb's --session for the session lookups.
-func (e *Env) selectFlags(kctx *kong.Context) {
-	n := kctx.Selected()
-	if n == nil || !n.Target.IsValid() {
-		return
-	}
-	if f := n.Target.FieldByName("BranchFlag"); f.IsValid() {
-		e.sessionFlag = f.Interface().(BranchFlag).Session
-	}
 }
 
 // choice is how the session a verb acts on was named (selection.Choice).

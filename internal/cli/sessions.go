@@ -35,7 +35,7 @@ func (c *SessionsCmd) Run(e *Env) error {
 		}
 	}
 	if c.JSON {
-		return printJSON(e, board.PickerRows(d, list), "  ")
+		return printJSON(e.Stdout, board.PickerRows(d, list), "  ")
 	}
 	var b strings.Builder
 	printHeader(&b, c.Header, "sessionId", "command", "phase/total", "status", "gitBranch")

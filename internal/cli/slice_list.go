@@ -27,7 +27,7 @@ func (c *SliceListCmd) Run(e *Env) error {
 	}
 	ls := ledger.List(l, c.Status, e.now())
 	if c.JSON {
-		if err := printJSON(e, ls.Rows, "  "); err != nil {
+		if err := printJSON(e.Stdout, ls.Rows, "  "); err != nil {
 			return err
 		}
 	} else {

@@ -34,7 +34,7 @@ func (c *VerifyCmd) Run(e *Env) error {
 		if findings == nil {
 			findings = []verify.Finding{}
 		}
-		if err := printJSON(e, map[string]any{"sessionId": s.SessionID, "ok": problems == 0, "findings": findings}, "  "); err != nil {
+		if err := printJSON(e.Stdout, map[string]any{"sessionId": s.SessionID, "ok": problems == 0, "findings": findings}, "  "); err != nil {
 			return err
 		}
 	} else {

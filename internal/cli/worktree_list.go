@@ -26,7 +26,7 @@ func (c *WorktreeListCmd) Run(e *Env) error {
 		return err
 	}
 	if c.JSON {
-		return printJSON(e, rows, "  ")
+		return printJSON(e.Stdout, rows, "  ")
 	}
 	var b strings.Builder
 	printHeader(&b, c.Header, "path", "branch", "session", "agent", "claims")
