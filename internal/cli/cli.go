@@ -53,7 +53,7 @@ func Run(proc Process) (code int) {
 	}
 	warnUnknownEnv(p, args, stderr) // a misspelt ORC_* variable is said, once (envwarn.go)
 	if verb, cmd, ok := plain(p, args); ok {
-		return finished(out, stderr, verb, runBound(cmd, append(bind(p, out, stderr, plainGlobals(), verb, ""), newEnv(p, out, stderr, plainGlobals(), verb))...))
+		return finished(out, stderr, verb, runBound(cmd, bind(p, out, stderr, plainGlobals(), verb, "")...))
 	}
 	return parseAndRun(p, args, out, stderr)
 }
@@ -163,11 +163,6 @@ func refuse(w io.Writer, who string, err error) int {
 		fmt.Fprintf(w, "hint: %s\n", safetext.Escape(hint))
 	}
 	return code
-}
-
-// warn prints a non-fatal one-line warning on stderr.
-func (e *Env) warn(format string, args ...any) {
-	fmt.Fprintf(e.Stderr, "orc-state %s: warning: %s\n", e.Verb, safetext.Escape(fmt.Sprintf(format, args...)))
 }
 
 // wantsHelp reports whether args ask for help anywhere.

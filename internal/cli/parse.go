@@ -46,9 +46,7 @@ func parseAndRun(p *Process, args []string, out *output, stderr io.Writer) (code
 		return refuse(stderr, who, refusal)
 	}
 	verb, g, session := verbName(kctx.Command()), globalsOf(model), sessionFlag(kctx)
-	env := newEnv(p, out, stderr, g, verb)
-	env.sessionFlag = session
-	return finished(out, stderr, verb, kctx.Run(append(bind(p, out, stderr, g, verb, session), env)...))
+	return finished(out, stderr, verb, kctx.Run(bind(p, out, stderr, g, verb, session)...))
 }
 
 // bind makes what a verb's Run may ask for, one value of each type, none
@@ -136,28 +134,6 @@ func newParser(p *Process, model any, stdout, stderr io.Writer) (*kong.Kong, err
 	}
 	showEnumValues(k.Model.Node)
 	return k, nil
-}
-
-// showEnumValues gives every enum flag without a placeholder of its own
-// its values as the placeholder, so that help, usage lines and kong's
-// messages show --status=pending|red|... rather than --status=STRING. An
-// empty value (the "not given" of an optional flag) is not shown.
-func showEnumValues(n *kong.Node) {
-	for _, f := range n.Flags {
-		if f.Enum == "" || f.Tag.PlaceHolder != "" {
-			continue
-		}
-		var values []string
-		for _, v := range f.EnumSlice() {
-			if v != "" {
-				values = append(values, v)
-			}
-		}
-		f.PlaceHolder = strings.Join(values, "|")
-	}
-	for _, c := range n.Children {
-		showEnumValues(c)
-	}
 }
 
 // takesValue reports whether arg is a flag of cmd (or a global one) whose

@@ -4,7 +4,6 @@ import (
 	"github.com/orc-state/orc-state/internal/binding"
 	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
-	"github.com/orc-state/orc-state/registry"
 )
 
 // StateDir is the run's state dir and the binding of the worktree it runs
@@ -34,16 +33,6 @@ func (sd *StateDir) Dir() (*state.Dir, error) {
 		sd.dir = d
 	}
 	return sd.dir, nil
-}
-
-// readRegistry resolves the state dir and reads the registry (no lock).
-func (sd *StateDir) readRegistry() (*state.Dir, *registry.Registry, error) {
-	d, err := sd.Dir()
-	if err != nil {
-		return nil, nil, err
-	}
-	reg, _, err := d.ReadRegistry()
-	return d, reg, err
 }
 
 // binding is the binding of the worktree the run is in

@@ -37,6 +37,15 @@ func (o *Streams) problem(err error) error {
 // readStdin reads all of stdin (input.ReadStdin).
 func (o *Streams) readStdin() ([]byte, error) { return input.ReadStdin(o.Stdin, o.Stderr, o.Verb) }
 
+// readInputFile reads a user's input file (input.ReadFile), a path
+// against the run's working directory; "-" is stdin.
+func readInputFile(o *Streams, w *World, path string) ([]byte, error) {
+	if path == "-" {
+		return o.readStdin()
+	}
+	return input.ReadFile(w.abs(path), path)
+}
+
 // printJSON writes v on w as JSON, indented by indent ("" is compact).
 func printJSON(w io.Writer, v any, indent string) error {
 	var buf bytes.Buffer

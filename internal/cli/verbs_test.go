@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -50,6 +51,35 @@ func TestVerbList(t *testing.T) {
 	for i, v := range verbs {
 		if v.flags == nil && (i+1 == len(verbs) || !strings.HasPrefix(verbs[i+1].words, v.words+" ")) {
 			t.Errorf("family %q has no verb", v.words)
+		}
+	}
+}
+
+// TestVerbsRunOnBoundValues: every verb's Run asks only for values bind
+// makes (kong would refuse any other after the parse, at run time), each
+// type once, and returns an error.
+func TestVerbsRunOnBoundValues(t *testing.T) {
+	bound := map[reflect.Type]bool{}
+	for _, v := range bind(Process{}.settled(), io.Discard, io.Discard, plainGlobals(), "", "") {
+		bound[reflect.TypeOf(v)] = true
+	}
+	for _, v := range verbs {
+		if v.flags == nil {
+			continue
+		}
+		m, ok := reflect.PointerTo(reflect.TypeOf(v.flags)).MethodByName("Run")
+		if !ok {
+			continue // TestVerbList says so
+		}
+		seen := map[reflect.Type]bool{}
+		for i := 1; i < m.Type.NumIn(); i++ { // In(0) is the receiver
+			if p := m.Type.In(i); !bound[p] || seen[p] {
+				t.Errorf("%q: Run takes %v, which bind does not make once", v.words, p)
+			}
+			seen[m.Type.In(i)] = true
+		}
+		if m.Type.NumOut() != 1 || m.Type.Out(0) != reflect.TypeFor[error]() {
+			t.Errorf("%q: Run returns %v, want error", v.words, m.Type)
 		}
 	}
 }
