@@ -28,12 +28,15 @@ type RepairCmd struct {
 // have written). Plain repair stops there (run it again for the session's
 // own fixes); --temp, --adopt and --remove-orphan go on with their fix.
 func (c *RepairCmd) Run(o *Streams, w *World, txn *Txn) error {
-	completed, err := finishInterrupted(txn)
+	in, err := txn.finish()
 	if err != nil {
 		return err
 	}
+	if in != nil {
+		fmt.Fprintln(o.Stdout, repair.Finished(in))
+	}
 	var out, errs []string
-	in := func(fix func(tx *state.Tx) ([]string, error)) func(tx *state.Tx) error {
+	report := func(fix func(tx *state.Tx) ([]string, error)) func(tx *state.Tx) error {
 		return func(tx *state.Tx) (err error) { out, err = fix(tx); return err }
 	}
 	onSession := func(fix func(tx *state.Tx, s *registry.Session) ([]string, error)) error {
@@ -44,17 +47,17 @@ func (c *RepairCmd) Run(o *Streams, w *World, txn *Txn) error {
 		err = txn.Update(func(tx *state.Tx) error { out = txn.fix().TempReport(tx); return nil })
 	case c.Adopt != "":
 		if err = repair.Adoptable(c.Adopt); err == nil {
-			err = txn.Update(in(func(tx *state.Tx) ([]string, error) { return repair.AdoptReport(tx, c.Adopt) }))
+			err = txn.Update(report(func(tx *state.Tx) ([]string, error) { return repair.AdoptReport(tx, c.Adopt) }))
 		}
 	case c.RemoveOrphan != "":
 		out, errs, err = txn.removal().RemoveOrphan(c.RemoveOrphan, txn.fix)
 	case c.Redact:
 		err = onSession(repair.RedactReport)
 	case c.RedactRemoved:
-		err = txn.Update(in(func(tx *state.Tx) ([]string, error) { return txn.fix().RedactRemovedReport(tx) }))
+		err = txn.Update(report(func(tx *state.Tx) ([]string, error) { return txn.fix().RedactRemovedReport(tx) }))
 	case c.Rebuild:
 		err = txn.updateRaw(func(tx *state.Tx) (err error) { out, errs, err = repair.RebuildReport(tx); return err })
-	case completed:
+	case in != nil:
 		return nil
 	default:
 		err = onSession(func(tx *state.Tx, s *registry.Session) ([]string, error) { return repair.Plain(tx, s, w.now()) })
@@ -72,22 +75,4 @@ func printLines(w io.Writer, lines []string) {
 	for _, l := range lines {
 		fmt.Fprintln(w, l)
 	}
-}
-
-// finishInterrupted completes an interrupted transaction, if one is
-// recorded, and says so.
-func finishInterrupted(txn *Txn) (bool, error) {
-	d, err := txn.where.Dir()
-	if err != nil {
-		return false, err
-	}
-	if err := txn.checkActor(); err != nil {
-		return false, err
-	}
-	in, err := d.Finish(ctxBackground(), state.Options{Verb: txn.verb, Actor: txn.Actor(), LockTimeout: txn.lockTimeout})
-	if err != nil || in == nil {
-		return false, err
-	}
-	fmt.Fprintln(txn.o.Stdout, repair.Finished(in))
-	return true, nil
 }

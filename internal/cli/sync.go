@@ -9,30 +9,11 @@ import (
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/refsync"
 	"github.com/orc-state/orc-state/internal/selection"
-	"github.com/orc-state/orc-state/internal/state"
 )
 
 // RemoteFlag names the remote a sync verb talks to.
 type RemoteFlag struct {
 	Remote string `default:"origin" help:"The git remote: a name, path or URL (any transport git knows)."`
-}
-
-// syncer builds the refsync.Syncer of this invocation.
-func syncer(txn *Txn, remote string) (*refsync.Syncer, error) {
-	d, err := txn.where.Dir()
-	if err != nil {
-		return nil, err
-	}
-	if err := txn.checkActor(); err != nil {
-		return nil, err // the sync log names its actor
-	}
-	s, err := refsync.New(d, remote, state.Options{Verb: txn.verb, Actor: txn.Actor(), LockTimeout: txn.lockTimeout})
-	if err != nil {
-		return nil, err
-	}
-	s.Notify = func(msg string) { fmt.Fprintf(txn.o.Stderr, "orc-state %s: %s\n", txn.verb, msg) }
-	s.Now = txn.w.now
-	return s, nil
 }
 
 // syncReport prints one line per session on stdout (each followed by its

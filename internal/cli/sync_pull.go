@@ -10,7 +10,7 @@ type SyncPullCmd struct {
 
 // Run imports each remote session this machine is behind on.
 func (c *SyncPullCmd) Run(o *Streams, where *selection.Where, txn *Txn) error {
-	s, err := syncer(txn, c.Remote)
+	s, err := txn.syncer(c.Remote)
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,7 @@ type SyncPushCmd struct {
 
 // Run publishes each selected session on its own.
 func (c *SyncPushCmd) Run(o *Streams, where *selection.Where, txn *Txn) error {
-	s, err := syncer(txn, c.Remote)
+	s, err := txn.syncer(c.Remote)
 	if err != nil {
 		return err
 	}

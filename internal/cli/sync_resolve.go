@@ -15,7 +15,7 @@ type SyncResolveCmd struct {
 
 // Run keeps one side of a diverged session.
 func (c *SyncResolveCmd) Run(o *Streams, where *selection.Where, txn *Txn) error {
-	s, err := syncer(txn, c.Remote)
+	s, err := txn.syncer(c.Remote)
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,7 @@ type SyncRestoreCmd struct {
 // Run makes an archived side the session's state again, as a local change
 // the next push publishes.
 func (c *SyncRestoreCmd) Run(o *Streams, txn *Txn) error {
-	s, err := syncer(txn, c.Remote)
+	s, err := txn.syncer(c.Remote)
 	if err != nil {
 		return err
 	}

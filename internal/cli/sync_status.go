@@ -19,7 +19,7 @@ type SyncStatusCmd struct {
 // Run prints each session's state against the remote, then the archives.
 // It is a query: exit 0 whatever the states.
 func (c *SyncStatusCmd) Run(o *Streams, where *selection.Where, txn *Txn) error {
-	s, err := syncer(txn, c.Remote)
+	s, err := txn.syncer(c.Remote)
 	if err != nil {
 		return err
 	}

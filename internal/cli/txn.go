@@ -2,11 +2,13 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"time"
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/input"
+	"github.com/orc-state/orc-state/internal/refsync"
 	"github.com/orc-state/orc-state/internal/removal"
 	"github.com/orc-state/orc-state/internal/repair"
 	"github.com/orc-state/orc-state/internal/selection"
@@ -18,10 +20,11 @@ import (
 
 // Txn is how a verb changes the state: the transaction entry points
 // (Mutate, onSession and onChoice on one session, Update and updateRaw on
-// the state dir), each with this verb's options (its name and actor in
-// the journal, the lock timeout, the streams), and this run as the
-// packages that change state read it (removal, fix, worktrees). What a
-// verb prints inside a transaction shows once, after it committed.
+// the state dir, finish for an interrupted one), each with this verb's
+// options (its name and actor in the journal, the lock timeout, the
+// streams), and this run as the packages that change state read it
+// (removal, worktrees, syncer, fix). What a verb prints inside a
+// transaction shows once, after it committed.
 type Txn struct {
 	verb        string
 	lockTimeout time.Duration
@@ -109,6 +112,19 @@ func (t *Txn) printing(tx *state.Tx, fn func() error) error {
 	return fn()
 }
 
+// finish completes an interrupted transaction, if one is recorded
+// (state.Dir.Finish), and returns it; nil when none was.
+func (t *Txn) finish() (*state.Intent, error) {
+	d, err := t.where.Dir()
+	if err != nil {
+		return nil, err
+	}
+	if err := t.checkActor(); err != nil {
+		return nil, err
+	}
+	return d.Finish(ctxBackground(), state.Options{Verb: t.verb, Actor: t.Actor(), LockTimeout: t.lockTimeout})
+}
+
 // ctxBackground is the context of a verb: orc-state verbs are short and
 // bound their waits themselves (lock timeout, git timeouts).
 func ctxBackground() context.Context { return context.Background() }
@@ -146,6 +162,26 @@ func (t *Txn) onChoice(c selection.Choice, fn func(tx *state.Tx, s *registry.Ses
 func (t *Txn) removal() removal.Run {
 	return removal.Run{Verb: t.verb, Actor: t.Actor(), Stamp: t.w.stamp, Now: t.w.now, Environ: t.w.proc.Environ,
 		Where: *t.where, CheckActor: t.checkActor, Update: t.update}
+}
+
+// syncer is this run as the sync verbs' work reads it (refsync.Syncer):
+// the state dir, the options its log and its transactions carry, where
+// its notes go, the claim clock.
+func (t *Txn) syncer(remote string) (*refsync.Syncer, error) {
+	d, err := t.where.Dir()
+	if err != nil {
+		return nil, err
+	}
+	if err := t.checkActor(); err != nil {
+		return nil, err // the sync log names its actor
+	}
+	s, err := refsync.New(d, remote, state.Options{Verb: t.verb, Actor: t.Actor(), LockTimeout: t.lockTimeout})
+	if err != nil {
+		return nil, err
+	}
+	s.Notify = func(msg string) { fmt.Fprintf(t.o.Stderr, "orc-state %s: %s\n", t.verb, msg) }
+	s.Now = t.w.now
+	return s, nil
 }
 
 // fix is what the repair package records of this run.
