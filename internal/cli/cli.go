@@ -1,7 +1,8 @@
 // Package cli is orc-state's command line: the list of verbs (verbs.go),
 // the global flags (globals.go), one file per verb holding its flags and
-// Run (phase_set.go is "phase set"), and Run, the one place where errors
-// become exit codes and the one-line messages of docs/protocol.md §18.
+// Run (phase_set.go is "phase set"), whose parameters name what it needs
+// of the run (bind, parse.go), and Run, the one place where errors become
+// exit codes and the one-line messages of docs/protocol.md §18.
 // Everything a run reads from the world comes in its Process
 // (process.go): Main fills one from the operating system, and the tests
 // run the CLI inside their own process with one of their own.

@@ -122,7 +122,8 @@ func (p *Process) homeDir() string {
 
 // World is what a verb reads of its run besides the streams: the
 // environment, the two clocks and the working directory, which a hook
-// moves to its payload's cwd (nothing else of the process moves).
+// moves to its payload's cwd (nothing else of the process moves); proc
+// for the little only a few verbs read (a terminal, the executable).
 type World struct {
 	proc *Process
 	wd   string

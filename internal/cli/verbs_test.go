@@ -11,6 +11,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/orc-state/orc-state/internal/environ"
 )
 
 // TestVerbList checks the one list: words are unique, every two-word verb
@@ -240,5 +242,24 @@ func TestEnumsFor(t *testing.T) {
 	}
 	if got := enumsFor(grammar("", "")); len(got) != len(enums) {
 		t.Errorf("whole grammar: %d of %d value lists", len(got), len(enums))
+	}
+}
+
+// TestStateDirIsFoundOnlyWhenAsked: bind gives every verb a StateDir, but
+// the state dir is resolved only when a verb asks for it. With
+// $ORC_STATE_DIR unusable, the verbs that never ask still run; one that
+// asks is refused, naming the variable.
+func TestStateDirIsFoundOnlyWhenAsked(t *testing.T) {
+	home := t.TempDir()
+	env := environ.List{"ORC_STATE_DIR=relative", "HOME=" + home}
+	for _, args := range [][]string{{"version"}, {"completion", "fish"}, {"install", "--dry-run"}} {
+		var out, errs bytes.Buffer
+		if code := Run(Process{Args: args, Stdout: &out, Stderr: &errs, Environ: env, Dir: home}); code != 0 || out.Len() == 0 {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want it to run without a state dir", args, code, out.String(), errs.String())
+		}
+	}
+	var out, errs bytes.Buffer
+	if code := Run(Process{Args: []string{"sessions"}, Stdout: &out, Stderr: &errs, Environ: env, Dir: home}); code == 0 || !strings.Contains(errs.String(), "ORC_STATE_DIR") {
+		t.Errorf("sessions: exit %d, stderr %q; want it refused for $ORC_STATE_DIR", code, errs.String())
 	}
 }
