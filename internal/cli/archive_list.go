@@ -18,8 +18,8 @@ type ArchiveListCmd struct {
 // and by which verb it was made, its size, and, for one no restore would
 // take (its metadata or its content fails archive.Check), why. A read: no
 // lock, nothing written.
-func (c *ArchiveListCmd) Run(e *Env) error {
-	all, err := e.removal().List(c.Session)
+func (c *ArchiveListCmd) Run(o *Streams, txn *Txn) error {
+	all, err := txn.removal().List(c.Session)
 	if err != nil {
 		return err
 	}
@@ -27,8 +27,8 @@ func (c *ArchiveListCmd) Run(e *Env) error {
 		if all == nil {
 			all = []archive.Archive{}
 		}
-		return printJSON(e, all, "  ")
+		return printJSON(o.Stdout, all, "  ")
 	}
-	_, err = fmt.Fprint(e.Stdout, removal.ListText(all, c.Header))
+	_, err = fmt.Fprint(o.Stdout, removal.ListText(all, c.Header))
 	return err
 }

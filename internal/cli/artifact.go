@@ -6,8 +6,8 @@ package cli
 import "github.com/orc-state/orc-state/internal/artifact"
 
 // headSHA returns HEAD's full sha in the current repository (artifact.Head).
-func (e *Env) headSHA() (string, error) {
-	d, err := e.Dir()
+func headSHA(sd *StateDir) (string, error) {
+	d, err := sd.Dir()
 	if err != nil {
 		return "", err
 	}

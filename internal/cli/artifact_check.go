@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/orc-state/orc-state/internal/artifact"
+	"github.com/orc-state/orc-state/internal/selection"
 )
 
 // ArtifactCheckCmd is `artifact check NAME`.
@@ -13,15 +14,15 @@ type ArtifactCheckCmd struct {
 }
 
 // Run exits 0 when the artifact's stamp equals HEAD, 1 when stale or missing.
-func (c *ArtifactCheckCmd) Run(e *Env) error {
+func (c *ArtifactCheckCmd) Run(o *Streams, sd *StateDir, where *selection.Where) error {
 	if err := artifact.CheckName(c.Name, false); err != nil {
 		return err
 	}
-	d, _, s, err := e.Session(c.Branch)
+	d, _, s, err := where.Session(c.Branch)
 	if err != nil {
 		return err
 	}
-	head, err := e.headSHA()
+	head, err := headSHA(sd)
 	if err != nil {
 		return err
 	}
@@ -29,6 +30,6 @@ func (c *ArtifactCheckCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.Stdout, "%s\t%s\t%s\n", v.State, v.Stamp, head)
+	fmt.Fprintf(o.Stdout, "%s\t%s\t%s\n", v.State, v.Stamp, head)
 	return v.Err
 }

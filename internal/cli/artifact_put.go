@@ -34,14 +34,14 @@ was stored at HEAD (and, for text, not changed since). Example:
 // Run stores stdin as files/NAME, stamped with HEAD: a JSON object with
 // headSha and generatedAt added, or text as given with its stamp in the
 // journal line (docs/protocol.md §12).
-func (c *ArtifactPutCmd) Run(e *Env) error {
+func (c *ArtifactPutCmd) Run(o *Streams, w *World, sd *StateDir, txn *Txn) error {
 	if c.Source != "-" {
 		return fault.Usagef("the artifact is read from stdin only").WithHint("orc-state artifact put %s - reads the artifact from stdin: redirect the file into it", safetext.Operand(c.Name))
 	}
 	if err := artifact.CheckName(c.Name, true); err != nil {
 		return err
 	}
-	data, err := e.readStdin()
+	data, err := o.readStdin()
 	if err != nil {
 		return err
 	}
@@ -49,15 +49,15 @@ func (c *ArtifactPutCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	head, err := e.headSHA()
+	head, err := headSHA(sd)
 	if err != nil {
 		return err
 	}
-	stored, stamp, err := artifact.Stamped(c.Name, data, obj, head, e.stamp())
+	stored, stamp, err := artifact.Stamped(c.Name, data, obj, head, w.stamp())
 	if err != nil {
 		return err
 	}
-	return e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
+	return txn.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
 		return artifact.Store(tx, s.SessionID, c.Name, stored, stamp)
 	})
 }

@@ -26,7 +26,7 @@ type BoardCmd struct {
 // Run reads the board (no lock, nothing written) and prints it: text
 // fitted to the terminal, coloured on one unless NO_COLOR is set; JSON;
 // or, with --watch, full screen until q.
-func (c *BoardCmd) Run(e *Env) error {
+func (c *BoardCmd) Run(o *Streams, w *World, sd *StateDir) error {
 	if c.Session != "" && c.All {
 		return fault.Usagef("--session and --all choose the sessions two ways").WithHint("drop one of them")
 	}
@@ -38,7 +38,7 @@ func (c *BoardCmd) Run(e *Env) error {
 			return fault.Usagef("--session: %v", err).WithHint("orc-state sessions lists the sessions and their branches")
 		}
 	}
-	d, err := e.Dir()
+	d, err := sd.Dir()
 	if err != nil {
 		return err
 	}
@@ -47,7 +47,7 @@ func (c *BoardCmd) Run(e *Env) error {
 		if err != nil {
 			return board.Board{}, err
 		}
-		b := board.Gather(d, reg, board.Options{Session: c.Session, All: c.All, Now: e.now(), Env: e.proc.Environ})
+		b := board.Gather(d, reg, board.Options{Session: c.Session, All: c.All, Now: w.now(), Env: w.proc.Environ})
 		if c.Session != "" && len(b.Sessions) == 0 {
 			return b, selection.Suggest(reg, fault.NotFoundf("no session %q", c.Session).
 				WithHint("run orc-state sessions to list them"), c.Session, false)
@@ -58,23 +58,23 @@ func (c *BoardCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	out, _ := e.proc.Stdout.(*os.File)
+	out, _ := w.proc.Stdout.(*os.File)
 	tty := out != nil && term.IsTerminal(int(out.Fd()))
-	color := tty && e.getenv("NO_COLOR") == ""
+	color := tty && w.getenv("NO_COLOR") == ""
 	if c.JSON {
-		return printJSON(e, b, "  ")
+		return printJSON(o.Stdout, b, "  ")
 	}
 	if !c.Watch {
 		width := 0
 		if tty {
-			if w, _, err := term.GetSize(int(out.Fd())); err == nil {
-				width = w
+			if cols, _, err := term.GetSize(int(out.Fd())); err == nil {
+				width = cols
 			}
 		}
-		_, err := fmt.Fprint(e.Stdout, board.Render(b, board.View{Width: width, Color: color, Now: e.now()}))
+		_, err := fmt.Fprint(o.Stdout, board.Render(b, board.View{Width: width, Color: color, Now: w.now()}))
 		return err
 	}
-	in, _ := e.proc.Stdin.(*os.File)
+	in, _ := w.proc.Stdin.(*os.File)
 	if !tty || in == nil || !term.IsTerminal(int(in.Fd())) {
 		return fault.Usagef("--watch needs a terminal on stdin and stdout").WithHint("run orc-state board without --watch")
 	}
@@ -88,7 +88,7 @@ func (c *BoardCmd) Run(e *Env) error {
 			return b
 		},
 		Paths: func(b board.Board) []string { return boardPaths(d, b) },
-		Now:   e.now,
+		Now:   w.now,
 	})
 }
 

@@ -33,26 +33,26 @@ updatedAt. The PreCompact and Stop hooks write the same section.`
 // with them. The digest is never touched and updatedAt is not bumped.
 // --auto is the original's spelling and changes nothing: the section is
 // the only one this verb writes (docs/protocol.md §9).
-func (c *CheckpointCmd) Run(e *Env) error {
+func (c *CheckpointCmd) Run(w *World, where *selection.Where, txn *Txn) error {
 	if err := textin.SingleLine("--trigger", c.Trigger); err != nil || len(c.Trigger) > 64 {
 		return fault.Usagef("--trigger must be one line of at most 64 bytes")
 	}
 	if err := input.RefuseSecrets("--trigger", []byte(c.Trigger)); err != nil {
 		return err
 	}
-	d, _, s, err := e.Session(c.Branch)
+	d, _, s, err := where.Session(c.Branch)
 	if err != nil {
 		return err
 	}
 	g := verify.ObserveOnly(d, s.GitBranch, 0)
 	g.Close() // its git process ends before the lock is taken (docs/protocol.md §4)
-	return e.writeAuto(s.SessionID, g, c.Trigger)
+	return writeAuto(w, txn, s.SessionID, g, c.Trigger)
 }
 
 // writeAuto writes the Auto-checkpoint of session id from what git said
 // (g, gathered before the lock; autocheckpoint.Write).
-func (e *Env) writeAuto(id string, g verify.Reality, trigger string) error {
-	return e.onChoice(selection.ByID(id), func(tx *state.Tx, s *registry.Session) error {
-		return autocheckpoint.Write(tx, s, g, trigger, e.stamp())
+func writeAuto(w *World, txn *Txn, id string, g verify.Reality, trigger string) error {
+	return txn.onChoice(selection.ByID(id), func(tx *state.Tx, s *registry.Session) error {
+		return autocheckpoint.Write(tx, s, g, trigger, w.stamp())
 	})
 }

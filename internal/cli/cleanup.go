@@ -28,9 +28,9 @@ type CleanupCmd struct {
 // folder and entry under the lock with a tombstone (removal.Run.Plan and
 // Clean). It never deletes branches, worktrees or per-repository files.
 // With --archives it sweeps archives instead (cleanup_archives.go).
-func (c *CleanupCmd) Run(e *Env) error {
+func (c *CleanupCmd) Run(o *Streams, txn *Txn) error {
 	if c.Archives {
-		return c.sweepArchives(e)
+		return c.sweepArchives(o, txn)
 	}
 	if !c.AllCompleted && !c.Gone && !c.Merged && len(c.Keys) == 0 {
 		return fault.Usagef("nothing selected").WithHint("name sessions, or pass --all-completed, --gone or --merged")
@@ -42,7 +42,7 @@ func (c *CleanupCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	r := e.removal()
+	r := txn.removal()
 	plan, err := r.Plan(removal.Sweep{Keys: c.Keys, AllCompleted: c.AllCompleted, Gone: c.Gone, Merged: c.Merged,
 		Into: c.Into, MinAge: minAge, Force: c.Force})
 	if err != nil {
@@ -54,7 +54,7 @@ func (c *CleanupCmd) Run(e *Env) error {
 			return err
 		}
 		if removed > 0 {
-			fmt.Fprintf(e.Stderr, "%d session(s) removed, each archived first: orc-state archive list shows them, orc-state session restore ID brings one back\n", removed)
+			fmt.Fprintf(o.Stderr, "%d session(s) removed, each archived first: orc-state archive list shows them, orc-state session restore ID brings one back\n", removed)
 		}
 	}
 	if len(plan) == 0 { // say so: an empty stdout alone reads like a failure
@@ -62,12 +62,12 @@ func (c *CleanupCmd) Run(e *Env) error {
 		if c.DryRun {
 			would = "nothing would be removed"
 		}
-		fmt.Fprintf(e.Stderr, "orc-state %s: no session matched the selection; %s\n", e.Verb, would)
+		fmt.Fprintf(o.Stderr, "orc-state %s: no session matched the selection; %s\n", o.Verb, would)
 	}
 	if c.JSON {
-		return printJSON(e, map[string]any{"dryRun": c.DryRun, "plan": plan}, "  ")
+		return printJSON(o.Stdout, map[string]any{"dryRun": c.DryRun, "plan": plan}, "  ")
 	}
-	_, err = fmt.Fprint(e.Stdout, removal.PlanText(plan, c.DryRun))
+	_, err = fmt.Fprint(o.Stdout, removal.PlanText(plan, c.DryRun))
 	return err
 }
 

@@ -10,7 +10,7 @@ import (
 // sweepArchives is `cleanup --archives --older-than DUR [ID...]`: the
 // archives made before now minus DUR, of the sessions named (else all),
 // listed, and deleted only with --force (removal.Run.SweepArchives).
-func (c *CleanupCmd) sweepArchives(e *Env) error {
+func (c *CleanupCmd) sweepArchives(o *Streams, txn *Txn) error {
 	switch {
 	case c.AllCompleted || c.Gone || c.Merged || c.Into != "":
 		return fault.Usagef("--archives sweeps archives, not sessions").WithHint("run the two sweeps separately")
@@ -22,7 +22,7 @@ func (c *CleanupCmd) sweepArchives(e *Env) error {
 		return err
 	}
 	dryRun := !c.Force || c.DryRun
-	rows, err := e.removal().SweepArchives(c.Keys, minAge, !dryRun)
+	rows, err := txn.removal().SweepArchives(c.Keys, minAge, !dryRun)
 	if err != nil {
 		return err
 	}
@@ -30,13 +30,13 @@ func (c *CleanupCmd) sweepArchives(e *Env) error {
 		if rows == nil {
 			rows = []removal.ArchiveRow{}
 		}
-		return printJSON(e, map[string]any{"dryRun": dryRun, "archives": rows}, "  ")
+		return printJSON(o.Stdout, map[string]any{"dryRun": dryRun, "archives": rows}, "  ")
 	}
-	if _, err := fmt.Fprint(e.Stdout, removal.SweepText(rows)); err != nil {
+	if _, err := fmt.Fprint(o.Stdout, removal.SweepText(rows)); err != nil {
 		return err
 	}
 	if len(rows) > 0 && dryRun {
-		fmt.Fprintf(e.Stderr, "%d archive(s) listed, nothing deleted; add --force to delete them for good\n", len(rows))
+		fmt.Fprintf(o.Stderr, "%d archive(s) listed, nothing deleted; add --force to delete them for good\n", len(rows))
 	}
 	return nil
 }

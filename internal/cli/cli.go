@@ -1,7 +1,8 @@
 // Package cli is orc-state's command line: the list of verbs (verbs.go),
 // the global flags (globals.go), one file per verb holding its flags and
-// Run (phase_set.go is "phase set"), and Run, the one place where errors
-// become exit codes and the one-line messages of docs/protocol.md §18.
+// Run (phase_set.go is "phase set"), whose parameters name what it needs
+// of the run (bind, parse.go), and Run, the one place where errors become
+// exit codes and the one-line messages of docs/protocol.md §18.
 // Everything a run reads from the world comes in its Process
 // (process.go): Main fills one from the operating system, and the tests
 // run the CLI inside their own process with one of their own.
@@ -53,7 +54,7 @@ func Run(proc Process) (code int) {
 	}
 	warnUnknownEnv(p, args, stderr) // a misspelt ORC_* variable is said, once (envwarn.go)
 	if verb, cmd, ok := plain(p, args); ok {
-		return finished(out, stderr, verb, cmd.Run(newEnv(p, out, stderr, plainGlobals(), verb)))
+		return finished(out, stderr, verb, runBound(cmd, bind(p, out, stderr, plainGlobals(), verb, "")...))
 	}
 	return parseAndRun(p, args, out, stderr)
 }
@@ -163,11 +164,6 @@ func refuse(w io.Writer, who string, err error) int {
 		fmt.Fprintf(w, "hint: %s\n", safetext.Escape(hint))
 	}
 	return code
-}
-
-// warn prints a non-fatal one-line warning on stderr.
-func (e *Env) warn(format string, args ...any) {
-	fmt.Fprintf(e.Stderr, "orc-state %s: warning: %s\n", e.Verb, safetext.Escape(fmt.Sprintf(format, args...)))
 }
 
 // wantsHelp reports whether args ask for help anywhere.

@@ -30,8 +30,8 @@ type CompletionCmd struct {
 }
 
 // Run prints the completion script of the shell.
-func (c *CompletionCmd) Run(e *Env) error {
-	_, err := io.WriteString(e.Stdout, completion.Scripts[c.Shell])
+func (c *CompletionCmd) Run(o *Streams) error {
+	_, err := io.WriteString(o.Stdout, completion.Scripts[c.Shell])
 	return err
 }
 

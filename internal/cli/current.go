@@ -1,15 +1,17 @@
 package cli
 
+import "github.com/orc-state/orc-state/internal/selection"
+
 // CurrentCmd is `current`.
 type CurrentCmd struct {
 	BranchFlag
 }
 
 // Run prints the current branch's entry.
-func (c *CurrentCmd) Run(e *Env) error {
-	_, _, s, err := e.Session(c.Branch)
+func (c *CurrentCmd) Run(o *Streams, where *selection.Where) error {
+	_, _, s, err := where.Session(c.Branch)
 	if err != nil {
 		return err
 	}
-	return printJSON(e, s, "  ")
+	return printJSON(o.Stdout, s, "  ")
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 )
 
@@ -17,8 +18,8 @@ type DecisionGetCmd struct {
 }
 
 // Run prints one raw value, the echo line, or the whole file.
-func (c *DecisionGetCmd) Run(e *Env) error {
-	d, _, s, err := e.Session(c.Branch)
+func (c *DecisionGetCmd) Run(o *Streams, where *selection.Where) error {
+	d, _, s, err := where.Session(c.Branch)
 	if err != nil {
 		return err
 	}
@@ -34,7 +35,7 @@ func (c *DecisionGetCmd) Run(e *Env) error {
 		return err
 	}
 	if c.Key == "" {
-		_, err := e.Stdout.Write(f.Marshal())
+		_, err := o.Stdout.Write(f.Marshal())
 		return err
 	}
 	dec, ok := f.Get(c.Key)
@@ -42,9 +43,9 @@ func (c *DecisionGetCmd) Run(e *Env) error {
 		return fault.NotFoundf("%q is not settled", c.Key)
 	}
 	if c.Echo {
-		fmt.Fprintln(e.Stdout, safetext.Escape(decisions.Echo(c.Key, dec)))
+		fmt.Fprintln(o.Stdout, safetext.Escape(decisions.Echo(c.Key, dec)))
 		return nil
 	}
-	fmt.Fprintln(e.Stdout, safetext.Escape(dec.Value))
+	fmt.Fprintln(o.Stdout, safetext.Escape(dec.Value))
 	return nil
 }

@@ -21,7 +21,7 @@ type DecisionSetCmd struct {
 
 // Run settles a key: compare-and-set inside the lock, so of concurrent
 // writers of one key exactly one wins.
-func (c *DecisionSetCmd) Run(e *Env) error {
+func (c *DecisionSetCmd) Run(w *World, txn *Txn) error {
 	for _, check := range []error{decisions.CheckKey(c.Key), decisions.CheckValue(c.Value), decisions.CheckSetting(c.Key, c.Value), decisions.CheckProvenance(c.Provenance)} {
 		if check != nil {
 			return fault.Usagef("%v", check)
@@ -34,7 +34,7 @@ func (c *DecisionSetCmd) Run(e *Env) error {
 		return err
 	}
 	var res decisions.SetResult
-	err := e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
+	err := txn.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
 		f, err := ledger.Decisions(tx, s.SessionID)
 		if err != nil {
 			return err
@@ -46,7 +46,7 @@ func (c *DecisionSetCmd) Run(e *Env) error {
 				return fault.Usagef("key %q %s; a new decision key is 1 to 128 characters of %s", c.Key, p, safetext.Alphabet)
 			}
 		}
-		if res, err = f.Set(c.Key, c.Value, c.Provenance, c.Supersede, e.stamp()); err != nil {
+		if res, err = f.Set(c.Key, c.Value, c.Provenance, c.Supersede, w.stamp()); err != nil {
 			return err
 		}
 		if res == decisions.Unchanged {

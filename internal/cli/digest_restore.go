@@ -9,4 +9,4 @@ type DigestRestoreCmd struct {
 // Run writes back the Resume digest that a digest write (or an earlier
 // restore) replaced, journaled (removal.Run.RestoreDigest); the digest it
 // replaces is archived first, so running it again goes back.
-func (c *DigestRestoreCmd) Run(e *Env) error { return e.removal().RestoreDigest(c.Branch, c.At) }
+func (c *DigestRestoreCmd) Run(txn *Txn) error { return txn.removal().RestoreDigest(c.Branch, c.At) }

@@ -16,13 +16,13 @@ func (c *DigestWriteCmd) Help() string { return checkpoint.DigestText() }
 
 // Run replaces the Resume digest with stdin (removal.Run.WriteDigest);
 // the digest it replaces is archived first (digest restore).
-func (c *DigestWriteCmd) Run(e *Env) error {
+func (c *DigestWriteCmd) Run(o *Streams, txn *Txn) error {
 	if c.Source != "-" {
 		return fault.Usagef("the digest is read from stdin only").WithHint("orc-state digest write - reads the digest from stdin: give it as a here-document or through a pipe")
 	}
-	text, err := e.readStdin()
+	text, err := o.readStdin()
 	if err != nil {
 		return err
 	}
-	return e.removal().WriteDigest(c.Branch, text)
+	return txn.removal().WriteDigest(c.Branch, text)
 }

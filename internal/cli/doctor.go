@@ -15,18 +15,18 @@ type DoctorCmd struct {
 
 // Run checks the whole state dir (verify.StateDir, verify.Archives) and
 // lists each problem with its next command; exit 1 when anything is found.
-func (c *DoctorCmd) Run(e *Env) error {
-	d, err := e.Dir()
+func (c *DoctorCmd) Run(o *Streams, w *World, sd *StateDir) error {
+	d, err := sd.Dir()
 	if err != nil {
 		return err
 	}
-	findings := verify.StateDir(d, e.now(), e.proc.Environ)
-	findings = append(findings, verify.Archives(d, e.getenv("ORC_ARCHIVE_WARN_BYTES"))...)
+	findings := verify.StateDir(d, w.now(), w.proc.Environ)
+	findings = append(findings, verify.Archives(d, w.getenv("ORC_ARCHIVE_WARN_BYTES"))...)
 	if c.JSON {
 		if findings == nil {
 			findings = []verify.DirFinding{}
 		}
-		if err := printJSON(e, map[string]any{"stateDir": d.Path, "ok": len(findings) == 0, "findings": findings}, "  "); err != nil {
+		if err := printJSON(o.Stdout, map[string]any{"stateDir": d.Path, "ok": len(findings) == 0, "findings": findings}, "  "); err != nil {
 			return err
 		}
 	} else {
@@ -35,7 +35,7 @@ func (c *DoctorCmd) Run(e *Env) error {
 			if f.Session != "" {
 				who = f.Session + ": "
 			}
-			fmt.Fprintf(e.Stdout, "%s: %s%s\n  next: %s\n", f.Code, safetext.Escape(who), safetext.Escape(f.Message), safetext.Escape(f.Next))
+			fmt.Fprintf(o.Stdout, "%s: %s%s\n  next: %s\n", f.Code, safetext.Escape(who), safetext.Escape(f.Message), safetext.Escape(f.Next))
 		}
 	}
 	if len(findings) > 0 {

@@ -24,7 +24,7 @@ type GateRecordCmd struct {
 // Run records a verdict on the current phase: approved advances it (to
 // done after the last), changes_requested counts a retry, and past the
 // budget pauses the session and exits 5.
-func (c *GateRecordCmd) Run(e *Env) error {
+func (c *GateRecordCmd) Run(w *World, txn *Txn) error {
 	for name, v := range map[string]string{"--reviewer": c.Reviewer, "--note": c.Note} {
 		if err := textin.SingleLine(name, v); err != nil {
 			return fault.Usagef("%v", err)
@@ -35,20 +35,20 @@ func (c *GateRecordCmd) Run(e *Env) error {
 			return err
 		}
 	}
-	var o phase.Outcome
+	var out phase.Outcome
 	var id string // the session, for the hint
-	err := e.Mutate(c.Branch, c, func(tx *state.Tx, s *registry.Session) (err error) {
+	err := txn.Mutate(c.Branch, c, func(tx *state.Tx, s *registry.Session) (err error) {
 		id = s.SessionID
-		o, err = phase.Record(tx, s, registry.Verdict{Phase: c.Phase, Verdict: c.Verdict,
-			Reviewer: c.Reviewer, Note: c.Note, At: e.stamp()})
+		out, err = phase.Record(tx, s, registry.Verdict{Phase: c.Phase, Verdict: c.Verdict,
+			Reviewer: c.Reviewer, Note: c.Note, At: w.stamp()})
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	if o.Escalated {
+	if out.Escalated {
 		return &fault.Error{Code: fault.Escalation,
-			Msg:  fmt.Sprintf("phase %d had changes requested %d times (budget %d); the session is paused", c.Phase, o.Retries, o.Budget),
+			Msg:  fmt.Sprintf("phase %d had changes requested %d times (budget %d); the session is paused", c.Phase, out.Retries, out.Budget),
 			Hint: "a human decides how to proceed; resume with orc-state status set in_progress --session=" + safetext.Quote(id)}
 	}
 	return nil

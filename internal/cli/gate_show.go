@@ -1,6 +1,9 @@
 package cli
 
-import "github.com/orc-state/orc-state/internal/phase"
+import (
+	"github.com/orc-state/orc-state/internal/phase"
+	"github.com/orc-state/orc-state/internal/selection"
+)
 
 // GateShowCmd is `gate show`.
 type GateShowCmd struct {
@@ -10,8 +13,8 @@ type GateShowCmd struct {
 
 // Run prints the recorded verdicts, the retry count of each phase that
 // has one, and the budget they are counted against (phase.Show).
-func (c *GateShowCmd) Run(e *Env) error {
-	d, _, s, err := e.Session(c.Branch)
+func (c *GateShowCmd) Run(o *Streams, where *selection.Where) error {
+	d, _, s, err := where.Session(c.Branch)
 	if err != nil {
 		return err
 	}
@@ -20,8 +23,8 @@ func (c *GateShowCmd) Run(e *Env) error {
 		return err
 	}
 	if c.JSON {
-		return printJSON(e, shown, "  ")
+		return printJSON(o.Stdout, shown, "  ")
 	}
-	printLines(e.Stdout, shown.Lines())
+	printLines(o.Stdout, shown.Lines())
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/selection"
 )
 
 // GetCmd is `get`.
@@ -18,17 +19,17 @@ type GetCmd struct {
 }
 
 // Run prints an entry, or one raw field.
-func (c *GetCmd) Run(e *Env) error {
+func (c *GetCmd) Run(o *Streams, where *selection.Where) error {
 	key := c.Key
 	if key == "" {
 		key = c.Branch
 	}
-	_, _, s, err := e.Session(key)
+	_, _, s, err := where.Session(key)
 	if err != nil {
 		return err
 	}
 	if c.Field == "" {
-		return printJSON(e, s, "  ")
+		return printJSON(o.Stdout, s, "  ")
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(s.Canonical(), &fields); err != nil {
@@ -46,7 +47,7 @@ func (c *GetCmd) Run(e *Env) error {
 		}
 		return nil // an optional field that is absent prints nothing
 	}
-	return printRaw(e, raw)
+	return printRaw(o, raw)
 }
 
 // knownField reports whether name is a field of a schema-1 entry.
@@ -61,16 +62,16 @@ func knownField(name string) bool {
 
 // printRaw prints a JSON value raw: strings unquoted, null and false as
 // nothing at all (like the original), anything else as compact JSON.
-func printRaw(e *Env, raw json.RawMessage) error {
+func printRaw(o *Streams, raw json.RawMessage) error {
 	switch string(raw) {
 	case "null", "false":
 		return nil
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		fmt.Fprintln(e.Stdout, safetext.Escape(s))
+		fmt.Fprintln(o.Stdout, safetext.Escape(s))
 		return nil
 	}
-	fmt.Fprintln(e.Stdout, string(raw))
+	fmt.Fprintln(o.Stdout, string(raw))
 	return nil
 }

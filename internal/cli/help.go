@@ -93,3 +93,25 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// showEnumValues gives every enum flag without a placeholder of its own
+// its values as the placeholder, so that help, usage lines and kong's
+// messages show --status=pending|red|... rather than --status=STRING. An
+// empty value (the "not given" of an optional flag) is not shown.
+func showEnumValues(n *kong.Node) {
+	for _, f := range n.Flags {
+		if f.Enum == "" || f.Tag.PlaceHolder != "" {
+			continue
+		}
+		var values []string
+		for _, v := range f.EnumSlice() {
+			if v != "" {
+				values = append(values, v)
+			}
+		}
+		f.PlaceHolder = strings.Join(values, "|")
+	}
+	for _, c := range n.Children {
+		showEnumValues(c)
+	}
+}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/internal/verify"
 )
@@ -19,19 +20,19 @@ saying on stderr why when something failed.`
 
 // Run writes the Auto-checkpoint of the current branch's session before
 // compaction. Subagents are skipped. It prints nothing and exits 0.
-func (c *HookPreCompactCmd) Run(e *Env) error {
-	p, err := e.payload()
+func (c *HookPreCompactCmd) Run(o *Streams, w *World, where *selection.Where, txn *Txn) error {
+	p, err := payload(o, w)
 	if err != nil {
-		return e.problem(err)
+		return o.problem(err)
 	}
 	if p.AgentID != "" {
 		return nil
 	}
-	e.actor = "hook:PreCompact"
-	d, _, s, err := e.liveSession()
+	txn.actor = "hook:PreCompact"
+	d, _, s, err := where.Live()
 	if err != nil || s == nil {
 		if err != nil {
-			return e.problem(err)
+			return o.problem(err)
 		}
 		return nil
 	}
@@ -41,8 +42,8 @@ func (c *HookPreCompactCmd) Run(e *Env) error {
 	}
 	g := verify.ObserveOnly(d, s.GitBranch, 0)
 	g.Close() // its git process ends before the lock is taken (docs/protocol.md §4)
-	if err := e.writeAuto(s.SessionID, g, trigger); err != nil {
-		return e.problem(err)
+	if err := writeAuto(w, txn, s.SessionID, g, trigger); err != nil {
+		return o.problem(err)
 	}
 	return nil
 }

@@ -1,6 +1,9 @@
 package cli
 
-import "github.com/orc-state/orc-state/internal/verify"
+import (
+	"github.com/orc-state/orc-state/internal/selection"
+	"github.com/orc-state/orc-state/internal/verify"
+)
 
 // HookSessionEndCmd is `hook session-end`.
 type HookSessionEndCmd struct{}
@@ -17,8 +20,8 @@ prints nothing and exits 0.`
 }
 
 // Run writes the Auto-checkpoint as the session ends.
-func (c *HookSessionEndCmd) Run(e *Env) error {
-	return e.autoCheckpointHook("hook:SessionEnd", "session-end", false)
+func (c *HookSessionEndCmd) Run(o *Streams, w *World, where *selection.Where, txn *Txn) error {
+	return autoCheckpointHook(o, w, where, txn, "hook:SessionEnd", "session-end", false)
 }
 
 // autoCheckpointHook is the body of the hooks that only write the
@@ -27,19 +30,19 @@ func (c *HookSessionEndCmd) Run(e *Env) error {
 // one stderr line on a problem; always exit 0, never any stdout. With
 // onlyIfChanged, nothing either when HEAD and the dirty set are as the
 // last Auto-checkpoint recorded them.
-func (e *Env) autoCheckpointHook(actor, trigger string, onlyIfChanged bool) error {
-	p, err := e.payload()
+func autoCheckpointHook(o *Streams, w *World, where *selection.Where, txn *Txn, actor, trigger string, onlyIfChanged bool) error {
+	p, err := payload(o, w)
 	if err != nil {
-		return e.problem(err)
+		return o.problem(err)
 	}
 	if p.AgentID != "" {
 		return nil
 	}
-	e.actor = actor
-	d, _, s, err := e.liveSession()
+	txn.actor = actor
+	d, _, s, err := where.Live()
 	if err != nil || s == nil {
 		if err != nil {
-			return e.problem(err)
+			return o.problem(err)
 		}
 		return nil
 	}
@@ -48,8 +51,8 @@ func (e *Env) autoCheckpointHook(actor, trigger string, onlyIfChanged bool) erro
 	if onlyIfChanged && !gitChangedSinceAuto(d, s, g) {
 		return nil
 	}
-	if err := e.writeAuto(s.SessionID, g, trigger); err != nil {
-		return e.problem(err)
+	if err := writeAuto(w, txn, s.SessionID, g, trigger); err != nil {
+		return o.problem(err)
 	}
 	return nil
 }

@@ -22,25 +22,23 @@ a subagent (agent_id set) or without a live session; always exit 0.`
 // Run injects the resume packet after compaction or on resume, a one-line
 // banner on startup or clear, and nothing when there is no live session
 // (resume.SessionStart decides; Run reads the payload and prints).
-func (c *HookSessionStartCmd) Run(e *Env) error {
-	p, err := e.payload()
+func (c *HookSessionStartCmd) Run(o *Streams, w *World, sd *StateDir, where *selection.Where) error {
+	p, err := payload(o, w)
 	if err != nil {
-		return e.problem(err)
+		return o.problem(err)
 	}
 	if p.AgentID != "" {
 		return nil
 	}
-	e.actor = "hook:SessionStart"
 	a := resume.SessionStart(resume.Start{
-		Run:    selection.Run{Flag: e.sessionFlag, DirFlag: e.G.Dir, Wd: e.wd, Environ: e.proc.Environ, Clock: e.proc.Stamp},
-		Source: p.Source, Title: p.SessionTitle, Now: e.proc.Now(),
+		Run: sd.run(where.Flag), Source: p.Source, Title: p.SessionTitle, Now: w.now(),
 	})
 	for _, err := range a.Problems {
-		e.problem(err)
+		o.problem(err)
 	}
 	if a.JSON == nil {
 		return nil
 	}
-	_, err = e.Stdout.Write(a.JSON)
+	_, err = o.Stdout.Write(a.JSON)
 	return err
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/internal/autocheckpoint"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/verify"
 	"github.com/orc-state/orc-state/registry"
@@ -23,8 +24,8 @@ subagent's turn (agent_id set) writes nothing. It prints nothing and exits 0.`
 
 // Run refreshes the Auto-checkpoint at the end of a turn, only when HEAD
 // or the dirty set changed since the last one. It prints nothing.
-func (c *HookStopCmd) Run(e *Env) error {
-	return e.autoCheckpointHook("hook:Stop", "stop", true)
+func (c *HookStopCmd) Run(o *Streams, w *World, where *selection.Where, txn *Txn) error {
+	return autoCheckpointHook(o, w, where, txn, "hook:Stop", "stop", true)
 }
 
 // gitChangedSinceAuto compares the HEAD and Dirty lines the last

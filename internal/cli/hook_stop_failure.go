@@ -1,5 +1,7 @@
 package cli
 
+import "github.com/orc-state/orc-state/internal/selection"
+
 // HookStopFailureCmd is `hook stop-failure`.
 type HookStopFailureCmd struct{}
 
@@ -14,6 +16,6 @@ writes nothing. It prints nothing and exits 0.`
 }
 
 // Run writes the Auto-checkpoint after a failed turn.
-func (c *HookStopFailureCmd) Run(e *Env) error {
-	return e.autoCheckpointHook("hook:StopFailure", "stop-failure", false)
+func (c *HookStopFailureCmd) Run(o *Streams, w *World, where *selection.Where, txn *Txn) error {
+	return autoCheckpointHook(o, w, where, txn, "hook:StopFailure", "stop-failure", false)
 }

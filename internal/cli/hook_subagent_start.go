@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/orc-state/orc-state/internal/packet"
 	"github.com/orc-state/orc-state/internal/resume"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/worktrees"
 )
 
@@ -15,38 +16,30 @@ type HookSubagentStartCmd struct{}
 // a linked worktree bound to none and with no session of its own, such as
 // the one Claude Code makes for an isolated subagent, in
 // $CLAUDE_PROJECT_DIR).
-func (c *HookSubagentStartCmd) Run(e *Env) error {
-	p, err := e.payload()
+func (c *HookSubagentStartCmd) Run(o *Streams, w *World, sd *StateDir, where *selection.Where, txn *Txn) error {
+	p, err := payload(o, w)
 	if err != nil {
-		return e.problem(err)
+		return o.problem(err)
 	}
-	e.actor = "hook:SubagentStart"
-	s, err := e.subagentSession()
+	txn.actor = "hook:SubagentStart"
+	s, err := subagentSession(w, sd, where)
 	if err != nil || s == nil {
 		if err != nil {
-			return e.problem(err)
+			return o.problem(err)
 		}
 		return nil
 	}
 	agent := worktrees.SubagentID(p.AgentType, p.AgentID)
-	if b, err := e.worktreeBinding(); err == nil && b != nil && b.Agent != "" {
+	if b, err := sd.binding(); err == nil && b != nil && b.Agent != "" {
 		agent = b.Agent // the worktree's own agent
 	}
 	if agent == "" {
-		if agent, err = e.agent(""); err != nil {
-			return e.problem(err)
+		if agent, err = where.Agent("", w.wd); err != nil {
+			return o.problem(err)
 		}
 	}
 	var out resume.HookOutput
 	out.HookSpecificOutput.HookEventName = "SubagentStart"
 	out.HookSpecificOutput.AdditionalContext = packet.SubagentBrief(s, agent)
-	return printJSON(e, out, "")
-}
-
-// enter makes dir the run's working directory, for a hook that looks at
-// another place than its payload's cwd: the state dir and the binding are
-// found again from there.
-func (e *Env) enter(dir string) {
-	e.wd, e.dir = dir, nil
-	e.bindingRead, e.bound, e.boundErr = false, nil, nil
+	return printJSON(o.Stdout, out, "")
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/worktrees"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -22,26 +23,26 @@ the stop (journaled after the hook began, or stamped later) is left alone. It pr
 // Run releases what a stopped subagent still holds
 // (worktrees.Run.ReleaseStopped), so other agents need not wait for its
 // leases to end.
-func (c *HookSubagentStopCmd) Run(e *Env) error {
-	p, err := e.payload()
+func (c *HookSubagentStopCmd) Run(o *Streams, w *World, sd *StateDir, where *selection.Where, txn *Txn) error {
+	p, err := payload(o, w)
 	if err != nil {
-		return e.problem(err)
+		return o.problem(err)
 	}
 	agent := worktrees.SubagentID(p.AgentType, p.AgentID)
 	if agent == "" {
 		return nil // not a subagent the client named: nothing is proven
 	}
-	e.actor = "hook:SubagentStop"
-	stop := e.stamp()
-	s, err := e.subagentSession()
+	txn.actor = "hook:SubagentStop"
+	stop := w.stamp()
+	s, err := subagentSession(w, sd, where)
 	if err != nil || s == nil {
 		if err != nil {
-			return e.problem(err)
+			return o.problem(err)
 		}
 		return nil
 	}
-	if err := e.worktreeRun().ReleaseStopped(s.SessionID, agent, stop); err != nil {
-		return e.problem(err)
+	if err := txn.worktrees().ReleaseStopped(s.SessionID, agent, stop); err != nil {
+		return o.problem(err)
 	}
 	return nil
 }
@@ -50,13 +51,13 @@ func (c *HookSubagentStopCmd) Run(e *Env) error {
 // selected at the payload's cwd, else, in a linked worktree bound to none
 // (the one Claude Code makes for an isolated subagent), the one selected
 // in $CLAUDE_PROJECT_DIR. nil when there is none.
-func (e *Env) subagentSession() (*registry.Session, error) {
-	unbound := e.unboundLinked()
-	_, _, s, err := e.liveSession()
+func subagentSession(w *World, sd *StateDir, where *selection.Where) (*registry.Session, error) {
+	unbound := where.UnboundLinked()
+	_, _, s, err := where.Live()
 	if err == nil && s == nil && unbound {
-		if dir := e.getenv("CLAUDE_PROJECT_DIR"); dir != "" {
-			e.enter(e.abs(dir))
-			_, _, s, err = e.liveSession()
+		if dir := w.getenv("CLAUDE_PROJECT_DIR"); dir != "" {
+			sd.enter(w.abs(dir))
+			_, _, s, err = where.Live()
 		}
 	}
 	return s, err

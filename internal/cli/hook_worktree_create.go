@@ -26,26 +26,26 @@ creates nothing, prints nothing on stdout and one line on stderr. Exit 0.`
 // Run makes and binds the worktree the client asks for
 // (worktrees.Run.Create and Bind), printing its path first: the client's
 // worktree never waits on the binding.
-func (c *HookWorktreeCreateCmd) Run(e *Env) error {
-	p, err := e.payload()
+func (c *HookWorktreeCreateCmd) Run(o *Streams, w *World, txn *Txn) error {
+	p, err := payload(o, w)
 	if err != nil {
-		return e.problem(err)
+		return o.problem(err)
 	}
-	e.actor = "hook:WorktreeCreate"
+	txn.actor = "hook:WorktreeCreate"
 	name := p.Name
 	if name == "" {
 		name = p.WorktreeName
 	}
-	r := e.worktreeRun()
+	r := txn.worktrees()
 	made, err := r.Create(worktrees.Requested{Name: name, BasePath: p.BasePath, SourceRef: p.SourceRef, AgentType: p.AgentType, AgentID: p.AgentID})
 	if err != nil {
-		return e.problem(err)
+		return o.problem(err)
 	}
-	if _, err := fmt.Fprintln(e.Stdout, made.Path); err != nil {
+	if _, err := fmt.Fprintln(o.Stdout, made.Path); err != nil {
 		return nil
 	}
 	if err := r.Bind(made); err != nil {
-		return e.problem(err)
+		return o.problem(err)
 	}
 	return nil
 }

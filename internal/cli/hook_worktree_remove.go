@@ -19,17 +19,17 @@ and exits 0, saying on stderr why when something failed.`
 }
 
 // Run removes the client's worktree and its binding (worktrees.Run.Discard).
-func (c *HookWorktreeRemoveCmd) Run(e *Env) error {
-	p, err := e.payload()
+func (c *HookWorktreeRemoveCmd) Run(o *Streams, w *World, txn *Txn) error {
+	p, err := payload(o, w)
 	if err != nil {
-		return e.problem(err)
+		return o.problem(err)
 	}
-	e.actor = "hook:WorktreeRemove"
+	txn.actor = "hook:WorktreeRemove"
 	if p.WorktreePath == "" || !filepath.IsAbs(p.WorktreePath) {
-		return e.problem(fmt.Errorf("worktree_path %q is not an absolute path", p.WorktreePath))
+		return o.problem(fmt.Errorf("worktree_path %q is not an absolute path", p.WorktreePath))
 	}
-	if err := e.worktreeRun().Discard(filepath.Clean(p.WorktreePath)); err != nil {
-		return e.problem(err)
+	if err := txn.worktrees().Discard(filepath.Clean(p.WorktreePath)); err != nil {
+		return o.problem(err)
 	}
 	return nil
 }

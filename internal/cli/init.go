@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/sessioninit"
 )
 
@@ -21,16 +22,16 @@ type InitCmd struct {
 // Run registers the branch's session, or updates only the flags passed on
 // the session the selector names (sessioninit.Run.Init), and prints its
 // sessionId.
-func (c *InitCmd) Run(e *Env) error {
-	r := sessioninit.Run{Where: e.where(), Stamp: e.stamp, Update: e.Update}
+func (c *InitCmd) Run(o *Streams, w *World, where *selection.Where, txn *Txn) error {
+	r := sessioninit.Run{Where: *where, Stamp: w.stamp, Update: txn.Update}
 	res, err := r.Init(c.Branch, sessioninit.Fields{Command: c.Command, TotalPhases: c.TotalPhases,
 		Description: c.Description, Jira: c.Jira, Scope: c.Scope, Repos: c.Repos, PlanFile: c.PlanFile})
 	if err != nil {
 		return err
 	}
 	if !res.Created && res.Status != "" && res.Status != "in_progress" {
-		e.warn("session %s is %s; run orc-state status set in_progress to reopen it", res.ID, res.Status)
+		o.warn("session %s is %s; run orc-state status set in_progress to reopen it", res.ID, res.Status)
 	}
-	fmt.Fprintln(e.Stdout, res.ID)
+	fmt.Fprintln(o.Stdout, res.ID)
 	return nil
 }

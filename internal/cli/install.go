@@ -24,8 +24,8 @@ type InstallCmd struct {
 // this binary's absolute path, for a repository (--project) a command with
 // no path of this machine (install.ProjectCommand). Every other key is
 // kept, in its order and bytes; running it again changes nothing.
-func (c *InstallCmd) Run(e *Env) error {
-	path, err := c.settingsPath(e)
+func (c *InstallCmd) Run(o *Streams, w *World, sd *StateDir) error {
+	path, err := c.settingsPath(w, sd)
 	if err != nil {
 		return err
 	}
@@ -35,13 +35,13 @@ func (c *InstallCmd) Run(e *Env) error {
 	}
 	command := install.ProjectCommand(verb)
 	if !c.Project {
-		exe, err := e.proc.executable()
+		exe, err := w.proc.executable()
 		if err != nil {
 			return fault.Wrap(fault.Invalid, err, "cannot find the orc-state binary")
 		}
-		command = install.UserCommand(e.abs(exe), verb)
+		command = install.UserCommand(w.abs(exe), verb)
 	}
-	plan, err := install.Prepare(path, command, c.Force, e.now())
+	plan, err := install.Prepare(path, command, c.Force, w.now())
 	if err != nil {
 		return err
 	}
@@ -50,17 +50,17 @@ func (c *InstallCmd) Run(e *Env) error {
 			return err
 		}
 	}
-	io.WriteString(e.Stdout, plan.Told(c.DryRun)) // a failed write is output's exit 7
+	io.WriteString(o.Stdout, plan.Told(c.DryRun)) // a failed write is output's exit 7
 	return nil
 }
 
 // settingsPath is the settings file install writes: the repository's for
 // --project (install.ProjectSettings), else the user's.
-func (c *InstallCmd) settingsPath(e *Env) (string, error) {
+func (c *InstallCmd) settingsPath(w *World, sd *StateDir) (string, error) {
 	if !c.Project {
-		return install.UserSettings(e.proc.homeDir())
+		return install.UserSettings(w.proc.homeDir())
 	}
-	d, err := e.Dir()
+	d, err := sd.Dir()
 	if err != nil {
 		return "", err
 	}

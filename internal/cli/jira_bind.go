@@ -13,11 +13,11 @@ type JiraBindCmd struct {
 }
 
 // Run binds a Jira key.
-func (c *JiraBindCmd) Run(e *Env) error {
+func (c *JiraBindCmd) Run(txn *Txn) error {
 	if !registry.JiraKey.MatchString(c.Key) {
 		return fault.Usagef("%q is not a Jira key like ABC-123", c.Key)
 	}
-	return e.Mutate(c.Branch, map[string]string{"key": c.Key}, func(_ *state.Tx, s *registry.Session) error {
+	return txn.Mutate(c.Branch, map[string]string{"key": c.Key}, func(_ *state.Tx, s *registry.Session) error {
 		s.JiraTicket = registry.Str(c.Key)
 		return nil
 	})

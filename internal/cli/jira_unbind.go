@@ -11,8 +11,8 @@ type JiraUnbindCmd struct {
 }
 
 // Run unbinds the Jira key.
-func (c *JiraUnbindCmd) Run(e *Env) error {
-	return e.Mutate(c.Branch, nil, func(_ *state.Tx, s *registry.Session) error {
+func (c *JiraUnbindCmd) Run(txn *Txn) error {
+	return txn.Mutate(c.Branch, nil, func(_ *state.Tx, s *registry.Session) error {
 		s.JiraTicket = nil
 		return nil
 	})

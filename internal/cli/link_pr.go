@@ -21,7 +21,7 @@ type LinkPRCmd struct {
 }
 
 // Run links a PR, updating the entry with the same URL.
-func (c *LinkPRCmd) Run(e *Env) error {
+func (c *LinkPRCmd) Run(o *Streams, txn *Txn) error {
 	u, err := url.Parse(c.URL)
 	if err != nil || u.Scheme == "" || u.Host == "" {
 		return fault.Usagef("--url %q is not an absolute URL", c.URL).WithHint("pass the PR's web URL, like https://github.com/o/r/pull/1")
@@ -41,7 +41,7 @@ func (c *LinkPRCmd) Run(e *Env) error {
 	}
 	pr := registry.PR{Repo: c.Repo, URL: c.URL, Number: c.Number, StackID: registry.Str(c.StackID),
 		StackPosition: c.StackPosition, StackedOn: registry.Str(c.StackedOn)}
-	return e.Mutate(c.Branch, pr, func(_ *state.Tx, s *registry.Session) error {
+	return txn.Mutate(c.Branch, pr, func(_ *state.Tx, s *registry.Session) error {
 		s.LinkPR(pr)
 		return nil
 	})

@@ -6,6 +6,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/selection"
 )
 
 // LogCmd is `log`.
@@ -17,12 +18,12 @@ type LogCmd struct {
 }
 
 // Run prints the session's journal.
-func (c *LogCmd) Run(e *Env) error {
+func (c *LogCmd) Run(o *Streams, where *selection.Where) error {
 	key := c.Key
 	if key == "" {
 		key = c.Branch
 	}
-	d, _, s, err := e.Session(key)
+	d, _, s, err := where.Session(key)
 	if err != nil {
 		return err
 	}
@@ -30,21 +31,21 @@ func (c *LogCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	printHeader(e.Stdout, c.Header && !c.JSON, "seq", "at", "actor", "verb", "args")
+	printHeader(o.Stdout, c.Header && !c.JSON, "seq", "at", "actor", "verb", "args")
 	for _, en := range entries {
 		if c.JSON {
 			line, _ := json.Marshal(en)
-			fmt.Fprintln(e.Stdout, string(line))
+			fmt.Fprintln(o.Stdout, string(line))
 			continue
 		}
 		args := string(en.Args)
 		if args == "" {
 			args = "-"
 		}
-		fmt.Fprintf(e.Stdout, "%d\t%s\t%s\t%s\t%s\n", en.Seq, safetext.Escape(en.At), safetext.Escape(en.Actor), safetext.Escape(en.Verb), safetext.Escape(args))
+		fmt.Fprintf(o.Stdout, "%d\t%s\t%s\t%s\t%s\n", en.Seq, safetext.Escape(en.At), safetext.Escape(en.Actor), safetext.Escape(en.Verb), safetext.Escape(args))
 	}
 	for _, p := range problems {
-		e.warn("%s: %s", p.Code, p.Message)
+		o.warn("%s: %s", p.Code, p.Message)
 	}
 	return nil
 }

@@ -14,9 +14,9 @@ type MigrateCmd struct{}
 // Run upgrades a legacy registry to schema 1 (migrate.Apply). Every key
 // it cannot map is listed on stderr and kept, with its value, in the
 // session's journal.
-func (c *MigrateCmd) Run(e *Env) error {
+func (c *MigrateCmd) Run(o *Streams, txn *Txn) error {
 	var m *registry.Migration
-	err := e.updateRaw(func(tx *state.Tx) (err error) {
+	err := txn.updateRaw(func(tx *state.Tx) (err error) {
 		m, err = migrate.Apply(tx)
 		return err
 	})
@@ -24,22 +24,12 @@ func (c *MigrateCmd) Run(e *Env) error {
 		return err
 	}
 	if !m.Changed {
-		fmt.Fprintln(e.Stdout, "orc-state migrate: registry already at schema 1")
+		fmt.Fprintln(o.Stdout, "orc-state migrate: registry already at schema 1")
 		return nil
 	}
 	for _, n := range m.Notes {
-		e.warn("%s", n)
+		o.warn("%s", n)
 	}
-	fmt.Fprintln(e.Stdout, "orc-state migrate: registry migrated to schema 1")
+	fmt.Fprintln(o.Stdout, "orc-state migrate: registry migrated to schema 1")
 	return nil
-}
-
-// updateRaw is Update without the strict registry read (migrate, and
-// repair --rebuild-registry).
-func (e *Env) updateRaw(fn func(tx *state.Tx) error) error {
-	d, err := e.Dir()
-	if err != nil {
-		return err
-	}
-	return e.update(d, state.Options{RawRegistry: true}, fn)
 }

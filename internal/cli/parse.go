@@ -45,10 +45,34 @@ func parseAndRun(p *Process, args []string, out *output, stderr io.Writer) (code
 		who, refusal := parseRefusal(args, kctx, err)
 		return refuse(stderr, who, refusal)
 	}
-	verb := verbName(kctx.Command())
-	env := newEnv(p, out, stderr, globalsOf(model), verb)
-	env.selectFlags(kctx)
-	return finished(out, stderr, verb, kctx.Run(env))
+	verb, g, session := verbName(kctx.Command()), globalsOf(model), sessionFlag(kctx)
+	return finished(out, stderr, verb, kctx.Run(bind(p, out, stderr, g, verb, session)...))
+}
+
+// bind makes what a verb's Run may ask for, one value of each type, none
+// costly until asked: its streams (*Streams), what it reads of the world
+// (*World), the state dir and the worktree's binding (*StateDir, each
+// found on first use), the selection of its session (*selection.Where,
+// with its --session) and the transaction entry points (*Txn).
+// parseAndRun hands them to kong's Run, which passes each Run the ones its
+// parameters name; a plain read is called with them (runBound).
+func bind(p *Process, stdout, stderr io.Writer, g *Globals, verb, session string) []any {
+	o := &Streams{Stdin: p.Stdin, Stdout: stdout, Stderr: stderr, Verb: verb}
+	w := &World{proc: p, wd: p.Dir}
+	sd := &StateDir{flag: g.Dir, w: w}
+	where := sd.where(session)
+	return []any{o, w, sd, where, &Txn{verb: verb, lockTimeout: g.LockTimeout, o: o, w: w, where: where}}
+}
+
+// sessionFlag is the selected verb's --session (BranchFlag); "" when it
+// has none or was not given.
+func sessionFlag(kctx *kong.Context) string {
+	if n := kctx.Selected(); n != nil && n.Target.IsValid() {
+		if f := n.Target.FieldByName("BranchFlag"); f.IsValid() {
+			return f.Interface().(BranchFlag).Session
+		}
+	}
+	return ""
 }
 
 // parseRefusal is kong's refusal of args in orc-state's words (exit 2),
@@ -110,28 +134,6 @@ func newParser(p *Process, model any, stdout, stderr io.Writer) (*kong.Kong, err
 	}
 	showEnumValues(k.Model.Node)
 	return k, nil
-}
-
-// showEnumValues gives every enum flag without a placeholder of its own
-// its values as the placeholder, so that help, usage lines and kong's
-// messages show --status=pending|red|... rather than --status=STRING. An
-// empty value (the "not given" of an optional flag) is not shown.
-func showEnumValues(n *kong.Node) {
-	for _, f := range n.Flags {
-		if f.Enum == "" || f.Tag.PlaceHolder != "" {
-			continue
-		}
-		var values []string
-		for _, v := range f.EnumSlice() {
-			if v != "" {
-				values = append(values, v)
-			}
-		}
-		f.PlaceHolder = strings.Join(values, "|")
-	}
-	for _, c := range n.Children {
-		showEnumValues(c)
-	}
 }
 
 // takesValue reports whether arg is a flag of cmd (or a global one) whose

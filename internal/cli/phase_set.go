@@ -19,7 +19,7 @@ type PhaseSetCmd struct {
 // change of phase without --label clears it (the original's semantics: a
 // label names its phase, so it never moves on with another one). Setting
 // the phase it already has keeps the label.
-func (c *PhaseSetCmd) Run(e *Env) error {
+func (c *PhaseSetCmd) Run(txn *Txn) error {
 	p, err := registry.ParsePhase(c.Phase)
 	if err != nil {
 		return fault.Usagef("%v", err).WithHint("pass done or a number between 1 and the session's totalPhases")
@@ -27,7 +27,7 @@ func (c *PhaseSetCmd) Run(e *Env) error {
 	if err := textin.SingleLine("--label", c.Label); err != nil {
 		return fault.Usagef("%v", err)
 	}
-	return e.Mutate(c.Branch, map[string]string{"phase": c.Phase, "label": c.Label}, func(_ *state.Tx, s *registry.Session) error {
+	return txn.Mutate(c.Branch, map[string]string{"phase": c.Phase, "label": c.Label}, func(_ *state.Tx, s *registry.Session) error {
 		if !p.Done && p.N > s.TotalPhases {
 			return fault.Usagef("phase %d is beyond totalPhases %d", p.N, s.TotalPhases).
 				WithHint("pass a phase in 1..%d or done, or raise it with orc-state init --total-phases", s.TotalPhases)

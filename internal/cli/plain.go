@@ -1,13 +1,31 @@
 package cli
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"time"
 )
 
-// runner is a verb's flags struct: its Run does the work.
-type runner interface{ Run(e *Env) error }
+// runner is a verb's flags struct: its Run does the work, taking the
+// values bind makes that its parameters name.
+type runner = any
+
+// runBound calls cmd's Run with, for each of its parameters, the value of
+// that type among values, as kong's Run does.
+func runBound(cmd runner, values ...any) error {
+	run := reflect.ValueOf(cmd).MethodByName("Run")
+	in := make([]reflect.Value, run.Type().NumIn())
+	for i := range in {
+		for _, v := range values {
+			if reflect.TypeOf(v) == run.Type().In(i) {
+				in[i] = reflect.ValueOf(v)
+			}
+		}
+	}
+	err, _ := run.Call(in)[0].Interface().(error)
+	return err
+}
 
 // plainRead is a read verb that agents and hooks call most (or, for
 // board, that is held to the same read budget), in its plain form: its words and at most its one positional key, no flag. Called so,

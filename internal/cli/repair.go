@@ -27,43 +27,46 @@ type RepairCmd struct {
 // completes it (the state becomes exactly what the interrupted verb would
 // have written). Plain repair stops there (run it again for the session's
 // own fixes); --temp, --adopt and --remove-orphan go on with their fix.
-func (c *RepairCmd) Run(e *Env) error {
-	completed, err := e.finishInterrupted()
+func (c *RepairCmd) Run(o *Streams, w *World, txn *Txn) error {
+	in, err := txn.finish()
 	if err != nil {
 		return err
 	}
+	if in != nil {
+		fmt.Fprintln(o.Stdout, repair.Finished(in))
+	}
 	var out, errs []string
-	in := func(fix func(tx *state.Tx) ([]string, error)) func(tx *state.Tx) error {
+	report := func(fix func(tx *state.Tx) ([]string, error)) func(tx *state.Tx) error {
 		return func(tx *state.Tx) (err error) { out, err = fix(tx); return err }
 	}
 	onSession := func(fix func(tx *state.Tx, s *registry.Session) ([]string, error)) error {
-		return e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) (err error) { out, err = fix(tx, s); return err })
+		return txn.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) (err error) { out, err = fix(tx, s); return err })
 	}
 	switch {
 	case c.Temp:
-		err = e.Update(func(tx *state.Tx) error { out = e.fix().TempReport(tx); return nil })
+		err = txn.Update(func(tx *state.Tx) error { out = txn.fix().TempReport(tx); return nil })
 	case c.Adopt != "":
 		if err = repair.Adoptable(c.Adopt); err == nil {
-			err = e.Update(in(func(tx *state.Tx) ([]string, error) { return repair.AdoptReport(tx, c.Adopt) }))
+			err = txn.Update(report(func(tx *state.Tx) ([]string, error) { return repair.AdoptReport(tx, c.Adopt) }))
 		}
 	case c.RemoveOrphan != "":
-		out, errs, err = e.removal().RemoveOrphan(c.RemoveOrphan, e.fix)
+		out, errs, err = txn.removal().RemoveOrphan(c.RemoveOrphan, txn.fix)
 	case c.Redact:
 		err = onSession(repair.RedactReport)
 	case c.RedactRemoved:
-		err = e.Update(in(func(tx *state.Tx) ([]string, error) { return e.fix().RedactRemovedReport(tx) }))
+		err = txn.Update(report(func(tx *state.Tx) ([]string, error) { return txn.fix().RedactRemovedReport(tx) }))
 	case c.Rebuild:
-		err = e.updateRaw(func(tx *state.Tx) (err error) { out, errs, err = repair.RebuildReport(tx); return err })
-	case completed:
+		err = txn.updateRaw(func(tx *state.Tx) (err error) { out, errs, err = repair.RebuildReport(tx); return err })
+	case in != nil:
 		return nil
 	default:
-		err = onSession(func(tx *state.Tx, s *registry.Session) ([]string, error) { return repair.Plain(tx, s, e.now()) })
+		err = onSession(func(tx *state.Tx, s *registry.Session) ([]string, error) { return repair.Plain(tx, s, w.now()) })
 	}
 	if err != nil {
 		return err
 	}
-	printLines(e.Stdout, out)
-	printLines(e.Stderr, errs)
+	printLines(o.Stdout, out)
+	printLines(o.Stderr, errs)
 	return nil
 }
 
@@ -72,27 +75,4 @@ func printLines(w io.Writer, lines []string) {
 	for _, l := range lines {
 		fmt.Fprintln(w, l)
 	}
-}
-
-// finishInterrupted completes an interrupted transaction, if one is
-// recorded, and says so.
-func (e *Env) finishInterrupted() (bool, error) {
-	d, err := e.Dir()
-	if err != nil {
-		return false, err
-	}
-	if err := e.checkActor(); err != nil {
-		return false, err
-	}
-	in, err := d.Finish(ctxBackground(), state.Options{Verb: e.Verb, Actor: e.Actor(), LockTimeout: e.G.LockTimeout})
-	if err != nil || in == nil {
-		return false, err
-	}
-	fmt.Fprintln(e.Stdout, repair.Finished(in))
-	return true, nil
-}
-
-// fix is what the repair package records of this run.
-func (e *Env) fix() repair.Run {
-	return repair.Run{Verb: e.Verb, Actor: e.Actor(), Stamp: e.stamp()}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/registry"
@@ -24,12 +25,12 @@ type RepoSetCmd struct {
 }
 
 // Run updates one member repository's entry in perRepoState.
-func (c *RepoSetCmd) Run(e *Env) error {
+func (c *RepoSetCmd) Run(w *World, where *selection.Where, txn *Txn) error {
 	if c.OldBranch != "" {
 		return fault.Usagef("repo set takes no --branch: the member's branch is --repo-branch, and the workspace session is --session S (default: the current branch's)").
 			WithHint("orc-state repo set --repo-branch=%s %s", safetext.Quote(c.OldBranch), safetext.Operand(c.Name))
 	}
-	e.sessionFlag = c.Session
+	where.Flag = c.Session
 	for name, v := range map[string]string{"NAME": c.Name, "--path": c.Path, "--repo-branch": c.RepoBranch, "--worktree": c.Worktree, "--pr": c.PR} {
 		if err := textin.SingleLine(name, v); err != nil {
 			return fault.Usagef("%v", err)
@@ -43,8 +44,8 @@ func (c *RepoSetCmd) Run(e *Env) error {
 	if c.Slice != nil && *c.Slice < 0 {
 		return fault.Usagef("--slice %d is negative", *c.Slice)
 	}
-	path := e.abs(c.Path)
-	return e.Mutate("", c, func(_ *state.Tx, s *registry.Session) error {
+	path := w.abs(c.Path)
+	return txn.Mutate("", c, func(_ *state.Tx, s *registry.Session) error {
 		if s.Scope != registry.ScopeWorkspace {
 			return fault.Usagef("session %s is not a workspace session", s.SessionID).WithHint("orc-state init --scope workspace --repos a,b")
 		}

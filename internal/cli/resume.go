@@ -25,7 +25,7 @@ const DefaultResumeBytes = 4096
 // packet). Without one it lists the in-progress sessions on stdout for a
 // picker and exits 1, naming on stderr what it looked for; a name that can
 // never be a session, or another branch's session, is exit 2.
-func (c *ResumeCmd) Run(e *Env) error {
+func (c *ResumeCmd) Run(o *Streams, w *World, sd *StateDir, where *selection.Where) error {
 	if c.MaxBytes < 512 {
 		return fault.Usagef("--max-bytes %d is below 512", c.MaxBytes)
 	}
@@ -33,17 +33,17 @@ func (c *ResumeCmd) Run(e *Env) error {
 	if key == "" {
 		key = c.Branch
 	}
-	shown, err := resume.Show(selection.Run{Flag: e.sessionFlag, DirFlag: e.G.Dir, Wd: e.wd, Environ: e.proc.Environ, Clock: e.proc.Stamp}, key, e.proc.Now())
+	shown, err := resume.Show(sd.run(where.Flag), key, w.now())
 	for _, s := range shown.Live {
-		fmt.Fprintf(e.Stdout, "%s\t%s\t%s/%d\t%s\t%s\n", safetext.Escape(s.SessionID), safetext.Escape(s.Command), s.Phase, s.TotalPhases, safetext.Escape(s.Status), safetext.Escape(s.GitBranch))
+		fmt.Fprintf(o.Stdout, "%s\t%s\t%s/%d\t%s\t%s\n", safetext.Escape(s.SessionID), safetext.Escape(s.Command), s.Phase, s.TotalPhases, safetext.Escape(s.Status), safetext.Escape(s.GitBranch))
 	}
 	if err != nil {
 		return err
 	}
 	if c.JSON {
-		_, err := e.Stdout.Write(shown.Packet.JSON(c.MaxBytes))
+		_, err := o.Stdout.Write(shown.Packet.JSON(c.MaxBytes))
 		return err
 	}
-	_, err = fmt.Fprint(e.Stdout, shown.Packet.Markdown(c.MaxBytes))
+	_, err = fmt.Fprint(o.Stdout, shown.Packet.Markdown(c.MaxBytes))
 	return err
 }

@@ -1,36 +1,13 @@
 package cli
 
-import (
-	"github.com/alecthomas/kong"
-
-	"github.com/orc-state/orc-state/internal/selection"
-)
-
 // BranchFlag selects the session a verb acts on (docs/protocol.md §3): --branch B
 // (a branch, or the sessionId of a branch that is gone) or --session S (a
 // sessionId, matched exactly); neither means the current branch. Every verb
 // that acts on a session embeds it. A verb passes its --branch (or its
 // positional key) to the session lookups; --session reaches them through
-// Env, set once after parsing (selectFlags).
+// the selection.Where bound to its Run (parseAndRun reads it once, after
+// parsing: sessionFlag).
 type BranchFlag struct {
 	Branch  string `help:"Branch whose session to use (or a sessionId when no git branch has that name); default: the current branch." placeholder:"B" predictor:"branch"`
 	Session string `help:"The session to use, by sessionId (exactly)." placeholder:"S" predictor:"session"`
 }
-
-// selectFlags keeps the selected verb's --session for the session lookups.
-func (e *Env) selectFlags(kctx *kong.Context) {
-	n := kctx.Selected()
-	if n == nil || !n.Target.IsValid() {
-		return
-	}
-	if f := n.Target.FieldByName("BranchFlag"); f.IsValid() {
-		e.sessionFlag = f.Interface().(BranchFlag).Session
-	}
-}
-
-// choice is how the session a verb acts on was named (selection.Choice).
-type choice = selection.Choice
-
-// choose settles the choice for explicit (a --branch value or a positional
-// key) and the verb's --session, by the one order of selection.Where.Choose.
-func (e *Env) choose(explicit string) (choice, error) { return e.where().Choose(explicit) }

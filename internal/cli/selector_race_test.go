@@ -54,21 +54,22 @@ func TestBindingRemovedUnderTheVerbIsNotFound(t *testing.T) {
 	}
 
 	// The verb's choice, made before any lock, as slice claim makes it.
-	chosen := func() (*Env, choice) {
+	chosen := func() (*Txn, selection.Choice) {
 		p := Process{Args: []string{"slice", "claim"}, Environ: env, Dir: wt}
-		e := newEnv(p.settled(), &bytes.Buffer{}, &bytes.Buffer{}, &Globals{LockTimeout: time.Second}, "slice claim")
-		c, err := e.choose("")
+		bound := bind(p.settled(), &bytes.Buffer{}, &bytes.Buffer{}, &Globals{LockTimeout: time.Second}, "slice claim", "")
+		txn := bound[len(bound)-1].(*Txn)
+		c, err := txn.where.Choose("")
 		if err != nil || c.Via != selection.ViaBinding || c.ID != "feat-k" {
 			t.Fatalf("choice %+v, %v; want feat-k via the binding", c, err)
 		}
-		return e, c
+		return txn, c
 	}
-	e, c := chosen()
+	txn, c := chosen()
 	// Meanwhile: the session is removed, and its binding with it.
 	if code, errs := orc(main, "session", "remove", "--session", "feat-k", "--force"); code != 0 {
 		t.Fatal(errs)
 	}
-	err := e.onChoice(c, func(*state.Tx, *registry.Session) error { return nil })
+	err := txn.onChoice(c, func(*state.Tx, *registry.Session) error { return nil })
 	if code, msg, _ := fault.Explain(err); code != fault.NotFound || !strings.Contains(msg, "removed while this command ran") {
 		t.Fatalf("after a concurrent removal: exit %d, %q; want exit 1 saying so", code, msg)
 	}
@@ -86,14 +87,14 @@ func TestBindingRemovedUnderTheVerbIsNotFound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, c = chosen()
+	txn, c = chosen()
 	if code, errs := orc(main, "session", "remove", "--session", "feat-k", "--force"); code != 0 {
 		t.Fatal(errs)
 	}
 	if err := os.WriteFile(bindings, saved, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err = e.onChoice(c, func(*state.Tx, *registry.Session) error { return nil })
+	err = txn.onChoice(c, func(*state.Tx, *registry.Session) error { return nil })
 	if code, msg, _ := fault.Explain(err); code != fault.Invalid || !strings.Contains(msg, "which does not exist") {
 		t.Fatalf("a dangling binding: exit %d, %q; want exit 3", code, msg)
 	}

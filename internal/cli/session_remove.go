@@ -8,6 +8,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/selection"
 )
 
 // SessionRemoveCmd is `session remove`.
@@ -20,24 +21,24 @@ type SessionRemoveCmd struct {
 // Run removes one session: entry, folder, tombstone, after keeping its
 // entry and files in an archive (removal.Run.Remove; session restore
 // brings them back).
-func (c *SessionRemoveCmd) Run(e *Env) error {
+func (c *SessionRemoveCmd) Run(o *Streams, where *selection.Where, txn *Txn) error {
 	key := c.Key
 	if key == "" {
 		key = c.Branch
 	}
-	if key == "" && e.sessionFlag == "" {
+	if key == "" && where.Flag == "" {
 		return fault.Usagef("name the session to remove").WithHint("orc-state session remove B, or --session S (archived first: orc-state session restore brings it back)")
 	}
-	ch, err := e.choose(key)
+	ch, err := where.Choose(key)
 	if err != nil {
 		return err
 	}
-	done, err := e.removal().Remove(ch, c.Force)
+	done, err := txn.removal().Remove(ch, c.Force)
 	if err != nil || done.Archive == "" {
 		return err
 	}
 	at := path.Base(strings.TrimSuffix(filepath.ToSlash(done.Archive), "/"))
-	fmt.Fprintf(e.Stderr, "removed session %s, archived first as %s; to bring it back: orc-state session restore %s\n",
+	fmt.Fprintf(o.Stderr, "removed session %s, archived first as %s; to bring it back: orc-state session restore %s\n",
 		safetext.Escape(done.Session), safetext.Escape(done.Archive), safetext.Operand(done.Session+"@"+at))
 	return nil
 }

@@ -17,18 +17,18 @@ type SessionRestoreCmd struct {
 // (removal.Run.Restore), and says what became of its bindings. It is
 // refused (exit 2, nothing written) while a session holds that key, that
 // branch or that folder.
-func (c *SessionRestoreCmd) Run(e *Env) error {
+func (c *SessionRestoreCmd) Run(o *Streams, txn *Txn) error {
 	id, at := archive.SplitArg(c.Archive)
 	if p := archive.OrphanNameProblem(id); p != "" {
 		return fault.Usagef("%s names no session: %s", safetext.Escape(c.Archive), p).WithHint("orc-state archive list shows the archives and their times")
 	}
-	done, err := e.removal().Restore(id, at)
+	done, err := txn.removal().Restore(id, at)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.Stdout, "restored %s from %s\n", safetext.Escape(id), safetext.Escape(done.Archive))
+	fmt.Fprintf(o.Stdout, "restored %s from %s\n", safetext.Escape(id), safetext.Escape(done.Archive))
 	for _, n := range done.Notes {
-		fmt.Fprintln(e.Stdout, n)
+		fmt.Fprintln(o.Stdout, n)
 	}
 	return nil
 }

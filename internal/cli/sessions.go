@@ -18,8 +18,12 @@ type SessionsCmd struct {
 }
 
 // Run lists sessions.
-func (c *SessionsCmd) Run(e *Env) error {
-	d, reg, err := e.readRegistry()
+func (c *SessionsCmd) Run(o *Streams, sd *StateDir) error {
+	d, err := sd.Dir()
+	if err != nil {
+		return err
+	}
+	reg, _, err := d.ReadRegistry() // no lock
 	if err != nil {
 		return err
 	}
@@ -35,13 +39,13 @@ func (c *SessionsCmd) Run(e *Env) error {
 		}
 	}
 	if c.JSON {
-		return printJSON(e, board.PickerRows(d, list), "  ")
+		return printJSON(o.Stdout, board.PickerRows(d, list), "  ")
 	}
 	var b strings.Builder
 	printHeader(&b, c.Header, "sessionId", "command", "phase/total", "status", "gitBranch")
 	for _, s := range list {
 		fmt.Fprintf(&b, "%s\t%s\t%s/%d\t%s\t%s\n", safetext.Escape(s.SessionID), safetext.Escape(s.Command), s.Phase, s.TotalPhases, safetext.Escape(s.Status), safetext.Escape(s.GitBranch))
 	}
-	_, err = fmt.Fprint(e.Stdout, b.String())
+	_, err = fmt.Fprint(o.Stdout, b.String())
 	return err
 }

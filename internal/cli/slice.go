@@ -4,14 +4,15 @@ package cli
 
 import (
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
 )
 
 // ledgerFor reads a session's ledger without a lock.
-func (e *Env) ledgerFor(explicit string) (*state.Dir, *registry.Session, *slices.Ledger, error) {
-	d, _, s, err := e.Session(explicit)
+func ledgerFor(where *selection.Where, explicit string) (*state.Dir, *registry.Session, *slices.Ledger, error) {
+	d, _, s, err := where.Session(explicit)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/ledger"
 	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/worktrees"
 	"github.com/orc-state/orc-state/registry"
@@ -32,17 +33,17 @@ type SliceClaimCmd struct {
 
 // Run takes the first ready slice for the agent, under the lock, and
 // prints its id; exit 1 when nothing is ready, saying why.
-func (c *SliceClaimCmd) Run(e *Env) error {
-	agent, err := e.agentWithLease(c.AgentFlag, c.LeaseFlag)
+func (c *SliceClaimCmd) Run(o *Streams, w *World, where *selection.Where, txn *Txn) error {
+	agent, err := agentWithLease(w, where, c.AgentFlag, c.LeaseFlag)
 	if err != nil {
 		return err
 	}
 	if err := worktrees.CheckNewAgent(c.Agent); err != nil {
 		return err
 	}
-	now := e.now()
+	now := w.now()
 	var claimed ledger.Claimed
-	err = e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) (err error) {
+	err = txn.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) (err error) {
 		claimed, err = ledger.Claim(tx, s.SessionID, agent, now, c.Lease)
 		return err
 	})
@@ -51,24 +52,24 @@ func (c *SliceClaimCmd) Run(e *Env) error {
 	}
 	r, view, held := claimed.ClaimResult, claimed.View, claimed.Held
 	if r.Took != "" {
-		e.warn("slice %s was claimed by %s, whose lease had ended; it is yours now: check its status first", r.ID, r.Took)
+		o.warn("slice %s was claimed by %s, whose lease had ended; it is yours now: check its status first", r.ID, r.Took)
 	}
 	for _, h := range held {
-		e.warn("you also hold slice %s until %s", h.ID, h.Until.Format(slices.TimeLayout))
+		o.warn("you also hold slice %s until %s", h.ID, h.Until.Format(slices.TimeLayout))
 	}
 	if c.JSON {
-		_, err = e.Stdout.Write(append(view, '\n'))
+		_, err = o.Stdout.Write(append(view, '\n'))
 	} else {
-		_, err = fmt.Fprintln(e.Stdout, safetext.Escape(r.ID))
+		_, err = fmt.Fprintln(o.Stdout, safetext.Escape(r.ID))
 	}
 	if err != nil {
 		// Nobody learned which slice is held: a claim nobody knows of
 		// would block it for the whole lease. It is released in this run
 		// (docs/protocol.md §7), unless it changed meanwhile.
-		if rerr := e.unclaimUnprinted(c.Branch, r, agent); rerr != nil {
-			e.warn("slice %s stays claimed by %s until %s: its id could not be printed, and releasing it failed too (%v)", r.ID, agent, r.Until.Format(slices.TimeLayout), rerr)
+		if rerr := unclaimUnprinted(w, txn, c.Branch, r, agent); rerr != nil {
+			o.warn("slice %s stays claimed by %s until %s: its id could not be printed, and releasing it failed too (%v)", r.ID, agent, r.Until.Format(slices.TimeLayout), rerr)
 		} else {
-			e.warn("slice %s was released again: its id could not be printed", r.ID)
+			o.warn("slice %s was released again: its id could not be printed", r.ID)
 		}
 	}
 	return err
@@ -77,20 +78,17 @@ func (c *SliceClaimCmd) Run(e *Env) error {
 // unclaimUnprinted releases the claim r made for agent, in a transaction
 // of its own, when it is still agent's with the same end (nobody renewed
 // or took it meanwhile); journaled with why.
-func (e *Env) unclaimUnprinted(branch string, r slices.ClaimResult, agent string) error {
-	now := e.now()
-	return e.onSession(branch, func(tx *state.Tx, s *registry.Session) error {
+func unclaimUnprinted(w *World, txn *Txn, branch string, r slices.ClaimResult, agent string) error {
+	now := w.now()
+	return txn.onSession(branch, func(tx *state.Tx, s *registry.Session) error {
 		return ledger.Unclaim(tx, s.SessionID, r, agent, now)
 	})
 }
 
-// agent returns the agent id for the flag (selection.Where.Agent).
-func (e *Env) agent(flag string) (string, error) { return e.where().Agent(flag, e.wd) }
-
 // agentWithLease resolves the agent and checks the lease, which claim and
 // renew both need before they take the lock.
-func (e *Env) agentWithLease(a AgentFlag, l LeaseFlag) (string, error) {
-	agent, err := e.agent(a.Agent)
+func agentWithLease(w *World, where *selection.Where, a AgentFlag, l LeaseFlag) (string, error) {
+	agent, err := where.Agent(a.Agent, w.wd)
 	if err != nil {
 		return "", err
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/orc-state/orc-state/internal/ledger"
+	"github.com/orc-state/orc-state/internal/selection"
 )
 
 // SliceListCmd is `slice list`.
@@ -20,14 +21,14 @@ type SliceListCmd struct {
 // carries a claim, every row gets a last column: "AGENT until TIME",
 // "(expired)" appended when the lease has ended, or "-". A ledger nobody
 // claims lists as before.
-func (c *SliceListCmd) Run(e *Env) error {
-	_, _, l, err := e.ledgerFor(c.Branch)
+func (c *SliceListCmd) Run(o *Streams, w *World, where *selection.Where) error {
+	_, _, l, err := ledgerFor(where, c.Branch)
 	if err != nil {
 		return err
 	}
-	ls := ledger.List(l, c.Status, e.now())
+	ls := ledger.List(l, c.Status, w.now())
 	if c.JSON {
-		if err := printJSON(e, ls.Rows, "  "); err != nil {
+		if err := printJSON(o.Stdout, ls.Rows, "  "); err != nil {
 			return err
 		}
 	} else {
@@ -36,7 +37,7 @@ func (c *SliceListCmd) Run(e *Env) error {
 		for _, line := range ls.Lines() {
 			b.WriteString(line + "\n")
 		}
-		fmt.Fprint(e.Stdout, b.String())
+		fmt.Fprint(o.Stdout, b.String())
 	}
 	return ls.Unfinished()
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/selection"
 )
 
 // SliceNextCmd is `slice next`.
@@ -13,8 +14,8 @@ type SliceNextCmd struct {
 }
 
 // Run prints the re-entry slice; exit 1 when there is none.
-func (c *SliceNextCmd) Run(e *Env) error {
-	_, _, l, err := e.ledgerFor(c.Branch)
+func (c *SliceNextCmd) Run(o *Streams, where *selection.Where) error {
+	_, _, l, err := ledgerFor(where, c.Branch)
 	if err != nil {
 		return err
 	}
@@ -23,6 +24,6 @@ func (c *SliceNextCmd) Run(e *Env) error {
 		return fault.NotFoundf("no open slice is ready (all done, escalated, or waiting on dependencies)")
 	}
 	sl, _ := l.Get(id)
-	fmt.Fprintf(e.Stdout, "%s\t%s\t%s\n", safetext.Escape(sl.ID), safetext.Escape(sl.Status), safetext.Escape(sl.Title))
+	fmt.Fprintf(o.Stdout, "%s\t%s\t%s\n", safetext.Escape(sl.ID), safetext.Escape(sl.Status), safetext.Escape(sl.Title))
 	return nil
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/orc-state/orc-state/internal/ledger"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -17,13 +18,13 @@ type SliceReleaseCmd struct {
 // Run removes the agent's claim on the slice; a slice nobody claims is
 // left alone (exit 0, nothing written); another agent's claim is refused
 // (exit 1) unless --force.
-func (c *SliceReleaseCmd) Run(e *Env) error {
-	agent, err := e.agent(c.Agent)
+func (c *SliceReleaseCmd) Run(w *World, where *selection.Where, txn *Txn) error {
+	agent, err := where.Agent(c.Agent, w.wd)
 	if err != nil {
 		return err
 	}
-	now := e.now()
-	return e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
+	now := w.now()
+	return txn.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
 		l, err := ledger.Read(tx, s.SessionID)
 		if err != nil {
 			return err

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/orc-state/orc-state/internal/ledger"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
@@ -17,14 +18,14 @@ type SliceRenewCmd struct {
 
 // Run sets the end of the agent's claim on the slice to the lease from
 // now; exit 1 when the slice is unknown, unclaimed or another agent's.
-func (c *SliceRenewCmd) Run(e *Env) error {
-	agent, err := e.agentWithLease(c.AgentFlag, c.LeaseFlag)
+func (c *SliceRenewCmd) Run(o *Streams, w *World, where *selection.Where, txn *Txn) error {
+	agent, err := agentWithLease(w, where, c.AgentFlag, c.LeaseFlag)
 	if err != nil {
 		return err
 	}
-	now := e.now()
+	now := w.now()
 	var r slices.ClaimResult
-	err = e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
+	err = txn.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
 		l, err := ledger.Read(tx, s.SessionID)
 		if err != nil {
 			return err
@@ -41,7 +42,7 @@ func (c *SliceRenewCmd) Run(e *Env) error {
 		return err
 	}
 	if r.Lapsed {
-		e.warn("your lease on slice %s had ended; nobody took the slice, so it is renewed", c.ID)
+		o.warn("your lease on slice %s had ended; nobody took the slice, so it is renewed", c.ID)
 	}
 	return nil
 }

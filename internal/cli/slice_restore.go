@@ -9,4 +9,4 @@ type SliceRestoreCmd struct {
 // Run writes back the ledger that a slice init (or an earlier restore)
 // replaced, journaled (removal.Run.RestoreLedger); the ledger it replaces
 // is archived first, so running it again goes back.
-func (c *SliceRestoreCmd) Run(e *Env) error { return e.removal().RestoreLedger(c.Branch, c.At) }
+func (c *SliceRestoreCmd) Run(txn *Txn) error { return txn.removal().RestoreLedger(c.Branch, c.At) }

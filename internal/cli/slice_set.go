@@ -8,6 +8,7 @@ import (
 	"github.com/orc-state/orc-state/internal/input"
 	"github.com/orc-state/orc-state/internal/ledger"
 	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 	"github.com/orc-state/orc-state/slices"
@@ -29,7 +30,7 @@ type SliceSetCmd struct {
 func (c *SliceSetCmd) Help() string { return slices.MachineText() }
 
 // Run moves one slice through the status machine.
-func (c *SliceSetCmd) Run(e *Env) error {
+func (c *SliceSetCmd) Run(o *Streams, w *World, sd *StateDir, where *selection.Where, txn *Txn) error {
 	if err := input.CheckText("--note", []byte(c.Note)); err != nil {
 		return err
 	}
@@ -38,20 +39,20 @@ func (c *SliceSetCmd) Run(e *Env) error {
 	}
 	// An unusable default agent id only matters on a claimed slice, where
 	// it matches no holder: callers that never claim keep working.
-	agent, err := e.agent(c.Agent)
+	agent, err := where.Agent(c.Agent, w.wd)
 	if err != nil && c.Agent != "" {
 		return err
 	}
 	u := slices.Update{Status: c.Status, Commit: c.Commit, ActualLoc: c.ActualLoc, Note: c.Note, Force: c.Force,
-		Agent: agent, Now: e.now()}
+		Agent: agent, Now: w.now()}
 	if c.Commit != "" {
-		if u.Commit, u.CommitVerified, u.CommitWhy, err = e.resolveCommit(c.Commit); err != nil {
+		if u.Commit, u.CommitVerified, u.CommitWhy, err = resolveCommit(sd, c.Commit); err != nil {
 			return err
 		}
 	}
 	var res slices.Result
 	var id string // the session, for the hint
-	err = e.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) (err error) {
+	err = txn.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) (err error) {
 		id = s.SessionID
 		res, err = ledger.Set(tx, s.SessionID, c.ID, u, c.Commit)
 		return err
@@ -59,8 +60,8 @@ func (c *SliceSetCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	for _, w := range res.Warnings {
-		e.warn("%s", w)
+	for _, warning := range res.Warnings {
+		o.warn("%s", warning)
 	}
 	if res.Escalated {
 		return &fault.Error{Code: fault.Escalation, Msg: fmt.Sprintf("slice %s used its retry budget (%s); it is now escalated", c.ID, slices.Spent(res.Attempts)),
@@ -71,8 +72,8 @@ func (c *SliceSetCmd) Run(e *Env) error {
 
 // resolveCommit is what --commit rev records (commitref.Resolve),
 // asked of git before the lock.
-func (e *Env) resolveCommit(rev string) (commit string, verified bool, why string, err error) {
-	d, err := e.Dir()
+func resolveCommit(sd *StateDir, rev string) (commit string, verified bool, why string, err error) {
+	d, err := sd.Dir()
 	if err != nil {
 		return "", false, "", err
 	}

@@ -20,22 +20,22 @@ func (c *SliceVerifyCmd) Help() string { return slices.ReadinessText() }
 
 // Run checks the plan's readiness (ledger.Readiness) and writes
 // readiness.json.
-func (c *SliceVerifyCmd) Run(e *Env) error {
-	budget, err := ledger.Budget(c.Budget, e.getenv("ORC_PR_LOC_BUDGET"))
+func (c *SliceVerifyCmd) Run(o *Streams, w *World, sd *StateDir, where *selection.Where, txn *Txn) error {
+	budget, err := ledger.Budget(c.Budget, w.getenv("ORC_PR_LOC_BUDGET"))
 	if err != nil {
 		return err
 	}
-	d, s, l, err := e.ledgerFor(c.Branch)
+	d, s, l, err := ledgerFor(where, c.Branch)
 	if err != nil {
 		return err
 	}
 	rep := ledger.Readiness(d, s.SessionID, l, budget)
 	head := "unknown"
-	if h, err := e.headSHA(); err == nil {
+	if h, err := headSHA(sd); err == nil {
 		head = h
 	}
-	at := e.stamp()
-	err = e.onChoice(selection.ByID(s.SessionID), func(tx *state.Tx, s *registry.Session) error {
+	at := w.stamp()
+	err = txn.onChoice(selection.ByID(s.SessionID), func(tx *state.Tx, s *registry.Session) error {
 		ledger.WriteReadiness(tx, s.SessionID, rep, at, head)
 		return nil
 	})
@@ -43,7 +43,7 @@ func (c *SliceVerifyCmd) Run(e *Env) error {
 		return err
 	}
 	if !c.Quiet {
-		printLines(e.Stdout, ledger.ReportLines(rep))
+		printLines(o.Stdout, ledger.ReportLines(rep))
 	}
 	return ledger.Failed(rep)
 }

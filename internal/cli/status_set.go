@@ -12,8 +12,8 @@ type StatusSetCmd struct {
 }
 
 // Run sets the status.
-func (c *StatusSetCmd) Run(e *Env) error {
-	return e.Mutate(c.Branch, map[string]string{"status": c.Status}, func(_ *state.Tx, s *registry.Session) error {
+func (c *StatusSetCmd) Run(txn *Txn) error {
+	return txn.Mutate(c.Branch, map[string]string{"status": c.Status}, func(_ *state.Tx, s *registry.Session) error {
 		s.Status = c.Status
 		return nil
 	})

@@ -8,7 +8,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/refsync"
-	"github.com/orc-state/orc-state/internal/state"
+	"github.com/orc-state/orc-state/internal/selection"
 )
 
 // RemoteFlag names the remote a sync verb talks to.
@@ -16,36 +16,18 @@ type RemoteFlag struct {
 	Remote string `default:"origin" help:"The git remote: a name, path or URL (any transport git knows)."`
 }
 
-// syncer builds the refsync.Syncer of this invocation.
-func (e *Env) syncer(remote string) (*refsync.Syncer, error) {
-	d, err := e.Dir()
-	if err != nil {
-		return nil, err
-	}
-	if err := e.checkActor(); err != nil {
-		return nil, err // the sync log names its actor
-	}
-	s, err := refsync.New(d, remote, state.Options{Verb: e.Verb, Actor: e.Actor(), LockTimeout: e.G.LockTimeout})
-	if err != nil {
-		return nil, err
-	}
-	s.Notify = func(msg string) { fmt.Fprintf(e.Stderr, "orc-state %s: %s\n", e.Verb, msg) }
-	s.Now = e.now
-	return s, nil
-}
-
 // syncReport prints one line per session on stdout (each followed by its
 // indented lines) and each warning or note on stderr, and returns the
 // verb's error (its exit code) for the results.
-func (e *Env) syncReport(verb, remote string, results []refsync.Result, notes []string) error {
+func syncReport(o *Streams, verb, remote string, results []refsync.Result, notes []string) error {
 	for _, r := range results {
-		fmt.Fprintln(e.Stdout, r.Line())
+		fmt.Fprintln(o.Stdout, r.Line())
 		for _, x := range r.Extra {
-			fmt.Fprintln(e.Stdout, x)
+			fmt.Fprintln(o.Stdout, x)
 		}
 	}
 	for _, n := range notes {
-		fmt.Fprintf(e.Stderr, "orc-state %s: %s\n", e.Verb, n)
+		fmt.Fprintf(o.Stderr, "orc-state %s: %s\n", o.Verb, n)
 	}
 	return refsync.Summary(verb, remote, results)
 }
@@ -55,7 +37,7 @@ func (e *Env) syncReport(verb, remote string, results []refsync.Result, notes []
 // match of another branch's session is refused): its sessionId when the
 // registry has it, else the key itself, which refsync matches against the
 // remote's sessions.
-func (e *Env) syncKey(s *refsync.Syncer, key string) (string, error) {
+func syncKey(where *selection.Where, s *refsync.Syncer, key string) (string, error) {
 	if key == "" {
 		return "", nil
 	}
@@ -63,7 +45,7 @@ func (e *Env) syncKey(s *refsync.Syncer, key string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	ss, err := e.where().FindKey(reg, key)
+	ss, err := where.FindKey(reg, key)
 	switch {
 	case err == nil:
 		return ss.SessionID, nil

@@ -1,5 +1,7 @@
 package cli
 
+import "github.com/orc-state/orc-state/internal/selection"
+
 // SyncPullCmd is `sync pull`.
 type SyncPullCmd struct {
 	RemoteFlag
@@ -7,12 +9,12 @@ type SyncPullCmd struct {
 }
 
 // Run imports each remote session this machine is behind on.
-func (c *SyncPullCmd) Run(e *Env) error {
-	s, err := e.syncer(c.Remote)
+func (c *SyncPullCmd) Run(o *Streams, where *selection.Where, txn *Txn) error {
+	s, err := txn.syncer(c.Remote)
 	if err != nil {
 		return err
 	}
-	key, err := e.syncKey(s, c.Key)
+	key, err := syncKey(where, s, c.Key)
 	if err != nil {
 		return err
 	}
@@ -20,5 +22,5 @@ func (c *SyncPullCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	return e.syncReport("pull", c.Remote, results, warnings)
+	return syncReport(o, "pull", c.Remote, results, warnings)
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/selection"
 )
 
 // SyncPushCmd is `sync push`.
@@ -11,8 +12,8 @@ type SyncPushCmd struct {
 }
 
 // Run publishes each selected session on its own.
-func (c *SyncPushCmd) Run(e *Env) error {
-	s, err := e.syncer(c.Remote)
+func (c *SyncPushCmd) Run(o *Streams, where *selection.Where, txn *Txn) error {
+	s, err := txn.syncer(c.Remote)
 	if err != nil {
 		return err
 	}
@@ -22,7 +23,7 @@ func (c *SyncPushCmd) Run(e *Env) error {
 	}
 	var ids []string
 	if c.Key != "" {
-		ss, err := e.where().FindKey(reg, c.Key) // the selector rules of every session verb
+		ss, err := where.FindKey(reg, c.Key) // the selector rules of every session verb
 		if err != nil {
 			return err
 		}
@@ -39,5 +40,5 @@ func (c *SyncPushCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	return e.syncReport("push", c.Remote, results, warnings)
+	return syncReport(o, "push", c.Remote, results, warnings)
 }

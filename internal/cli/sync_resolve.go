@@ -1,6 +1,9 @@
 package cli
 
-import "github.com/orc-state/orc-state/internal/refsync"
+import (
+	"github.com/orc-state/orc-state/internal/refsync"
+	"github.com/orc-state/orc-state/internal/selection"
+)
 
 // SyncResolveCmd is `sync resolve`.
 type SyncResolveCmd struct {
@@ -11,12 +14,12 @@ type SyncResolveCmd struct {
 }
 
 // Run keeps one side of a diverged session.
-func (c *SyncResolveCmd) Run(e *Env) error {
-	s, err := e.syncer(c.Remote)
+func (c *SyncResolveCmd) Run(o *Streams, where *selection.Where, txn *Txn) error {
+	s, err := txn.syncer(c.Remote)
 	if err != nil {
 		return err
 	}
-	key, err := e.syncKey(s, c.Key)
+	key, err := syncKey(where, s, c.Key)
 	if err != nil {
 		return err
 	}
@@ -24,5 +27,5 @@ func (c *SyncResolveCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	return e.syncReport("resolve", c.Remote, []refsync.Result{r}, warnings)
+	return syncReport(o, "resolve", c.Remote, []refsync.Result{r}, warnings)
 }

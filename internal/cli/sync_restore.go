@@ -11,8 +11,8 @@ type SyncRestoreCmd struct {
 
 // Run makes an archived side the session's state again, as a local change
 // the next push publishes.
-func (c *SyncRestoreCmd) Run(e *Env) error {
-	s, err := e.syncer(c.Remote)
+func (c *SyncRestoreCmd) Run(o *Streams, txn *Txn) error {
+	s, err := txn.syncer(c.Remote)
 	if err != nil {
 		return err
 	}
@@ -20,5 +20,5 @@ func (c *SyncRestoreCmd) Run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	return e.syncReport("restore", c.Remote, []refsync.Result{r}, notes)
+	return syncReport(o, "restore", c.Remote, []refsync.Result{r}, notes)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/selection"
 )
 
 // SyncStatusCmd is `sync status`.
@@ -17,12 +18,12 @@ type SyncStatusCmd struct {
 
 // Run prints each session's state against the remote, then the archives.
 // It is a query: exit 0 whatever the states.
-func (c *SyncStatusCmd) Run(e *Env) error {
-	s, err := e.syncer(c.Remote)
+func (c *SyncStatusCmd) Run(o *Streams, where *selection.Where, txn *Txn) error {
+	s, err := txn.syncer(c.Remote)
 	if err != nil {
 		return err
 	}
-	key, err := e.syncKey(s, c.Key)
+	key, err := syncKey(where, s, c.Key)
 	if err != nil {
 		return err
 	}
@@ -37,13 +38,13 @@ func (c *SyncStatusCmd) Run(e *Env) error {
 			out[r.Name] = r.State
 		}
 		b, _ := json.MarshalIndent(out, "", "  ")
-		fmt.Fprintln(e.Stdout, string(b))
+		fmt.Fprintln(o.Stdout, string(b))
 		return nil
 	}
 	for _, r := range rows {
-		fmt.Fprintf(e.Stdout, "%s\t%s\n", safetext.Escape(r.Name), safetext.Escape(r.State))
+		fmt.Fprintf(o.Stdout, "%s\t%s\n", safetext.Escape(r.Name), safetext.Escape(r.State))
 		for _, x := range r.Extra {
-			fmt.Fprintln(e.Stdout, x)
+			fmt.Fprintln(o.Stdout, x)
 		}
 	}
 	return nil

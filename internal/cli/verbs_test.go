@@ -5,11 +5,14 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/orc-state/orc-state/internal/environ"
 )
 
 // TestVerbList checks the one list: words are unique, every two-word verb
@@ -50,6 +53,35 @@ func TestVerbList(t *testing.T) {
 	for i, v := range verbs {
 		if v.flags == nil && (i+1 == len(verbs) || !strings.HasPrefix(verbs[i+1].words, v.words+" ")) {
 			t.Errorf("family %q has no verb", v.words)
+		}
+	}
+}
+
+// TestVerbsRunOnBoundValues: every verb's Run asks only for values bind
+// makes (kong would refuse any other after the parse, at run time), each
+// type once, and returns an error.
+func TestVerbsRunOnBoundValues(t *testing.T) {
+	bound := map[reflect.Type]bool{}
+	for _, v := range bind(Process{}.settled(), io.Discard, io.Discard, plainGlobals(), "", "") {
+		bound[reflect.TypeOf(v)] = true
+	}
+	for _, v := range verbs {
+		if v.flags == nil {
+			continue
+		}
+		m, ok := reflect.PointerTo(reflect.TypeOf(v.flags)).MethodByName("Run")
+		if !ok {
+			continue // TestVerbList says so
+		}
+		seen := map[reflect.Type]bool{}
+		for i := 1; i < m.Type.NumIn(); i++ { // In(0) is the receiver
+			if p := m.Type.In(i); !bound[p] || seen[p] {
+				t.Errorf("%q: Run takes %v, which bind does not make once", v.words, p)
+			}
+			seen[m.Type.In(i)] = true
+		}
+		if m.Type.NumOut() != 1 || m.Type.Out(0) != reflect.TypeFor[error]() {
+			t.Errorf("%q: Run returns %v, want error", v.words, m.Type)
 		}
 	}
 }
@@ -210,5 +242,24 @@ func TestEnumsFor(t *testing.T) {
 	}
 	if got := enumsFor(grammar("", "")); len(got) != len(enums) {
 		t.Errorf("whole grammar: %d of %d value lists", len(got), len(enums))
+	}
+}
+
+// TestStateDirIsFoundOnlyWhenAsked: bind gives every verb a StateDir, but
+// the state dir is resolved only when a verb asks for it. With
+// $ORC_STATE_DIR unusable, the verbs that never ask still run; one that
+// asks is refused, naming the variable.
+func TestStateDirIsFoundOnlyWhenAsked(t *testing.T) {
+	home := t.TempDir()
+	env := environ.List{"ORC_STATE_DIR=relative", "HOME=" + home}
+	for _, args := range [][]string{{"version"}, {"completion", "fish"}, {"install", "--dry-run"}} {
+		var out, errs bytes.Buffer
+		if code := Run(Process{Args: args, Stdout: &out, Stderr: &errs, Environ: env, Dir: home}); code != 0 || out.Len() == 0 {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want it to run without a state dir", args, code, out.String(), errs.String())
+		}
+	}
+	var out, errs bytes.Buffer
+	if code := Run(Process{Args: []string{"sessions"}, Stdout: &out, Stderr: &errs, Environ: env, Dir: home}); code == 0 || !strings.Contains(errs.String(), "ORC_STATE_DIR") {
+		t.Errorf("sessions: exit %d, stderr %q; want it refused for $ORC_STATE_DIR", code, errs.String())
 	}
 }

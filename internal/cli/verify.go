@@ -5,6 +5,7 @@ import (
 
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/verify"
 )
 
@@ -16,16 +17,16 @@ type VerifyCmd struct {
 }
 
 // Run checks one session (verify.Full) and lists each problem.
-func (c *VerifyCmd) Run(e *Env) error {
+func (c *VerifyCmd) Run(o *Streams, w *World, where *selection.Where) error {
 	key := c.Key
 	if key == "" {
 		key = c.Branch
 	}
-	d, reg, s, err := e.Session(key)
+	d, reg, s, err := where.Session(key)
 	if err != nil {
 		return err
 	}
-	findings, err := verify.Full(d, reg, s, e.now(), e.proc.Environ)
+	findings, err := verify.Full(d, reg, s, w.now(), w.proc.Environ)
 	if err != nil {
 		return err
 	}
@@ -34,12 +35,12 @@ func (c *VerifyCmd) Run(e *Env) error {
 		if findings == nil {
 			findings = []verify.Finding{}
 		}
-		if err := printJSON(e, map[string]any{"sessionId": s.SessionID, "ok": problems == 0, "findings": findings}, "  "); err != nil {
+		if err := printJSON(o.Stdout, map[string]any{"sessionId": s.SessionID, "ok": problems == 0, "findings": findings}, "  "); err != nil {
 			return err
 		}
 	} else {
 		for _, f := range findings {
-			fmt.Fprintf(e.Stdout, "%s: %s\n  next: %s\n", f.Code, safetext.Escape(f.Message), safetext.Escape(f.Next))
+			fmt.Fprintf(o.Stdout, "%s: %s\n  next: %s\n", f.Code, safetext.Escape(f.Message), safetext.Escape(f.Next))
 		}
 	}
 	if problems > 0 {

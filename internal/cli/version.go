@@ -11,7 +11,7 @@ type VersionCmd struct{}
 
 // Run prints one line: the release, then the module version, VCS revision
 // and Go version the build info carries (see version.Describe).
-func (c *VersionCmd) Run(e *Env) error {
-	_, err := fmt.Fprintln(e.Stdout, version.Line())
+func (c *VersionCmd) Run(o *Streams) error {
+	_, err := fmt.Fprintln(o.Stdout, version.Line())
 	return err
 }

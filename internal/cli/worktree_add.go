@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/orc-state/orc-state/internal/fault"
+	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/internal/worktrees"
 )
@@ -19,17 +20,17 @@ type WorktreeAddCmd struct {
 // Run asks git for the new worktree (before any lock), then binds it to
 // the session under the lock (worktrees.Run.Add) and prints its row as
 // worktree list does.
-func (c *WorktreeAddCmd) Run(e *Env) error {
+func (c *WorktreeAddCmd) Run(o *Streams, w *World, where *selection.Where, txn *Txn) error {
 	if err := worktrees.CheckAgent(c.Agent); err != nil {
 		return err
 	}
 	if err := textin.SingleLine("PATH", c.Path); err != nil {
 		return fault.Usagef("%v", err).WithHint("name the worktree's folder on one line")
 	}
-	e.sessionFlag = c.Session // --session, else the session selected here
-	row, err := e.worktreeRun().Add(worktrees.NewWorktree{Path: e.abs(c.Path), Commit: c.Commit, NewBranch: c.NewBranch, Detach: c.Detach, Agent: c.Agent})
+	where.Flag = c.Session // --session, else the session selected here
+	row, err := txn.worktrees().Add(worktrees.NewWorktree{Path: w.abs(c.Path), Commit: c.Commit, NewBranch: c.NewBranch, Detach: c.Detach, Agent: c.Agent})
 	if err != nil {
 		return err
 	}
-	return e.printRow(row)
+	return printRow(o, row)
 }

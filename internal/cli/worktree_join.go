@@ -10,13 +10,13 @@ type WorktreeJoinCmd struct {
 
 // Run binds the linked worktree it runs in to the session, under the
 // lock (worktrees.Run.Join), and prints its row as worktree list does.
-func (c *WorktreeJoinCmd) Run(e *Env) error {
+func (c *WorktreeJoinCmd) Run(o *Streams, txn *Txn) error {
 	if err := worktrees.CheckAgent(c.Agent); err != nil {
 		return err
 	}
-	row, err := e.worktreeRun().Join(c.Session, c.Agent)
+	row, err := txn.worktrees().Join(c.Session, c.Agent)
 	if err != nil {
 		return err
 	}
-	return e.printRow(row)
+	return printRow(o, row)
 }

@@ -10,14 +10,14 @@ type WorktreeLeaveCmd struct {
 // Run removes the binding of the worktree (never the worktree), under the
 // lock (worktrees.Run.Leave), and prints what it unbound. A worktree
 // bound to nothing is left as it is: exit 0, saying so.
-func (c *WorktreeLeaveCmd) Run(e *Env) error {
-	left, path, err := e.worktreeRun().Leave(e.abs(c.Path))
+func (c *WorktreeLeaveCmd) Run(o *Streams, w *World, txn *Txn) error {
+	left, path, err := txn.worktrees().Leave(w.abs(c.Path))
 	if err != nil {
 		return err
 	}
 	if left == nil {
-		e.warn("%s is bound to no session; nothing to do", safetext.Escape(path))
+		o.warn("%s is bound to no session; nothing to do", safetext.Escape(path))
 		return nil
 	}
-	return e.printLeft(left)
+	return printLeft(o, left)
 }

@@ -16,23 +16,23 @@ type WorktreeListCmd struct {
 // Run lists the repository's worktrees with the session each selects, its
 // bound agent and the slices that agent holds (worktrees.List), as TSV or
 // JSON.
-func (c *WorktreeListCmd) Run(e *Env) error {
-	d, err := e.Dir()
+func (c *WorktreeListCmd) Run(o *Streams, w *World, sd *StateDir) error {
+	d, err := sd.Dir()
 	if err != nil {
 		return err
 	}
-	rows, err := worktrees.List(d, e.now())
+	rows, err := worktrees.List(d, w.now())
 	if err != nil {
 		return err
 	}
 	if c.JSON {
-		return printJSON(e, rows, "  ")
+		return printJSON(o.Stdout, rows, "  ")
 	}
 	var b strings.Builder
 	printHeader(&b, c.Header, "path", "branch", "session", "agent", "claims")
 	for _, r := range rows {
 		b.WriteString(r.Text() + "\n")
 	}
-	_, err = fmt.Fprint(e.Stdout, b.String())
+	_, err = fmt.Fprint(o.Stdout, b.String())
 	return err
 }

@@ -11,13 +11,13 @@ type WorktreeRemoveCmd struct {
 // Run removes the worktree with git, then its binding
 // (worktrees.Run.Remove; refused while its agent holds live claims,
 // unless --force), and prints what it unbound.
-func (c *WorktreeRemoveCmd) Run(e *Env) error {
+func (c *WorktreeRemoveCmd) Run(o *Streams, w *World, txn *Txn) error {
 	if c.Path == "" {
 		return fault.Usagef("PATH is empty").WithHint("name the linked worktree to remove")
 	}
-	left, err := e.worktreeRun().Remove(e.abs(c.Path), c.Force)
+	left, err := txn.worktrees().Remove(w.abs(c.Path), c.Force)
 	if err != nil || left == nil {
 		return err // nil and no error: removed, it was bound to no session
 	}
-	return e.printLeft(left)
+	return printLeft(o, left)
 }
