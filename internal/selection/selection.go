@@ -18,7 +18,7 @@
 // bumps updatedAt, regenerates the mirror and journals.
 //
 // It reads the run through Where (plain values and functions), never the
-// CLI's Env; Run builds a Where from the run's plain values for a package
+// CLI's own types; Run builds a Where from the run's plain values for a package
 // that decides a verb's whole answer (internal/resume), and Where.Agent
 // says who the run's agent is. It imports state, registry, slices,
 // binding, gitx and the leaf packages below them (fault, safetext,

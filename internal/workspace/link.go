@@ -7,7 +7,7 @@
 // sessions lists and resume shows), are package selection's.
 //
 // It reads the run through Run (plain values and functions), never the
-// CLI's Env. It imports selection, state, gitx, registry and leaf
+// CLI's own types. It imports selection, state, gitx, registry and leaf
 // packages; internal/cli imports it, and nothing below the CLI does.
 package workspace
 

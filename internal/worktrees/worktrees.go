@@ -11,7 +11,7 @@
 // The file format, .orc/worktrees.json, is package binding's; git's side
 // (listing, adding and removing worktrees) is package gitx's; which
 // session a run selects is package selection's. It reads the run through
-// Run (plain values and functions), never the CLI's Env; the verbs parse
+// Run (plain values and functions), never the CLI's own types; the verbs parse
 // their flags, call one function here and print what it returns. It
 // imports selection, verify, state, binding, gitx, registry, slices,
 // journal and leaf packages; internal/cli imports it, and nothing below
