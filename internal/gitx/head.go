@@ -46,7 +46,7 @@ func (r *Repo) Head() (Head, error) {
 		return Head{}, err
 	}
 	h.SHA = id
-	c, err := objs.commit(id)
+	c, err := r.commit(id)
 	if err != nil {
 		return Head{}, fmt.Errorf("read HEAD commit %s: %w", id, err)
 	}

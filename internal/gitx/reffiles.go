@@ -264,3 +264,22 @@ func (l Layout) hasLooseObject(id string) bool {
 func isLowerObjectID(s string) bool {
 	return isObjectID(s) && strings.ToLower(s) == s
 }
+
+// headGuess is the commit the files of the current work tree's HEAD name:
+// a detached HEAD's id, else its branch's (Layout.BranchSHA: the loose
+// ref, else packed-refs). A guess, to read ahead: what HEAD is stays git
+// status's to say.
+func (l Layout) headGuess() (string, bool) {
+	b, err := readSmall(filepath.Join(l.GitDir, "HEAD"), 256)
+	if err != nil {
+		return "", false
+	}
+	if s := strings.TrimSpace(string(b)); isObjectID(s) {
+		return strings.ToLower(s), true
+	}
+	branch, detached, err := parseHEAD(b)
+	if err != nil || detached {
+		return "", false
+	}
+	return l.BranchSHA(branch)
+}
