@@ -108,6 +108,20 @@ func (r *Repo) CheckClaim(claim string) Claim {
 		c.State = ClaimNotCommit
 		return c
 	}
+	if full := strings.ToLower(claim); isObjectID(full) {
+		// A full id names that object, whatever the refs (git reads it
+		// so): the object files answer when they hold it.
+		if files := r.objectFiles(); files != nil {
+			if kind, _, err := files.read(full); err == nil {
+				if kind != "commit" {
+					c.State = ClaimNotCommit
+					return c
+				}
+				c.Full, c.State = full, ClaimCommit
+				return c
+			}
+		}
+	}
 	objs, err := r.objects()
 	if err != nil {
 		c.State, c.Reason = ClaimUnknown, err.Error()
