@@ -51,6 +51,7 @@ import (
 const (
 	maxObjectBytes = 4 << 20 // an object (or delta base) larger than this is git's to read
 	maxDeltaDepth  = 512     // git's default chain depth is 50
+	maxBucketRead  = 512     // ids of one first byte read at once; more are probed one by one
 )
 
 // objectFiles reads objects from one object directory.
@@ -73,6 +74,7 @@ type pack struct {
 	hashLen   int
 	count     uint32
 	fanout    [256]uint32
+	bucket    uint32 // ids of one first byte read at once up to this many (maxBucketRead)
 }
 
 // errNotHere is the object files' "ask git": the object is not one this
@@ -253,7 +255,7 @@ func (p *pack) open() {
 	if p.opened {
 		return
 	}
-	p.opened, p.bad = true, true
+	p.opened, p.bad, p.bucket = true, true, maxBucketRead
 	idx, err := os.Open(p.name + ".idx")
 	if err != nil {
 		return
@@ -305,15 +307,33 @@ func (p *pack) lookup(raw []byte) (off int64, ok bool, err error) {
 	if lo == hi {
 		return 0, false, nil
 	}
-	names := make([]byte, int(hi-lo)*p.hashLen)
+	// The ids starting with raw's first byte: read at once when few (a
+	// repository of up to about 100,000 objects), else one per probe.
 	base := int64(8 + 256*4)
-	if _, err := p.idx.ReadAt(names, base+int64(lo)*int64(p.hashLen)); err != nil {
-		return 0, false, errNotHere
+	first := base + int64(lo)*int64(p.hashLen)
+	var names []byte
+	if hi-lo <= p.bucket {
+		names = make([]byte, int(hi-lo)*p.hashLen)
+		if _, err := p.idx.ReadAt(names, first); err != nil {
+			return 0, false, errNotHere
+		}
+	}
+	probe := make([]byte, p.hashLen)
+	name := func(m int) ([]byte, error) {
+		if names != nil {
+			return names[m*p.hashLen : (m+1)*p.hashLen], nil
+		}
+		_, err := p.idx.ReadAt(probe, first+int64(m)*int64(p.hashLen))
+		return probe, err
 	}
 	i, j := 0, int(hi-lo) // binary search in [i, j)
 	for i < j {
 		m := (i + j) / 2
-		switch c := bytes.Compare(names[m*p.hashLen:(m+1)*p.hashLen], raw); {
+		id, err := name(m)
+		if err != nil {
+			return 0, false, errNotHere
+		}
+		switch c := bytes.Compare(id, raw); {
 		case c == 0:
 			i, j = m, -1
 		case c < 0:

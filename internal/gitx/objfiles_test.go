@@ -129,12 +129,19 @@ func TestObjectFilesReadWhatGitReads(t *testing.T) {
 				t.Fatal("the object files are not read in a plain repository")
 			}
 			want := gitObjects(t, dir)
-			for id, obj := range want {
-				kind, data, err := files.read(id)
-				if err != nil || kind != obj[0] || string(data) != obj[1] {
-					t.Fatalf("read %s = %s %q, %v; git cat-file says %s %q", id, kind, data, err, obj[0], obj[1])
+			readAll := func(how string) {
+				for id, obj := range want {
+					kind, data, err := files.read(id)
+					if err != nil || kind != obj[0] || string(data) != obj[1] {
+						t.Fatalf("%s: read %s = %s %q, %v; git cat-file says %s %q", how, id, kind, data, err, obj[0], obj[1])
+					}
 				}
 			}
+			readAll("ids read by first byte")
+			for _, p := range files.packs {
+				p.bucket = 0 // as in a repository of millions of objects
+			}
+			readAll("ids probed one by one")
 			if r.objs != nil {
 				t.Error("git cat-file was started")
 			}
