@@ -287,3 +287,29 @@ func TestObserveReadsNoObjectThroughGit(t *testing.T) {
 		})
 	}
 }
+
+// TestObserveWhenGitStatusFailsAsksGitForHead: when git status fails (a
+// broken index) HEAD read ahead from the files is no answer: git is asked
+// for it, as it was before the files were read, and the dirty list is
+// unknown with git's reason.
+func TestObserveWhenGitStatusFailsAsksGitForHead(t *testing.T) {
+	t.Parallel()
+	dir := initRepo(t)
+	manyCommits(t, dir, 3)
+	mustGit(t, dir, "gc", "-q")
+	if err := os.WriteFile(filepath.Join(dir, ".git", "index"), []byte("not an index"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runGit(t, dir, nil, "status"); err == nil {
+		t.Fatal("git status succeeded on a broken index; the test needs it to fail")
+	}
+	r := mustOpen(t, dir)
+	o := r.ObserveBranchLast(context.Background(), "main", 2)
+	want := mustGit(t, dir, "rev-parse", "HEAD")
+	if o.HeadErr != "" || o.Head.SHA != want || o.Head.Branch != "main" || o.Head.Subject != "commit 2" || len(o.Log) != 2 {
+		t.Errorf("head %+v, log %+v (%s); git says %s, commit 2", o.Head, o.Log, o.HeadErr, want)
+	}
+	if o.Dirty.Known || !strings.Contains(o.Dirty.Reason, "index") {
+		t.Errorf("dirty %+v; want unknown, with git's reason", o.Dirty)
+	}
+}
