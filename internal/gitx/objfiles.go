@@ -211,6 +211,31 @@ func hashesTo(kind string, data, raw []byte) bool {
 	return bytes.Equal(h.Sum(nil), raw)
 }
 
+// has reports whether id (full, lower-case hex) is an object here as git
+// tests it, without fetching: a loose object, or an id a pack's index
+// lists, its pack file beside it. Its content is not read.
+func (o *objectFiles) has(id string) bool {
+	if !isLowerObjectID(id) {
+		return false
+	}
+	if _, err := os.Lstat(filepath.Join(o.dir, id[:2], id[2:])); err == nil {
+		return true
+	}
+	raw, err := hex.DecodeString(id)
+	if err != nil {
+		return false
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.listPacks()
+	for _, p := range o.packs {
+		if _, ok, err := p.lookup(raw); err == nil && ok {
+			return true
+		}
+	}
+	return false
+}
+
 // listPacks finds objects/pack/*.idx once (each with its .pack).
 func (o *objectFiles) listPacks() {
 	if o.listed {
