@@ -138,7 +138,7 @@ func render(c config, m machine, rs []result) string {
 		"and its waited-for children (git for the git-bound verbs); Peak RSS is the process's maximum resident set in one more run under a small probe "+
 		"(a process started from Go inherits its parent's high-water mark; the probe's own, about 1-2 MiB, is included, as the floor's row shows). "+
 		"fsyncs and procs are what orc-state counted itself in the case's untimed runs (warm-up and the peak-RSS run; ORC_COUNT_FILE): the fsyncs it issued and the processes it started, as fewest–most; a mutation's target is ≤ 2 fsyncs. "+
-		"× floor is the median over the floor's median on the same fixture (for the git-bound verbs: over git status's); "+
+		"× floor is the median over the floor's median on the same fixture (for the git-bound verbs and git status: over the git floor's); "+
 		"× 1 session is the median over the same case's median on the 1-session fixture.\n", pass, over)
 	return b.String()
 }

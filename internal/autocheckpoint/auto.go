@@ -22,19 +22,25 @@ import (
 // is written as unknown (why), never as a clean tree. What the repository
 // holds is not input the user can take back: a commit subject or a file
 // name shaped like a credential is written redacted, so the checkpoint
-// (and the hook that writes it) still works.
+// (and the hook that writes it) still works. Of the dirty paths only the
+// ones the section can show are kept (and redacted), with the count of
+// all: a large work tree's hundreds are not scanned for nothing.
 func FromGit(g verify.Reality) checkpoint.Auto {
 	a := gitFacts(g)
 	a.HeadState, a.HeadSubject = secrets.Redact(a.HeadState), secrets.Redact(a.HeadSubject)
 	if a.DirtyPaths != nil {
-		paths := make([]string, len(a.DirtyPaths))
-		for i, p := range a.DirtyPaths {
+		paths := make([]string, min(len(a.DirtyPaths), ShownPaths))
+		for i, p := range a.DirtyPaths[:len(paths)] {
 			paths[i] = secrets.Redact(p)
 		}
 		a.DirtyPaths = paths
 	}
 	return a
 }
+
+// ShownPaths is how many dirty paths checkpoint.RenderAuto shows (the
+// count says how many more there are).
+const ShownPaths = 5
 
 func gitFacts(g verify.Reality) checkpoint.Auto {
 	var a checkpoint.Auto

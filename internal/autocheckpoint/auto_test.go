@@ -2,10 +2,13 @@ package autocheckpoint
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/internal/gitx"
+	"github.com/orc-state/orc-state/internal/secrets"
 	"github.com/orc-state/orc-state/internal/verify"
 )
 
@@ -39,5 +42,36 @@ func TestFromGit(t *testing.T) {
 	a := FromGit(verify.Reality{HeadOK: true, Head: gitx.Head{SHA: sha}, Dirty: gitx.Dirty{Known: true}, Paths: []string{"ok.go", key + ".txt"}})
 	if a.DirtyCount != 2 || a.DirtyPaths[0] != "ok.go" || strings.Contains(a.DirtyPaths[1], key) {
 		t.Fatalf("dirty paths %q (%d)", a.DirtyPaths, a.DirtyCount)
+	}
+}
+
+// TestFromGitKeepsWhatTheSectionShows: with more dirty paths than the
+// section shows, only those are kept (and redacted), and the section
+// renders exactly as it would from all of them redacted: the count of all,
+// the first ones, how many more.
+func TestFromGitKeepsWhatTheSectionShows(t *testing.T) {
+	key := "AK" + "IA" + strings.Repeat("Q", 16)
+	sha := strings.Repeat("a", 40)
+	for _, n := range []int{0, 1, ShownPaths - 1, ShownPaths, ShownPaths + 1, 300} {
+		var paths []string
+		for i := 0; i < n; i++ {
+			paths = append(paths, fmt.Sprintf("dir/%s-%03d.txt", key, i))
+		}
+		g := verify.Reality{HeadOK: true, Head: gitx.Head{SHA: sha, Subject: "s"}, Dirty: gitx.Dirty{Known: true}, Paths: paths}
+		a := FromGit(g)
+		if a.DirtyCount != n || len(a.DirtyPaths) != min(n, ShownPaths) {
+			t.Fatalf("%d paths: count %d, kept %d", n, a.DirtyCount, len(a.DirtyPaths))
+		}
+		all := gitFacts(g)
+		for i, p := range all.DirtyPaths {
+			all.DirtyPaths[i] = secrets.Redact(p)
+		}
+		all.HeadSubject = secrets.Redact(all.HeadSubject)
+		if got, want := string(checkpoint.RenderAuto(a)), string(checkpoint.RenderAuto(all)); got != want {
+			t.Errorf("%d paths: the section is\n%s\nfrom all of them\n%s", n, got, want)
+		}
+		if strings.Contains(string(checkpoint.RenderAuto(a)), key) {
+			t.Errorf("%d paths: a credential is shown", n)
+		}
 	}
 }

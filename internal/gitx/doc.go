@@ -4,7 +4,7 @@
 // exist", ancestry) is what git says in the same place and environment, or
 // an explicit unknown with git's reason.
 //
-// It owns four things:
+// It owns five things:
 //
 //   - Discovery (Discover, Layout), without running git: git's own set-up
 //     rules (GIT_DIR, GIT_WORK_TREE, GIT_COMMON_DIR, a .git dir or gitfile,
@@ -16,10 +16,15 @@
 //     answer, and asked of git otherwise (reffiles.go): the refs under
 //     refs/orc/ or refs/heads/ (Layout.ListRefs, Repo.Branches, "none"
 //     for Layout.ListRefMessages) and one branch (Repo.BranchHead).
+//   - Commits read from the object files where they give git's exact
+//     answer (objfiles.go): loose objects and packs, each object checked
+//     to hash to its id, only where the ref files answer for git and no
+//     replace ref exists; git cat-file otherwise.
 //   - Questions answered by git itself (Open, Repo): HEAD and the dirty
 //     list from one `git status --porcelain=v2 --branch -z` (Repo.Status,
-//     Repo.ObserveBranch; Repo.ObserveBranchLast stops the object reader
-//     beside it), objects through one `git cat-file --batch`
+//     Repo.ObserveBranch, which reads HEAD's commit and log beside it;
+//     Repo.ObserveBranchLast stops the object reader then), objects the
+//     files cannot give through one `git cat-file --batch`
 //     process (Repo.Head, Repo.CheckClaim, Repo.Log, Repo.CommitsBetween),
 //     refs through `git for-each-ref` (Repo.Merged; Repo.Branches when
 //     the files cannot answer). Every such command runs with every

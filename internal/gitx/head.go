@@ -46,7 +46,7 @@ func (r *Repo) Head() (Head, error) {
 		return Head{}, err
 	}
 	h.SHA = id
-	c, err := objs.commit(id)
+	c, err := r.commit(id)
 	if err != nil {
 		return Head{}, fmt.Errorf("read HEAD commit %s: %w", id, err)
 	}
@@ -107,6 +107,20 @@ func (r *Repo) CheckClaim(claim string) Claim {
 	if !IsClaim(claim) {
 		c.State = ClaimNotCommit
 		return c
+	}
+	if full := strings.ToLower(claim); isObjectID(full) {
+		// A full id names that object, whatever the refs (git reads it
+		// so): the object files answer when they hold it.
+		if files := r.objectFiles(); files != nil {
+			if kind, _, err := files.read(full); err == nil {
+				if kind != "commit" {
+					c.State = ClaimNotCommit
+					return c
+				}
+				c.Full, c.State = full, ClaimCommit
+				return c
+			}
+		}
 	}
 	objs, err := r.objects()
 	if err != nil {

@@ -34,11 +34,7 @@ func (r *Repo) LogFrom(id string, n int) ([]Commit, error) {
 	if n <= 0 {
 		return out, nil
 	}
-	objs, err := r.objects()
-	if err != nil {
-		return nil, err
-	}
-	start, err := objs.commit(id)
+	start, err := r.commit(id)
 	if err != nil {
 		return nil, fmt.Errorf("log: %w", err)
 	}
@@ -54,7 +50,7 @@ func (r *Repo) LogFrom(id string, n int) ([]Commit, error) {
 				continue
 			}
 			seen[p] = true
-			pc, err := objs.commit(p)
+			pc, err := r.commit(p)
 			if errors.Is(err, errMissing) {
 				continue // a missing parent ends that line
 			}

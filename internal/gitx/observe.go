@@ -86,20 +86,53 @@ func (r *Repo) observe(ctx context.Context, branch string, n int, last bool) Obs
 	return o
 }
 
-// beside is what was read through cat-file while git status ran in the
-// current work tree: HEAD with its subject and the log from it. It is
-// used only when git status names the same commit.
+// beside is what was read while git status ran in the current work tree:
+// HEAD with its subject and the log from it. It is used only when git
+// status names the same commit.
 type beside struct {
 	head   Head
 	err    error // HEAD could not be read
 	log    []Commit
 	logged bool // log is the answer for head (n commits asked for)
+	// guess: head is only the commit HEAD's files name, read ahead
+	// (Layout.headGuess), good for nothing git status does not confirm.
+	guess bool
 }
 
 // read reads HEAD, its subject and, when n > 0, its last n commits.
+// Where the object files are read by hand (objfiles.go), no git process
+// is started for it: the commit HEAD's files name is read ahead (a
+// guess, for git status to confirm). Otherwise git says HEAD (readGit).
 func (b *beside) read(r *Repo, n int) {
+	if r.objectFiles() == nil {
+		b.readGit(r, n)
+		return
+	}
+	b.guess = true
+	id, ok := r.layout.headGuess()
+	if !ok {
+		return
+	}
+	c, err := r.commit(id)
+	if err != nil {
+		return
+	}
+	b.head = Head{SHA: c.ID, Subject: c.Subject}
+	b.readLog(r, n)
+}
+
+// readGit asks git for HEAD, its subject and its log.
+func (b *beside) readGit(r *Repo, n int) {
 	b.head, b.err = r.Head()
-	if b.err != nil || b.head.Unborn || n <= 0 {
+	if b.err != nil || b.head.Unborn {
+		return
+	}
+	b.readLog(r, n)
+}
+
+// readLog reads the last n commits from b.head.
+func (b *beside) readLog(r *Repo, n int) {
+	if n <= 0 {
 		return
 	}
 	if log, err := r.LogFrom(b.head.SHA, n); err == nil {
@@ -109,9 +142,9 @@ func (b *beside) read(r *Repo, n int) {
 
 // observeWorktree reads HEAD and the dirty list of the work tree w. In the
 // current work tree, git status, a subprocess started first, runs while
-// HEAD, its subject and its log are read through cat-file (on a large tree
-// status is most of the cost); with last the reader is stopped then,
-// before status ends.
+// HEAD, its subject and its log are read (beside.read: from the object
+// files, else through cat-file; on a large tree status is most of the
+// cost); with last the reader is stopped then, before status ends.
 func (r *Repo) observeWorktree(ctx context.Context, o *Observation, w Worktree, n int, last bool) {
 	var st Status
 	var err error
@@ -138,8 +171,13 @@ func (r *Repo) observeWorktree(ctx context.Context, o *Observation, w Worktree, 
 	}
 	head := st.Head
 	if err != nil || st.TimedOut {
-		// HEAD from git status is unknown; the read beside it may still
-		// have answered (a timeout), otherwise HEAD is unknown too.
+		// HEAD from git status is unknown; git asked beside it may still
+		// have answered (a timeout), otherwise HEAD is unknown too. A
+		// guess is no answer: git is asked now.
+		if w.Current && pre.guess {
+			pre = beside{}
+			pre.readGit(r, n)
+		}
 		if !w.Current || pre.err != nil {
 			o.HeadErr = o.Dirty.Reason
 			if pre.err != nil {
@@ -175,13 +213,8 @@ func (r *Repo) fillCommit(o *Observation, n int, have beside) {
 		o.Log = have.log
 		return
 	}
-	objs, err := r.objects()
-	if err != nil {
-		o.HeadErr = err.Error()
-		return
-	}
 	if !subject && o.Head.Subject == "" {
-		c, err := objs.commit(o.Head.SHA)
+		c, err := r.commit(o.Head.SHA)
 		if err != nil && !errors.Is(err, errMissing) {
 			o.HeadErr = fmt.Sprintf("read commit %s: %v", o.Head.SHA, err)
 			return
@@ -196,11 +229,7 @@ func (r *Repo) fillCommit(o *Observation, n int, have beside) {
 // Commit returns the commit with the full id, ok false when it is not a
 // commit of this repository.
 func (r *Repo) Commit(id string) (Commit, bool) {
-	objs, err := r.objects()
-	if err != nil {
-		return Commit{}, false
-	}
-	c, err := objs.commit(id)
+	c, err := r.commit(id)
 	if err != nil {
 		return Commit{}, false
 	}

@@ -32,27 +32,31 @@ func ParsePorcelainV2(out []byte) ([]StatusEntry, error) {
 }
 
 // ParseStatus is ParsePorcelainV2 that also reads the branch headers.
+// The output is copied once; every path is a part of that copy.
 func ParseStatus(out []byte) (BranchHeader, []StatusEntry, error) {
 	var h BranchHeader
 	var oidSeen, headSeen bool
-	var entries []StatusEntry
-	rest := out
+	rest := string(out)
+	entries := make([]StatusEntry, 0, bytes.Count(out, []byte{0})) // records, headers included
 	next := func() (string, bool) {
-		if len(rest) == 0 {
+		if rest == "" {
 			return "", false
 		}
 		rec := rest
-		if i := bytes.IndexByte(rest, 0); i >= 0 {
+		if i := strings.IndexByte(rest, 0); i >= 0 {
 			rec, rest = rest[:i], rest[i+1:]
 		} else {
-			rest = nil
+			rest = ""
 		}
-		return string(rec), true
+		return rec, true
 	}
 	for {
 		rec, ok := next()
 		if !ok {
 			h.Seen = oidSeen && headSeen
+			if len(entries) == 0 {
+				entries = nil
+			}
 			return h, entries, nil
 		}
 		if len(rec) < 2 || rec[1] != ' ' {
@@ -86,27 +90,27 @@ func ParseStatus(out []byte) (BranchHeader, []StatusEntry, error) {
 		case '?':
 			e = StatusEntry{Path: rec[2:], Code: "??"}
 		case '1': // 1 XY sub mH mI mW hH hI path
-			f := strings.SplitN(rec, " ", 9)
-			if len(f) != 9 {
+			xy, path, ok := cutFields(rec, 8)
+			if !ok {
 				return h, nil, fmt.Errorf("porcelain v2: short changed record %q", truncate(rec, 80))
 			}
-			e = StatusEntry{Path: f[8], Code: f[1]}
+			e = StatusEntry{Path: path, Code: xy}
 		case '2': // 2 XY sub mH mI mW hH hI Xscore path NUL origPath
-			f := strings.SplitN(rec, " ", 10)
-			if len(f) != 10 {
+			xy, path, ok := cutFields(rec, 9)
+			if !ok {
 				return h, nil, fmt.Errorf("porcelain v2: short rename record %q", truncate(rec, 80))
 			}
 			orig, ok := next()
 			if !ok || orig == "" {
-				return h, nil, fmt.Errorf("porcelain v2: rename of %q has no original path", truncate(f[9], 80))
+				return h, nil, fmt.Errorf("porcelain v2: rename of %q has no original path", truncate(path, 80))
 			}
-			e = StatusEntry{Path: f[9], OrigPath: orig, Code: f[1]}
+			e = StatusEntry{Path: path, OrigPath: orig, Code: xy}
 		case 'u': // u XY sub m1 m2 m3 mW h1 h2 h3 path
-			f := strings.SplitN(rec, " ", 11)
-			if len(f) != 11 {
+			xy, path, ok := cutFields(rec, 10)
+			if !ok {
 				return h, nil, fmt.Errorf("porcelain v2: short unmerged record %q", truncate(rec, 80))
 			}
-			e = StatusEntry{Path: f[10], Code: f[1]}
+			e = StatusEntry{Path: path, Code: xy}
 		default:
 			return h, nil, fmt.Errorf("porcelain v2: unknown record type %q", rec[:1])
 		}
@@ -118,6 +122,24 @@ func ParseStatus(out []byte) (BranchHeader, []StatusEntry, error) {
 		}
 		entries = append(entries, e)
 	}
+}
+
+// cutFields splits a record at its first n spaces: its second field (XY)
+// and what follows the n-th space (the path, which may hold spaces); ok
+// false when the record has fewer.
+func cutFields(rec string, n int) (xy, rest string, ok bool) {
+	at := 0
+	for i := 0; i < n; i++ {
+		j := strings.IndexByte(rec[at:], ' ')
+		if j < 0 {
+			return "", "", false
+		}
+		if i == 1 {
+			xy = rec[at : at+j]
+		}
+		at += j + 1
+	}
+	return xy, rec[at:], true
 }
 
 // validXY accepts the two status letters of porcelain v2 ('.' = unchanged).

@@ -38,10 +38,13 @@ import (
 //     garbage, another format's id), a name git would skip as invalid (a
 //     stale x.lock), a packed-refs line of any other shape, a file or
 //     directory that cannot be read;
-//   - a ref whose object is not a loose object here: git leaves out or
-//     fails on a ref to a missing object, and only a loose object is
-//     known to exist without git (an id of the other object format is
-//     never found, loose objects being named by their full id).
+//   - a ref whose object is neither a loose object here nor listed by the
+//     index of a pack here (whose pack file is there): git leaves out or
+//     fails on a ref to a missing object, and those are git's own tests
+//     that an object exists (objfiles.go reads the indexes; an id of the
+//     other object format is never found, objects being named by their
+//     full id). An alternate's object, or a partial clone's missing one,
+//     is git's to judge.
 //
 // The loose refs are read before packed-refs, as git reads them, so that
 // a concurrent git pack-refs, which writes packed-refs before it deletes
@@ -95,8 +98,10 @@ func (l Layout) refsFromFiles(prefix string) (refs map[string]string, ok bool) {
 			refs[name] = id
 		}
 	}
+	objs := l.objectFiles()
+	defer objs.close()
 	for _, id := range refs {
-		if !l.hasLooseObject(id) {
+		if !objs.has(id) {
 			return nil, false
 		}
 	}
@@ -129,7 +134,9 @@ func (l Layout) refFromFiles(name string) (id string, exists, ok bool) {
 	default:
 		return "", false, false
 	}
-	if !l.hasLooseObject(id) {
+	objs := l.objectFiles()
+	defer objs.close()
+	if !objs.has(id) {
 		return "", false, false
 	}
 	return id, true, true
@@ -249,18 +256,33 @@ func (l Layout) packedRefs(keep func(name string) bool) (refs map[string]string,
 	return refs, true
 }
 
-// hasLooseObject reports whether id is a loose object of the repository:
-// git's own test that an object exists is this stat.
-func (l Layout) hasLooseObject(id string) bool {
-	if !isLowerObjectID(id) {
-		return false
-	}
-	_, err := os.Lstat(filepath.Join(l.CommonDir, "objects", id[:2], id[2:]))
-	return err == nil
+// objectFiles is a reader of the repository's object files, for the
+// existence of objects (the caller closes it).
+func (l Layout) objectFiles() *objectFiles {
+	return &objectFiles{dir: filepath.Join(l.CommonDir, "objects")}
 }
 
 // isLowerObjectID reports whether s is a full object id in lower-case hex,
 // as git writes ids.
 func isLowerObjectID(s string) bool {
 	return isObjectID(s) && strings.ToLower(s) == s
+}
+
+// headGuess is the commit the files of the current work tree's HEAD name:
+// a detached HEAD's id, else its branch's (Layout.BranchSHA: the loose
+// ref, else packed-refs). A guess, to read ahead: what HEAD is stays git
+// status's to say.
+func (l Layout) headGuess() (string, bool) {
+	b, err := readSmall(filepath.Join(l.GitDir, "HEAD"), 256)
+	if err != nil {
+		return "", false
+	}
+	if s := strings.TrimSpace(string(b)); isObjectID(s) {
+		return strings.ToLower(s), true
+	}
+	branch, detached, err := parseHEAD(b)
+	if err != nil || detached {
+		return "", false
+	}
+	return l.BranchSHA(branch)
 }

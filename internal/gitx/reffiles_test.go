@@ -196,9 +196,18 @@ func TestRefsFromFiles(t *testing.T) {
 			writeFile(t, r.dir, ".git/refs/orc/sessions/a", strings.Repeat("1", len(r.one))+"\n")
 			return ""
 		}},
-		{name: "objects only in a pack", doubt: names[:1], names: names[1:2], setup: func(t *testing.T, r refsRepo) string {
+		{name: "objects only in a pack", files: both, names: names, setup: func(t *testing.T, r refsRepo) string {
 			mustGit(t, r.dir, "repack", "-adq")
 			mustGit(t, r.dir, "prune-packed")
+			return ""
+		}},
+		{name: "objects only in a pack whose pack file is gone", doubt: names[:1], names: names[1:2], setup: func(t *testing.T, r refsRepo) string {
+			mustGit(t, r.dir, "repack", "-adq")
+			mustGit(t, r.dir, "prune-packed")
+			packs, _ := filepath.Glob(filepath.Join(r.dir, ".git", "objects", "pack", "*.pack"))
+			for _, p := range packs {
+				os.Remove(p)
+			}
 			return ""
 		}},
 		{name: "a stale lock file (git skips it)", files: heads, names: []string{"refs/orc/sessions/a"}, setup: func(t *testing.T, r refsRepo) string {

@@ -1,6 +1,9 @@
 package gitx
 
 import (
+	"fmt"
+	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/orc-state/orc-state/internal/environ"
@@ -16,12 +19,19 @@ import (
 // a git program on PATH every question fails with "no git program on
 // PATH", which callers show as unknown; nothing is computed in its place.
 //
-// A Repo may keep one `git cat-file --batch` process; Close stops it.
+// Commits are read from the object files where that gives exactly what
+// git gives (objfiles.go), through git otherwise.
+//
+// A Repo may keep one `git cat-file --batch` process, and the object
+// files it read open; Close stops and closes them.
 type Repo struct {
 	layout Layout
 
-	mu   sync.Mutex
-	objs *catFile // opened on first use
+	mu      sync.Mutex
+	objs    *catFile     // opened on first use
+	checked bool         // files and shallow are set
+	files   *objectFiles // nil: the object files are not read by hand
+	shallow map[string]bool
 }
 
 // Open finds the repository git would use from dir with the environment
@@ -49,6 +59,9 @@ func (r *Repo) Close() error {
 		r.objs.close()
 		r.objs = nil
 	}
+	if r.files != nil {
+		r.files.close()
+	}
 	return nil
 }
 
@@ -59,6 +72,48 @@ func (r *Repo) objects() (*catFile, error) {
 	if r.objs != nil {
 		return r.objs, nil
 	}
-	r.objs = newCatFile(r.layout.here(), readShallow(r.layout.CommonDir))
+	r.check()
+	r.objs = newCatFile(r.layout.here(), r.shallow)
 	return r.objs, nil
+}
+
+// check reads, once, the shallow file and whether the object files may
+// be read by hand (r.mu held).
+func (r *Repo) check() {
+	if r.checked {
+		return
+	}
+	r.checked = true
+	r.shallow = readShallow(r.layout.CommonDir)
+	if r.layout.objectFilesReadable() {
+		r.files = &objectFiles{dir: filepath.Join(r.layout.CommonDir, "objects")}
+	}
+}
+
+// objectFiles is the reader of the object files, nil when git must be
+// asked for every object.
+func (r *Repo) objectFiles() *objectFiles {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.check()
+	return r.files
+}
+
+// commit reads the commit with the full id: from the object files when
+// they hold it (objfiles.go), else through git (errMissing when git has
+// no such object).
+func (r *Repo) commit(id string) (commitInfo, error) {
+	if files := r.objectFiles(); files != nil {
+		if kind, data, err := files.read(strings.ToLower(id)); err == nil {
+			if kind != "commit" {
+				return commitInfo{}, fmt.Errorf("%s is a %s: %w", id, kind, errNotCommit)
+			}
+			return parseCommit(strings.ToLower(id), data, r.shallow)
+		}
+	}
+	objs, err := r.objects()
+	if err != nil {
+		return commitInfo{}, err
+	}
+	return objs.commit(id)
 }

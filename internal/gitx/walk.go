@@ -56,12 +56,8 @@ func (r *Repo) commitsBetween(a, h string, limit int) (n int, reachable bool, re
 	if a == h {
 		return 0, true, 0, nil
 	}
-	objs, err := r.objects()
-	if err != nil {
-		return 0, false, 0, err
-	}
 	w := &walker{
-		objs:    objs,
+		read:    r.commit,
 		limit:   limit,
 		flags:   map[string]uint8{},
 		done:    map[string]uint8{},
@@ -97,7 +93,7 @@ func short(id string) string {
 }
 
 type walker struct {
-	objs    *catFile
+	read    func(id string) (commitInfo, error)
 	q       commitQueue
 	seq     int
 	flags   map[string]uint8 // current paint of every seen commit
@@ -120,7 +116,7 @@ func (w *walker) push(id string, f uint8, required bool) error {
 		if w.reads++; w.reads > w.limit {
 			return fmt.Errorf("%w (%d commits)", ErrWalkLimit, w.limit)
 		}
-		ci, err := w.objs.commit(id)
+		ci, err := w.read(id)
 		if err != nil {
 			if !required && errors.Is(err, errMissing) {
 				if f == fromHead {

@@ -124,7 +124,11 @@ func Build(d *state.Dir, reg *registry.Registry, s *registry.Session, agent stri
 	if g.Dirty.TimedOut {
 		p.CrossCheck = append(p.CrossCheck, "git status timed out; the dirty list is unknown")
 	}
-	p.Findings = append(p.Findings, verify.Git(d, s, g)...)
+	claims := verify.Claims{Ledger: ledger}
+	if digestErr == nil {
+		claims.Digest = dg
+	}
+	p.Findings = append(p.Findings, verify.GitClaims(d, s, g, claims)...)
 	for _, f := range p.Findings {
 		if strings.HasPrefix(f.Code, "slice.") {
 			p.CrossCheck = append(p.CrossCheck, f.Message)

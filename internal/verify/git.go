@@ -152,10 +152,37 @@ func remoteTracking(r *gitx.Repo, branch string) (string, bool) {
 	return "", false
 }
 
-// Git cross-checks the session's claims against git. Unknown is
-// never reported as clean: when git cannot answer (no git program
-// included), the finding is git.unreadable.
+// Claims are what a session's files claim that git can check: the
+// digest's Suite sha and the commits of committed slices.
+type Claims struct {
+	Digest checkpoint.Digest // zero when the digest is not well formed
+	Ledger *slices.Ledger    // nil when there is none, or it does not parse
+}
+
+// ReadClaims reads the session's claims from its checkpoint and ledger.
+func ReadClaims(d *state.Dir, s *registry.Session) Claims {
+	var c Claims
+	c.Digest, _ = SessionDigest(d, s)
+	if data, err := d.ReadFile(s.SessionID, state.LedgerFile); err == nil && data != nil {
+		if l, err := slices.Parse(data); err == nil {
+			c.Ledger = l
+		}
+	}
+	return c
+}
+
+// Git cross-checks the session's claims (read from its files) against
+// git: GitClaims.
 func Git(d *state.Dir, s *registry.Session, g Reality) []Finding {
+	return GitClaims(d, s, g, ReadClaims(d, s))
+}
+
+// GitClaims cross-checks the claims c of the session against git, for a
+// caller that has read them already (the resume packet reads them before
+// git answers; reading them again would come after it). Unknown is never
+// reported as clean: when git cannot answer (no git program included),
+// the finding is git.unreadable.
+func GitClaims(d *state.Dir, s *registry.Session, g Reality, c Claims) []Finding {
 	unreadable := func(why string) []Finding {
 		return []Finding{{Code: "git.unreadable", Message: "git cannot answer: " + why,
 			Next: "run git status here to see why, fix that, then orc-state verify --session=" + safetext.Quote(s.SessionID)}}
@@ -169,14 +196,14 @@ func Git(d *state.Dir, s *registry.Session, g Reality) []Finding {
 	if !g.HeadOK && !g.Unborn {
 		// No branch head to check reachability against; whether each
 		// committed slice's commit exists at all can still be said.
-		return append([]Finding{branchMissing(d, s)}, sliceFindings(d, g.Repo, s, "", "")...)
+		return append([]Finding{branchMissing(d, s)}, sliceFindings(d, g.Repo, s, c.Ledger, "", "")...)
 	}
 	var out []Finding
 	if g.HeadOK { // an unborn branch has no commits to check claims against
-		if f, ok := suiteFinding(d, g.Repo, s, g.Head.SHA); ok {
+		if f, ok := suiteFinding(g.Repo, s, c.Digest.SuiteSHA, g.Head.SHA); ok {
 			out = append(out, f)
 		}
-		out = append(out, sliceFindings(d, g.Repo, s, g.Head.SHA, g.Worktree)...)
+		out = append(out, sliceFindings(d, g.Repo, s, c.Ledger, g.Head.SHA, g.Worktree)...)
 	}
 	switch {
 	case g.Dirty.TimedOut:
@@ -215,13 +242,12 @@ func branchMissing(d *state.Dir, s *registry.Session) Finding {
 	return f
 }
 
-// suiteFinding compares the digest's Suite sha with head.
-func suiteFinding(d *state.Dir, r *gitx.Repo, s *registry.Session, head string) (Finding, bool) {
-	dg, ok := SessionDigest(d, s)
-	if !ok || dg.SuiteSHA == "" {
+// suiteFinding compares the digest's Suite sha (none: "") with head.
+func suiteFinding(r *gitx.Repo, s *registry.Session, suite, head string) (Finding, bool) {
+	if suite == "" {
 		return Finding{}, false
 	}
-	v := SuiteVerdict(r, dg.SuiteSHA, head, s.SessionID)
+	v := SuiteVerdict(r, suite, head, s.SessionID)
 	if v.Code == "" {
 		return Finding{}, false
 	}
@@ -282,21 +308,17 @@ func SessionDigest(d *state.Dir, s *registry.Session) (checkpoint.Digest, bool) 
 	return dg, err == nil
 }
 
-// sliceFindings checks the commits of committed slices: recorded
-// unverified, unknown to the repository, not reachable from head, or not
-// checkable in a shallow clone. head "" is a branch that is missing: only
-// whether each commit exists is checked. worktree is where the session's
-// branch is checked out ("" when nowhere). Each next: step is the normal
-// one (merge, fetch); --force is proposed only to record a commit again
-// that is wrong.
-func sliceFindings(d *state.Dir, r *gitx.Repo, s *registry.Session, head, worktree string) []Finding {
-	data, err := d.ReadFile(s.SessionID, state.LedgerFile)
-	if err != nil || data == nil {
+// sliceFindings checks the commits of the committed slices of l (nil:
+// none, or a ledger that does not parse, which verify.Session reports):
+// recorded unverified, unknown to the repository, not reachable from
+// head, or not checkable in a shallow clone. head "" is a branch that is
+// missing: only whether each commit exists is checked. worktree is where
+// the session's branch is checked out ("" when nowhere). Each next: step
+// is the normal one (merge, fetch); --force is proposed only to record a
+// commit again that is wrong.
+func sliceFindings(d *state.Dir, r *gitx.Repo, s *registry.Session, l *slices.Ledger, head, worktree string) []Finding {
+	if l == nil {
 		return nil
-	}
-	l, err := slices.Parse(data)
-	if err != nil {
-		return nil // reported by verify.Session
 	}
 	sess := "--session=" + safetext.Quote(s.SessionID)
 	remote, pulled := refsync.PulledFrom(d, s.SessionID)
