@@ -73,6 +73,9 @@ func Read(data, proof []byte, keys ...string) (*Registry, error) {
 		}
 		return ReadProven(data)
 	}
+	if len(proof) == 0 {
+		return Parse(data) // no proof: no search
+	}
 	spans := locate(data, keys)
 	at := len(data)
 	if len(spans) > 0 {
@@ -82,7 +85,7 @@ func Read(data, proof []byte, keys ...string) (*Registry, error) {
 	_, _ = d.Write(data[:at])
 	prefix := *d
 	_, _ = d.Write(data[at:])
-	if len(proof) == 0 || !bytes.Equal(proof, proofOf(d.Sum64(), len(data))) {
+	if !bytes.Equal(proof, proofOf(d.Sum64(), len(data))) {
 		return Parse(data)
 	}
 	r, err := readSpans(data, keys, spans)
