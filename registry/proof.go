@@ -44,7 +44,12 @@ const proofRules = 2
 // on a VM, where each CPUID traps to the hypervisor). A proof naming
 // another hash (an older build's SHA-256) only costs one full parse.
 func Proof(data []byte) []byte {
-	return fmt.Appendf(nil, "orc-state registry proof %d xxh64 %016x %d\n", proofRules, xxhash.Sum64(data), len(data))
+	return proofOf(xxhash.Sum64(data), len(data))
+}
+
+// proofOf is the proof line of bytes whose XXH64 is sum and length n.
+func proofOf(sum uint64, n int) []byte {
+	return fmt.Appendf(nil, "orc-state registry proof %d xxh64 %016x %d\n", proofRules, sum, n)
 }
 
 // Proven reports whether proof vouches for data.
@@ -57,11 +62,37 @@ func Proven(data, proof []byte) bool {
 // again, and when keys are given only the entries whose sessionId or
 // gitBranch equals one of them are decoded: the registry is then partial
 // (see Partial), and Marshal writes the other entries back byte for byte.
+//
+// With keys the entries are found first (a byte search, which vouches for
+// nothing until the hash matches), so that the hash of the bytes before
+// the first of them is kept: MarshalProof then hashes only what follows.
 func Read(data, proof []byte, keys ...string) (*Registry, error) {
-	if !Proven(data, proof) {
+	if len(keys) == 0 {
+		if !Proven(data, proof) {
+			return Parse(data)
+		}
+		return ReadProven(data)
+	}
+	if len(proof) == 0 {
+		return Parse(data) // no proof: no search
+	}
+	spans := locate(data, keys)
+	at := len(data)
+	if len(spans) > 0 {
+		at = spans[0].start
+	}
+	d := xxhash.New()
+	_, _ = d.Write(data[:at])
+	prefix := *d
+	_, _ = d.Write(data[at:])
+	if !bytes.Equal(proof, proofOf(d.Sum64(), len(data))) {
 		return Parse(data)
 	}
-	return ReadProven(data, keys...)
+	r, err := readSpans(data, keys, spans)
+	if err == nil && r.part != nil {
+		r.part.prefix, r.part.hashed = prefix, at
+	}
+	return r, err
 }
 
 // ReadProven is Read for data that Proven has just vouched for (a reader
@@ -75,8 +106,14 @@ func ReadProven(data []byte, keys ...string) (*Registry, error) {
 		}
 		return &r, nil
 	}
-	r := &Registry{Schema: Schema, Sessions: []Session{}, part: &partial{data: data}}
-	for _, sp := range locate(data, keys) {
+	return readSpans(data, keys, locate(data, keys))
+}
+
+// readSpans decodes, from proven data, the entries at spans whose
+// sessionId or gitBranch is one of keys: a partial registry.
+func readSpans(data []byte, keys []string, spans []span) (*Registry, error) {
+	r := &Registry{Schema: Schema, Sessions: []Session{}, part: &partial{data: data, hashed: -1}}
+	for _, sp := range spans {
 		var s Session
 		if err := strictjson.Decoded(data[sp.start:sp.end], &s); err != nil {
 			return Parse(data)
@@ -85,44 +122,73 @@ func ReadProven(data []byte, keys ...string) (*Registry, error) {
 			r.Sessions = append(r.Sessions, s)
 			r.part.spans = append(r.part.spans, sp)
 			r.part.ids = append(r.part.ids, s.SessionID)
+			r.part.branches = append(r.part.branches, s.GitBranch)
 		}
 	}
 	return r, nil
 }
 
+// MarshalProof is Marshal with Proof of the bytes it returns. A registry
+// that Read found partial hashes only the bytes from its first entry on:
+// those before it are the bytes Read hashed, and their hash was kept.
+func (r *Registry) MarshalProof() (data, proof []byte, err error) {
+	if data, err = r.Marshal(); err != nil {
+		return nil, nil, err
+	}
+	p := r.part
+	if p == nil || p.hashed < 0 {
+		return data, Proof(data), nil
+	}
+	d := p.prefix // a copy: a second Marshal starts from the same state
+	_, _ = d.Write(data[p.hashed:])
+	return data, proofOf(d.Sum64(), len(data)), nil
+}
+
 // partial is what a registry read for some entries keeps of the rest: the
 // proven bytes and where its entries lie in them.
 type partial struct {
-	data  []byte
-	spans []span   // of Sessions[i], in data
-	ids   []string // Sessions[i].SessionID as read
+	data     []byte
+	spans    []span   // of Sessions[i], in data
+	ids      []string // Sessions[i].SessionID as read
+	branches []string // Sessions[i].GitBranch as read
+	// prefix is the hash state after data[:hashed], which splice copies
+	// unchanged (hashed is at most the first span's start); hashed is -1
+	// when no hash was kept (ReadProven).
+	prefix xxhash.Digest
+	hashed int
 }
 
 type span struct{ start, end int }
 
 // Partial reports whether r holds only the entries it was read for (Read
 // with keys and a matching proof): its Sessions may then be changed in
-// place, but not added, removed or renamed, and Marshal keeps every other
-// entry's bytes.
+// place, but not added, removed, renamed or moved to another gitBranch,
+// and Marshal keeps every other entry's bytes.
 func (r *Registry) Partial() bool { return r.part != nil }
 
-// errPartial is a programming error: a verb that adds or removes sessions
-// must read the whole registry.
-var errPartial = errors.New("internal error: a registry read for one session cannot add, remove or rename sessions")
+// errPartial is a programming error: a verb that adds, removes or renames
+// sessions must read the whole registry.
+var errPartial = errors.New("internal error: a registry read for one session cannot add, remove or rename sessions, nor change a gitBranch")
 
 // splice renders a partial registry: the proven bytes with each entry read
 // replaced by its canonical rendering, which is what Marshal would write
 // for the whole registry. Only the changed entries are encoded; the rest
-// is copied.
+// is copied, once, into a buffer of the exact size.
+//
+// What Validate checks of the whole registry still holds of the result
+// when it holds of the entries read (Tx validates them before writing):
+// the schema is the one read; every other entry is the bytes the whole
+// registry was validated with; and the rules across entries (no sessionId
+// or gitBranch twice) are kept because no entry read may change either.
 func (p *partial) splice(sessions []Session) ([]byte, error) {
 	if len(sessions) != len(p.ids) {
 		return nil, errPartial
 	}
-	out := make([]byte, 0, len(p.data)+512)
-	at := 0
+	entries := make([][]byte, len(sessions))
+	size := len(p.data)
 	for i := range sessions {
 		s := &sessions[i]
-		if s.SessionID != p.ids[i] {
+		if s.SessionID != p.ids[i] || s.GitBranch != p.branches[i] {
 			return nil, errPartial
 		}
 		s.normalize()
@@ -130,12 +196,25 @@ func (p *partial) splice(sessions []Session) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
+		entries[i] = bytes.TrimSuffix(entry, []byte("\n"))
+		size += len(entries[i]) - (p.spans[i].end - p.spans[i].start)
+	}
+	out := make([]byte, 0, size)
+	if size >= largeBuffer {
+		populate(out[:size])
+	}
+	at := 0
+	for i, entry := range entries {
 		out = append(out, p.data[at:p.spans[i].start]...)
-		out = append(out, bytes.TrimSuffix(entry, []byte("\n"))...)
+		out = append(out, entry...)
 		at = p.spans[i].end
 	}
 	return append(out, p.data[at:]...), nil
 }
+
+// largeBuffer is the size from which splice has its output's pages
+// faulted in ahead (populate): a large registry's.
+const largeBuffer = 256 << 10
 
 // Marshal's layout, which a proven file has: each entry starts on a line
 // "    {", its members are on lines of their own indented by six spaces,
@@ -166,36 +245,34 @@ func locate(data []byte, keys []string) []span {
 				continue
 			}
 			ids[id] = true
-			out = append(out, entriesWithID(data, id)...)
+			if sp, ok := entryWithID(data, id); ok {
+				out = append(out, sp)
+			}
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].start < out[j].start })
 	return out
 }
 
-// entriesWithID returns the spans of the entries of proven data whose
-// sessionId is id.
-func entriesWithID(data []byte, id string) []span {
+// entryWithID returns the span of the entry of proven data whose sessionId
+// is id. Proven bytes passed Validate, which refuses a sessionId twice, so
+// the search stops at the first.
+func entryWithID(data []byte, id string) (span, bool) {
 	v, err := marshal(id, "", "")
 	if err != nil {
-		return nil
+		return span{}, false
 	}
 	pat := append([]byte(entryFirst), bytes.TrimSuffix(v, []byte("\n"))...)
 	pat = append(pat, ",\n"...)
-	var out []span
-	for from := 0; ; {
-		i := bytes.Index(data[from:], pat)
-		if i < 0 {
-			return out
-		}
-		start := from + i
-		end := bytes.Index(data[start:], []byte(entryClose))
-		if end < 0 {
-			return out
-		}
-		out = append(out, span{start: start, end: start + end + len(entryClose)})
-		from = start + len(pat)
+	start := bytes.Index(data, pat)
+	if start < 0 {
+		return span{}, false
 	}
+	end := bytes.Index(data[start:], []byte(entryClose))
+	if end < 0 {
+		return span{}, false
+	}
+	return span{start: start, end: start + end + len(entryClose)}, true
 }
 
 // NewestLive returns, from proven data, the entry a statusline shows when

@@ -156,8 +156,26 @@ func checkAgreement(t *testing.T, data []byte, keys []string, edit int) {
 	if !bytes.Equal(got, wantBytes) {
 		t.Fatalf("spliced registry differs from the marshaled one:\n%s\n---\n%s", got, wantBytes)
 	}
+	checkMarshalProof(t, part, wantBytes)
+	checkMarshalProof(t, whole, wantBytes)
 	if _, err := Parse(got); err != nil {
 		t.Fatalf("spliced registry does not parse: %v\n%s", err, got)
+	}
+}
+
+// checkMarshalProof holds MarshalProof to Marshal and Proof: the bytes of
+// the whole Marshal and the proof of exactly those bytes, twice in a row
+// (the hash kept from the read is not used up by the first).
+func checkMarshalProof(t *testing.T, r *Registry, want []byte) {
+	t.Helper()
+	for range 2 {
+		data, proof, err := r.MarshalProof()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(data, want) || !bytes.Equal(proof, Proof(want)) {
+			t.Fatalf("MarshalProof = %q, %q; want the whole Marshal and its Proof %q", data, proof, Proof(want))
+		}
 	}
 }
 
@@ -197,12 +215,19 @@ func TestReadProvenAgreesWithParse(t *testing.T) {
 	}
 }
 
+// TestPartialRefusesAddingAndRemoving: a registry read for one entry
+// cannot write a change to the set of entries or to an entry's identity,
+// the one thing the rules across entries (no sessionId or gitBranch twice)
+// depend on.
 func TestPartialRefusesAddingAndRemoving(t *testing.T) {
 	data := proofSeeds(t)[2]
 	for name, edit := range map[string]func(r *Registry){
 		"add":    func(r *Registry) { r.Sessions = append(r.Sessions, r.Sessions[0]) },
 		"remove": func(r *Registry) { r.Remove(r.Sessions[0].SessionID) },
 		"rename": func(r *Registry) { r.Sessions[0].SessionID = "other" },
+		// Another entry may hold that gitBranch: only the whole registry's
+		// Validate would see the two.
+		"move": func(r *Registry) { r.Sessions[0].GitBranch = "feat/x" },
 	} {
 		t.Run(name, func(t *testing.T) {
 			r, err := Read(data, Proof(data), "main")

@@ -13,7 +13,6 @@ import (
 	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/journal"
-	"github.com/orc-state/orc-state/registry"
 )
 
 // plan is what a transaction writes, in the order it writes it. Paths are
@@ -89,7 +88,7 @@ func (tx *Tx) plan() (*plan, error) {
 		if err := tx.Reg.Validate(); err != nil {
 			return nil, fault.Invalidf("refusing to write an invalid registry: %v", err)
 		}
-		data, err := tx.Reg.Marshal()
+		data, proof, err := tx.Reg.MarshalProof()
 		if err != nil {
 			return nil, err
 		}
@@ -97,7 +96,7 @@ func (tx *Tx) plan() (*plan, error) {
 		// Validated above and rendered by Marshal: the proof may vouch for
 		// these bytes (registry.Read). Written in the same transaction, so
 		// the two land together or are completed together by repair.
-		tx.stage(filepath.Join(tx.dir.Path, ProofFile), registry.Proof(data))
+		tx.stage(filepath.Join(tx.dir.Path, ProofFile), proof)
 	}
 	var appendOrder []string
 	pending := map[string][]byte{}
