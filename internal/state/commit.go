@@ -224,7 +224,7 @@ func (tx *Tx) outside(id string, tail journal.Tail, replaced bool) ([]string, er
 	if replaced || (noted && orig == "") || tail.Raw == nil {
 		return nil, nil
 	}
-	now, err := digestsOf(tx.Reg, id, func(name string) ([]byte, error) { return tx.dir.ReadFile(tx.diskID(id), name) })
+	now, err := digestsOf(tx.Reg, id, func(name string) ([]byte, error) { return tx.readDisk(tx.diskID(id), name) })
 	if err != nil {
 		return nil, err
 	}
