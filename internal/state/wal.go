@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -69,7 +70,13 @@ func encodeLine(rec *Intent) ([]byte, error) {
 	for _, s := range rec.Steps {
 		size += len(s.Path) + len(s.To) + 96 + (len(s.Data)+2)/3*4
 	}
-	return encodeRec(rec, size)
+	line := make([]byte, 0, recStart+size)
+	line = append(line, linePrefix+strings.Repeat("0", sumDigits)+linePrefix2...)
+	line, err := appendIntent(line, rec)
+	if err != nil {
+		return nil, err
+	}
+	return sealLine(line), nil
 }
 
 // marker is the line that says record Applied's steps were all taken.
@@ -78,23 +85,19 @@ type marker struct {
 }
 
 // encodeMarker renders the marker of record seq.
-func encodeMarker(seq int64) ([]byte, error) { return encodeRec(marker{seq}, 32) }
+func encodeMarker(seq int64) ([]byte, error) {
+	line := make([]byte, 0, recStart+32)
+	line = append(line, linePrefix+strings.Repeat("0", sumDigits)+linePrefix2+`{"applied":`...)
+	line = strconv.AppendInt(line, seq, 10)
+	return sealLine(append(line, '}')), nil
+}
 
-// encodeRec renders rec (about size bytes as JSON) as a line of the log.
-func encodeRec(rec any, size int) ([]byte, error) {
-	var buf bytes.Buffer
-	buf.Grow(recStart + size)
-	buf.WriteString(linePrefix + strings.Repeat("0", sumDigits) + linePrefix2)
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(rec); err != nil {
-		return nil, err
-	}
-	line := buf.Bytes()
-	line[len(line)-1] = '}' // Encode ended the record with a newline
-	line = append(line, '\n')
+// sealLine ends a line whose record follows linePrefix and a placeholder
+// sum: it closes the line and writes the record's sum.
+func sealLine(line []byte) []byte {
+	line = append(line, '}', '\n')
 	putSum(line[len(linePrefix):recStart-len(linePrefix2)], line[recStart:len(line)-2])
-	return line, nil
+	return line
 }
 
 // putSum writes rec's sum as sumDigits hex digits into dst.
