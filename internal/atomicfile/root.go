@@ -34,7 +34,8 @@ var ErrOutside = errors.New("the path leaves the folder it must stay in")
 // Dir itself is trusted: the caller resolved it (it may lie below a link,
 // such as /tmp on macOS).
 type Root struct {
-	Dir string
+	Dir  string
+	held *held // the folders kept open (Hold); nil: each step opens its own
 }
 
 // abs is rel as a path, for messages and the fault hook.
@@ -60,7 +61,7 @@ func (r Root) at(rel string) (handle, string, error) {
 	if rel == "." {
 		return nil, "", &fs.PathError{Op: "resolve", Path: r.Dir, Err: errors.New("names the root itself")}
 	}
-	h, err := openDir(r.Dir, filepath.Dir(rel))
+	h, err := r.openHeld(filepath.Dir(rel))
 	if err != nil {
 		return nil, "", err
 	}
@@ -292,6 +293,8 @@ func (r Root) Rename(oldRel, newRel string) error {
 	if err := step(OpRename, newPath); err != nil {
 		return err
 	}
+	r.forget(oldRel)
+	r.forget(newRel)
 	return from.rename(oldBase, to, newBase)
 }
 
@@ -309,6 +312,7 @@ func (r Root) Remove(rel string) error {
 		return err
 	}
 	defer h.close()
+	r.forget(rel)
 	return ignoreMissing(h.remove(base))
 }
 
@@ -324,6 +328,7 @@ func (r Root) RemoveAll(rel string) error {
 		return err
 	}
 	defer h.close()
+	r.forget(rel)
 	return removeAllIn(h, base)
 }
 
@@ -630,5 +635,6 @@ func (r Root) Unmake(rel string) error {
 		return ignoreMissing(err)
 	}
 	defer h.close()
+	r.forget(rel)
 	return ignoreMissing(h.remove(base))
 }

@@ -264,7 +264,12 @@ func (tx *Tx) safe(p *plan) error {
 		paths = append(paths, tx.physical(a.path))
 	}
 	paths = append(paths, p.removes...)
+	seen := map[string]bool{}
 	for _, path := range paths {
+		if seen[path] {
+			continue // a path and where it is before the moves are most often one
+		}
+		seen[path] = true
 		if err := tx.dir.safePath(path); err != nil {
 			return err
 		}

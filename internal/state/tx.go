@@ -122,6 +122,7 @@ func (d *Dir) Update(ctx context.Context, opts Options, fn func(tx *Tx) error) e
 		return fault.Wrap(fault.Invalid, err, "cannot lock the state dir")
 	}
 	defer l.Release()
+	defer d.hold()()
 	// A transaction an earlier writer left interrupted is completed first:
 	// until then its files are between two states.
 	done, log, err := d.finishLog()
