@@ -1,6 +1,7 @@
 package state
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -212,7 +213,7 @@ func (tx *Tx) journalLine(id string) (line, anchor []byte, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	raw, _ := json.Marshal(e)
+	raw := bytes.Trim(line, "\n") // e as encoded, without the newlines around it
 	next := journal.Tail{Last: e, Raw: raw, Size: tail.Size + int64(len(line)), EndsClean: true}
 	return line, journal.AnchorOf(next).Marshal(), nil
 }
