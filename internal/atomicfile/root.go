@@ -114,12 +114,17 @@ func (r Root) ReadFile(rel string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil {
+	st, err := f.Stat()
+	if err != nil {
 		return nil, err
 	} else if !st.Mode().IsRegular() {
 		return nil, &fs.PathError{Op: "read", Path: r.abs(rel), Err: errNotRegular}
 	}
-	return readAll(f, sizeOf(f))
+	size := -1
+	if st.Size() < 1<<31 {
+		size = int(st.Size())
+	}
+	return readAll(f, size)
 }
 
 var errNotRegular = errors.New("not a regular file")
