@@ -2,7 +2,9 @@ package checkpoint
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -181,3 +183,64 @@ func plainString(v string) (string, bool) {
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// quickRender renders the lines between the delimiters as yaml.v3 encodes
+// them (encodeFront), for a frontmatter whose every value yaml.v3 writes
+// in a way known here: a decimal integer, "done", a word plainString reads
+// unquoted, or an RFC 3339 time in seconds (UTC), which it quotes because
+// YAML would read it as a timestamp. False for anything else, which
+// encodeFront then encodes (TestQuickRenderIsYAMLs holds the two together).
+func quickRender(fm Frontmatter) ([]byte, bool) {
+	b := make([]byte, 0, 256)
+	ok := true
+	word := func(name, v string) {
+		b = append(append(b, name...), ": "...)
+		switch {
+		case isPlainWord(v):
+			b = append(b, v...)
+		case isStamp(v):
+			b = append(append(append(b, '"'), v...), '"')
+		default:
+			ok = false
+		}
+		b = append(b, '\n')
+	}
+	number := func(name string, n int) {
+		b = strconv.AppendInt(append(append(b, name...), ": "...), int64(n), 10)
+		b = append(b, '\n')
+	}
+	number("schema", fm.Schema)
+	word("command", fm.Command)
+	word("branch", fm.Branch)
+	word("gitBranch", fm.GitBranch)
+	if n, isInt := plainInt(fm.Phase); isInt && fm.Phase != "0" {
+		number("phase", n)
+	} else if fm.Phase == "done" {
+		b = append(b, "phase: done\n"...)
+	} else {
+		ok = false
+	}
+	if fm.PhaseLabel != "" {
+		word("phaseLabel", fm.PhaseLabel)
+	}
+	number("totalPhases", fm.TotalPhases)
+	word("status", fm.Status)
+	if fm.JiraTicket != "" {
+		word("jiraTicket", fm.JiraTicket)
+	}
+	word("updatedAt", fm.UpdatedAt)
+	return b, ok
+}
+
+// isPlainWord reports whether plainString reads v unquoted as itself.
+func isPlainWord(v string) bool {
+	s, ok := plainString(v)
+	return ok && s == v && (v == "" || v[0] != '"')
+}
+
+// isStamp reports whether v is a time as registry.Stamp writes it
+// (2026-08-20T18:11:00Z).
+func isStamp(v string) bool {
+	t, err := time.Parse("2006-01-02T15:04:05Z", v)
+	return err == nil && t.Format("2006-01-02T15:04:05Z") == v
+}
