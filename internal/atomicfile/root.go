@@ -189,6 +189,9 @@ func (r Root) stage(rel string, data []byte, perm os.FileMode, durable bool) (t 
 		}
 	}()
 	if err = step(OpWrite, target); err == nil {
+		if !durable {
+			preallocate(f, len(data)) // the fsync of a durable one allocates it anyway
+		}
 		_, err = f.Write(data)
 	}
 	if err == nil {
