@@ -3,6 +3,7 @@ package atomicfile
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // held keeps the folders a Root's steps opened, by their path relative to
@@ -11,6 +12,7 @@ import (
 // root, then the folder beneath it, then closing both) was most of its
 // system calls.
 type held struct {
+	mu       sync.Mutex // a verb may read from goroutines while the lock is held
 	dirs     map[string]handle
 	released bool
 }
@@ -34,11 +36,15 @@ func unkept(h handle) handle {
 // is first opened; a later step acts through that descriptor, as every
 // step does on the folder it opened. Renaming or removing a folder, or
 // anything holding it, forgets it and what is beneath it, so a later step
-// resolves the path again. For one goroutine: the state lock's holder.
+// resolves the path again. Safe for the goroutines of the lock's holder;
+// a step in one goroutine that renames a folder another is writing in is
+// the caller's race, as without Hold.
 func (r Root) Hold() (Root, func()) {
 	h := &held{dirs: map[string]handle{}}
 	r.held = h
 	return r, func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
 		for _, d := range h.dirs {
 			d.close()
 		}
@@ -48,7 +54,12 @@ func (r Root) Hold() (Root, func()) {
 
 // openHeld opens the folder rel beneath the root, or returns the one held.
 func (r Root) openHeld(rel string) (handle, error) {
-	if r.held == nil || r.held.released {
+	if r.held == nil {
+		return openDir(r.Dir, rel)
+	}
+	r.held.mu.Lock()
+	defer r.held.mu.Unlock()
+	if r.held.released {
 		return openDir(r.Dir, rel)
 	}
 	if d, ok := r.held.dirs[rel]; ok {
@@ -65,7 +76,12 @@ func (r Root) openHeld(rel string) (handle, error) {
 // forget closes and drops the held folders at or beneath rel: rel was
 // renamed or removed, and its path may now name another folder, or none.
 func (r Root) forget(rel string) {
-	if r.held == nil || r.held.released {
+	if r.held == nil {
+		return
+	}
+	r.held.mu.Lock()
+	defer r.held.mu.Unlock()
+	if r.held.released {
 		return
 	}
 	rel = filepath.Clean(rel)
@@ -82,7 +98,12 @@ func (r Root) forget(rel string) {
 // rel is a folder and no link, and no step renamed or removed it, or
 // anything holding it, since.
 func (r Root) Resolved(rel string) bool {
-	if r.held == nil || r.held.released {
+	if r.held == nil {
+		return false
+	}
+	r.held.mu.Lock()
+	defer r.held.mu.Unlock()
+	if r.held.released {
 		return false
 	}
 	rel = filepath.Clean(rel)

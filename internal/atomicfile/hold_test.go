@@ -3,6 +3,8 @@ package atomicfile
 import (
 	"os"
 	"path/filepath"
+	"strconv"
+	"sync"
 	"testing"
 )
 
@@ -99,6 +101,44 @@ func TestAReleasedRootHoldsNothing(t *testing.T) {
 		t.Fatal("held after release")
 	}
 	if _, err := r.ReadFile("sess/files/journal.jsonl"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A held root may be read from several goroutines at once (a verb that
+// reads sessions a few at a time while the lock is held).
+func TestAHeldRootIsReadFromGoroutines(t *testing.T) {
+	base, _ := rootFixture(t)
+	for i := range 8 {
+		dir := filepath.Join(base.Dir, "s"+strconv.Itoa(i), "files")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "f"), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, release := base.Hold()
+	defer release()
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 50 {
+				rel := filepath.Join("s"+strconv.Itoa(i), "files", "f")
+				if _, err := r.ReadFile(rel); err != nil {
+					errs <- err
+					return
+				}
+				_ = r.Resolved(filepath.Dir(rel))
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
 		t.Fatal(err)
 	}
 }
