@@ -51,6 +51,16 @@ func Parse(data []byte) Doc {
 	if !opens(data) {
 		return whole
 	}
+	if fm, body, ok := quickFront(data); ok {
+		return Doc{Front: &fm, Body: body}
+	}
+	return parseYAML(data)
+}
+
+// parseYAML is Parse through the YAML decoder, for a block quickFront
+// does not read.
+func parseYAML(data []byte) Doc {
+	whole := Doc{Body: data}
 	var in frontIn
 	body, found, err := split(data, &in, yamlFormat)
 	switch {

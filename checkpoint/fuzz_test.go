@@ -10,6 +10,9 @@ import (
 
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(validFront + "body\n"))
+	rendered := strings.Replace(validFront, "updatedAt: 2026-08-20T18:11:00Z", `updatedAt: "2026-08-20T18:11:00Z"`, 1)
+	f.Add([]byte(rendered + "body\n")) // the layout Render writes, which quickFront reads
+	f.Add([]byte(strings.Replace(rendered, "phase: 3", "phase: done\nphaseLabel: \"a: b\"", 1)))
 	f.Add([]byte(validFront))
 	f.Add([]byte(strings.TrimSuffix(validFront, "\n")))
 	f.Add([]byte(validFront + "---\n\n## Resume digest\r\n- x\n"))
@@ -23,6 +26,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("plain text"))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {
+		agree(t, data)
 		doc := Parse(data)
 		if !bytes.HasSuffix(data, doc.Body) {
 			t.Fatalf("body %q is not a suffix of the input", doc.Body)

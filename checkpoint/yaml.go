@@ -157,6 +157,14 @@ func yamlError(err error) error {
 
 // encodeFront renders the YAML lines between the delimiters.
 func encodeFront(fm Frontmatter) ([]byte, error) {
+	if b, ok := quickRender(fm); ok {
+		return b, nil
+	}
+	return encodeYAML(fm)
+}
+
+// encodeYAML is encodeFront through yaml.v3's encoder.
+func encodeYAML(fm Frontmatter) ([]byte, error) {
 	out := frontOut{
 		Schema:      fm.Schema,
 		Command:     fm.Command,

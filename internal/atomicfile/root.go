@@ -34,7 +34,8 @@ var ErrOutside = errors.New("the path leaves the folder it must stay in")
 // Dir itself is trusted: the caller resolved it (it may lie below a link,
 // such as /tmp on macOS).
 type Root struct {
-	Dir string
+	Dir  string
+	held *held // the folders kept open (Hold); nil: each step opens its own
 }
 
 // abs is rel as a path, for messages and the fault hook.
@@ -60,7 +61,7 @@ func (r Root) at(rel string) (handle, string, error) {
 	if rel == "." {
 		return nil, "", &fs.PathError{Op: "resolve", Path: r.Dir, Err: errors.New("names the root itself")}
 	}
-	h, err := openDir(r.Dir, filepath.Dir(rel))
+	h, err := r.openHeld(filepath.Dir(rel))
 	if err != nil {
 		return nil, "", err
 	}
@@ -113,12 +114,17 @@ func (r Root) ReadFile(rel string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil {
+	st, err := f.Stat()
+	if err != nil {
 		return nil, err
 	} else if !st.Mode().IsRegular() {
 		return nil, &fs.PathError{Op: "read", Path: r.abs(rel), Err: errNotRegular}
 	}
-	return readAll(f, sizeOf(f))
+	size := -1
+	if st.Size() < 1<<31 {
+		size = int(st.Size())
+	}
+	return readAll(f, size)
 }
 
 var errNotRegular = errors.New("not a regular file")
@@ -183,6 +189,9 @@ func (r Root) stage(rel string, data []byte, perm os.FileMode, durable bool) (t 
 		}
 	}()
 	if err = step(OpWrite, target); err == nil {
+		if !durable {
+			preallocate(f, len(data)) // the fsync of a durable one allocates it anyway
+		}
 		_, err = f.Write(data)
 	}
 	if err == nil {
@@ -292,6 +301,8 @@ func (r Root) Rename(oldRel, newRel string) error {
 	if err := step(OpRename, newPath); err != nil {
 		return err
 	}
+	r.forget(oldRel)
+	r.forget(newRel)
 	return from.rename(oldBase, to, newBase)
 }
 
@@ -309,6 +320,7 @@ func (r Root) Remove(rel string) error {
 		return err
 	}
 	defer h.close()
+	r.forget(rel)
 	return ignoreMissing(h.remove(base))
 }
 
@@ -324,6 +336,7 @@ func (r Root) RemoveAll(rel string) error {
 		return err
 	}
 	defer h.close()
+	r.forget(rel)
 	return removeAllIn(h, base)
 }
 
@@ -630,5 +643,6 @@ func (r Root) Unmake(rel string) error {
 		return ignoreMissing(err)
 	}
 	defer h.close()
+	r.forget(rel)
 	return ignoreMissing(h.remove(base))
 }

@@ -127,7 +127,7 @@ func (d fdDir) mkdir(name string) error {
 }
 
 func (d fdDir) rename(name string, to handle, toName string) error {
-	t, ok := to.(fdDir)
+	t, ok := unkept(to).(fdDir)
 	if !ok {
 		return renameRetrying(filepath.Join(d.name, name), filepath.Join(to.path(), toName))
 	}

@@ -52,3 +52,37 @@ func TestRootClosesTheWindow(t *testing.T) {
 		t.Fatalf("after the swap: %v", err)
 	}
 }
+
+// A held root's rename acts through the folders it holds, as every step
+// does: a session folder swapped for a link after its temp was staged does
+// not lead the rename elsewhere (a rename by path would follow the link).
+func TestHeldRenameActsThroughTheHeldFolders(t *testing.T) {
+	base, outside := rootFixture(t)
+	if noOpenat2.Load() {
+		t.Skip("no openat2 here")
+	}
+	if err := os.MkdirAll(filepath.Join(outside, "files"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r, release := base.Hold()
+	defer release()
+	tmp, err := r.StageLazy(filepath.Join("sess", "files", "checkpoint.md"), []byte("new"), 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(r.Dir, "sess"), filepath.Join(r.Dir, "sess-real")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(r.Dir, "sess")); err != nil {
+		t.Fatal(err)
+	}
+	if err := tmp.Commit(); err != nil {
+		t.Fatalf("the rename did not act through the held folder: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(r.Dir, "sess-real", "files", "checkpoint.md")); err != nil || string(b) != "new" {
+		t.Fatalf("the held folder holds %q (%v)", b, err)
+	}
+	if _, err := os.Lstat(filepath.Join(outside, "files", "checkpoint.md")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatal("the rename followed the link swapped in")
+	}
+}

@@ -115,7 +115,7 @@ func (t Tail) Next(e Entry) ([]byte, Entry, error) {
 		e.Seq = t.Last.Seq + 1
 		e.Prev = Sum(t.Raw)
 	}
-	line, err := json.Marshal(e)
+	line, err := marshalEntry(e)
 	if err != nil {
 		return nil, e, err
 	}
@@ -177,7 +177,7 @@ func tailOf(buf []byte, cut bool) Tail {
 	}
 	for i := len(lines) - 1; i >= 0; i-- {
 		var e Entry
-		if json.Unmarshal(lines[i], &e) == nil && e.Seq > 0 {
+		if unmarshalEntry(lines[i], &e) == nil && e.Seq > 0 {
 			t.Last, t.Raw = e, append([]byte(nil), lines[i]...)
 			return t
 		}
@@ -242,7 +242,7 @@ func Parse(data []byte) ([]Entry, []Problem, error) {
 		lineNo++
 		raw := sc.Bytes()
 		var e Entry
-		if err := json.Unmarshal(raw, &e); err != nil || e.Seq < 1 {
+		if err := unmarshalEntry(raw, &e); err != nil || e.Seq < 1 {
 			code, msg := "journal.unparseable", fmt.Sprintf("line %d is not a journal entry", lineNo)
 			if looksTorn(raw) {
 				code, msg = "journal.torn", fmt.Sprintf("line %d is a torn (incomplete) write", lineNo)
@@ -290,14 +290,13 @@ func AnchorOf(t Tail) Anchor {
 
 // Marshal renders the anchor as the file holds it: one JSON line.
 func (a Anchor) Marshal() []byte {
-	b, _ := json.Marshal(a)
-	return append(b, '\n')
+	return append(marshalAnchor(a), '\n')
 }
 
 // ParseAnchor reads an anchor file.
 func ParseAnchor(data []byte) (Anchor, error) {
 	var a Anchor
-	if err := json.Unmarshal(data, &a); err != nil {
+	if err := unmarshalAnchor(data, &a); err != nil {
 		return a, fmt.Errorf("%s is not an anchor: %v", AnchorName, err)
 	}
 	if a.Seq < 1 || len(a.Line) != 64 || a.Size < 1 {
@@ -340,7 +339,7 @@ func Rewrite(data []byte, edit func(line []byte) []byte) []byte {
 		line, after, found := bytes.Cut(rest, []byte{'\n'})
 		rest = after
 		var was Entry
-		entry := json.Unmarshal(line, &was) == nil && was.Seq > 0 // as Parse reads it
+		entry := unmarshalEntry(line, &was) == nil && was.Seq > 0 // as Parse reads it
 		oldSum := Sum(bytes.TrimSuffix(line, []byte{'\r'}))
 		line = edit(line)
 		if entry && oldPrev != "" && was.Prev == oldPrev && oldPrev != newPrev {

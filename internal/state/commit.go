@@ -1,6 +1,7 @@
 package state
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -211,7 +212,7 @@ func (tx *Tx) journalLine(id string) (line, anchor []byte, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	raw, _ := json.Marshal(e)
+	raw := bytes.Trim(line, "\n") // e as encoded, without the newlines around it
 	next := journal.Tail{Last: e, Raw: raw, Size: tail.Size + int64(len(line)), EndsClean: true}
 	return line, journal.AnchorOf(next).Marshal(), nil
 }
@@ -223,7 +224,7 @@ func (tx *Tx) outside(id string, tail journal.Tail, replaced bool) ([]string, er
 	if replaced || (noted && orig == "") || tail.Raw == nil {
 		return nil, nil
 	}
-	now, err := digestsOf(tx.Reg, id, func(name string) ([]byte, error) { return tx.dir.ReadFile(tx.diskID(id), name) })
+	now, err := digestsOf(tx.Reg, id, func(name string) ([]byte, error) { return tx.readDisk(tx.diskID(id), name) })
 	if err != nil {
 		return nil, err
 	}
@@ -263,7 +264,12 @@ func (tx *Tx) safe(p *plan) error {
 		paths = append(paths, tx.physical(a.path))
 	}
 	paths = append(paths, p.removes...)
+	seen := map[string]bool{}
 	for _, path := range paths {
+		if seen[path] {
+			continue // a path and where it is before the moves are most often one
+		}
+		seen[path] = true
 		if err := tx.dir.safePath(path); err != nil {
 			return err
 		}

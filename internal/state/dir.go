@@ -114,6 +114,7 @@ type Dir struct {
 	// updatedAt, a record's, an archive's); nil is the real time. The run
 	// sets it (cli.Process.Stamp); a test fixes it.
 	Clock func() time.Time
+	held  *atomicfile.Root // while a transaction holds the lock (hold)
 }
 
 // Time is the time a write made now records.
@@ -229,7 +230,25 @@ func (d *Dir) ReadRegistryFor(keys ...string) (reg *registry.Registry, exists bo
 
 // root is the state dir as the one resolution of every path a
 // transaction writes (atomicfile.Root): beneath it, through no symlink.
-func (d *Dir) root() atomicfile.Root { return atomicfile.Root{Dir: d.Path} }
+// While a transaction holds the lock its folders stay open (hold).
+func (d *Dir) root() atomicfile.Root {
+	if d.held != nil {
+		return *d.held
+	}
+	return atomicfile.Root{Dir: d.Path}
+}
+
+// hold keeps the folders the steps open open until the returned function
+// is called (atomicfile.Root.Hold): for the holder of the lock, under
+// which nothing else changes them.
+func (d *Dir) hold() func() {
+	root, release := atomicfile.Root{Dir: d.Path}.Hold()
+	d.held = &root
+	return func() {
+		d.held = nil
+		release()
+	}
+}
 
 // inside is path relative to the state dir; an error for a path outside.
 func (d *Dir) inside(path string) (string, error) {
@@ -257,8 +276,12 @@ func (d *Dir) walk(path string, regular bool) error {
 	}
 	p := d.Path
 	parts := strings.Split(rel, string(filepath.Separator))
+	root := d.root()
 	for i, part := range parts {
 		p = filepath.Join(p, part)
+		if i < len(parts)-1 && root.Resolved(filepath.Join(parts[:i+1]...)) {
+			continue // a folder the transaction holds open was resolved so already
+		}
 		st, err := os.Lstat(p)
 		if errors.Is(err, os.ErrNotExist) {
 			return nil

@@ -58,6 +58,7 @@ type Tx struct {
 	// (RewriteJournal): outside edits are judged against the old one.
 	rewritten map[string]bool
 	tombs     [][]byte
+	disk      map[string][]byte // session files as read from disk (readDisk)
 	out, err  bytes.Buffer
 	// Raw is orc.json as read under the lock, with Options.RawRegistry.
 	Raw []byte
@@ -121,6 +122,7 @@ func (d *Dir) Update(ctx context.Context, opts Options, fn func(tx *Tx) error) e
 		return fault.Wrap(fault.Invalid, err, "cannot lock the state dir")
 	}
 	defer l.Release()
+	defer d.hold()()
 	// A transaction an earlier writer left interrupted is completed first:
 	// until then its files are between two states.
 	done, log, err := d.finishLog()
@@ -226,6 +228,8 @@ func (tx *Tx) Touch(id string, args any) {
 
 // Read returns a session file as the transaction sees it (staged content
 // first, nothing when it removes the file, then disk); nil when absent.
+// The bytes may be shared with later reads: the caller must not change
+// them.
 func (tx *Tx) Read(id, name string) ([]byte, error) {
 	path := tx.dir.File(id, name)
 	if data, ok := tx.staged[path]; ok {
@@ -236,12 +240,29 @@ func (tx *Tx) Read(id, name string) ([]byte, error) {
 			return nil, nil // removed by this transaction
 		}
 	}
-	for _, r := range tx.renames {
-		if r[1] == id {
-			return tx.dir.ReadFile(r[0], name) // not moved yet
-		}
+	return tx.readDisk(tx.diskID(id), name) // before a move, where it is now
+}
+
+// readDisk reads a session file as it is on disk, once per transaction:
+// the verb's function, the check for outside edits and the journal's
+// digests after the change each ask for the same files, which nothing
+// else changes while the lock is held (and a run without the lock is a
+// dry run that writes nothing). The bytes are shared: callers never
+// change them.
+func (tx *Tx) readDisk(dirID, name string) ([]byte, error) {
+	path := tx.dir.File(dirID, name)
+	if data, ok := tx.disk[path]; ok {
+		return data, nil
 	}
-	return tx.dir.ReadFile(id, name)
+	data, err := tx.dir.ReadFile(dirID, name)
+	if err != nil {
+		return nil, err
+	}
+	if tx.disk == nil {
+		tx.disk = map[string][]byte{}
+	}
+	tx.disk[path] = data
+	return data, nil
 }
 
 // Write stages a session file.

@@ -1,8 +1,14 @@
 package state
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/cespare/xxhash/v2"
 )
 
 // A record's sequence number follows the one before it, or the log ends
@@ -53,6 +59,49 @@ func TestLogEndsAtARecordWhoseSequenceDoesNotFollow(t *testing.T) {
 			}
 			if want := int64(len(join(c.parts[:c.valid]...))); st.end != want {
 				t.Errorf("valid lines end at %d, want %d", st.end, want)
+			}
+		})
+	}
+}
+
+// A line of the log is read when its sum matches its record: the XXH64
+// this build writes, or the SHA-256 an older build wrote (a log left by
+// an interrupted transaction of that build is still done again). A line
+// whose sum, of either kind, does not match ends the log.
+func TestLogLinesOfBothSumsAreRead(t *testing.T) {
+	cur, err := encodeLine(&Intent{Boot: "b", Seq: 7, Verb: "phase set", Actor: "cli", At: "2026-12-04T00:00:00Z", PID: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := cur[recStart : len(cur)-2]
+	xx := xxhash.Sum64(rec)
+	if want := fmt.Sprintf("%016x", xx); string(cur[len(linePrefix):len(linePrefix)+sumDigits]) != want {
+		t.Fatalf("encodeLine wrote %s, want the sum %s", cur, want)
+	}
+	sha := sha256.Sum256(rec)
+	old := []byte(linePrefix + hex.EncodeToString(sha[:]) + linePrefix2 + string(rec) + "}\n")
+	flip := func(line []byte, at int) []byte {
+		b := bytes.Clone(line)
+		b[at] ^= 1
+		return b
+	}
+	for _, c := range []struct {
+		name string
+		line []byte
+		read bool
+	}{
+		{"the XXH64 this build writes", cur, true},
+		{"the SHA-256 an older build wrote", old, true},
+		{"an XXH64 line with a changed record byte", flip(cur, len(cur)-10), false},
+		{"a SHA-256 line with a changed record byte", flip(old, len(old)-10), false},
+		{"an XXH64 line with a changed sum digit", flip(cur, len(linePrefix)+3), false},
+		{"a SHA-256 line with a changed sum digit", flip(old, len(linePrefix)+3), false},
+		{"a sum of another width", []byte(linePrefix + "abcd" + linePrefix2 + string(rec) + "}\n"), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := parseLog(c.line)
+			if got := len(st.txs) == 1 && st.txs[0].Seq == 7 && st.end == int64(len(c.line)); got != c.read {
+				t.Fatalf("read = %v (records %d, end %d), want %v", got, len(st.txs), st.end, c.read)
 			}
 		})
 	}
