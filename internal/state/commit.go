@@ -285,11 +285,15 @@ func (tx *Tx) safe(p *plan) error {
 }
 
 // largeFile is the size from which a new file is not carried in its
-// record but fsynced as a temp file, with its folder, before the record:
-// a large registry's orc.json (4 MB at 10,000 sessions), which the record
-// would copy and its fsync flush a second time. Small files (a
-// one-session registry, every session file) ride in the record.
-const largeFile = 1 << 20
+// record but made durable as a temp file, with its name, before the
+// record: a large registry's orc.json (440 KB at 1,000 sessions, 4 MB at
+// 10,000), which the record would copy and its fsync flush a second time.
+// Small files (a one-session registry, every session file) ride in the
+// record. Where one flush makes the temp durable (syncfs: two fsyncs for
+// the mutation) the line is the log's checkpoint size; elsewhere the temp
+// and its folder are fsynced one by one (three), so only a file of 1 MiB
+// or more is worth them.
+var largeFile = pick(atomicfile.CanSyncAll, 256<<10, 1<<20)
 
 // prepared is what the transaction created before its commit point, so it
 // can be undone.

@@ -563,11 +563,11 @@ func TestCheckpointIsOneFlushBeforeTheRecord(t *testing.T) {
 	if !atomicfile.CanSyncAll {
 		t.Skip("no syncfs here: a checkpoint fsyncs every file the log names")
 	}
-	chunk := bytes.Repeat([]byte("x"), 300<<10)
+	chunk := bytes.Repeat([]byte("x"), largeFile-1) // carried in its record, the largest that is
 	big := bytes.Repeat([]byte("y"), largeFile)
 	cases := []struct {
 		name  string
-		setup int    // files of 300 KiB written first (three, after init, make the log due)
+		setup int    // files just under largeFile written first (three, after init, make the log due)
 		data  []byte // what the mutation writes
 		flush bool
 		move  bool // the session's folder is moved first (another record)
