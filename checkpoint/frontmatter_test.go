@@ -76,18 +76,21 @@ var trickyBodies = []string{
 	string(DefaultBody()), "\xff\xfe invalid utf-8\n",
 }
 
+// textFields set each of the frontmatter's free-text fields, for the
+// tests that try every value in every field.
+var textFields = []func(*Frontmatter, string){
+	func(f *Frontmatter, v string) { f.Command = v },
+	func(f *Frontmatter, v string) { f.Branch = v },
+	func(f *Frontmatter, v string) { f.GitBranch = v },
+	func(f *Frontmatter, v string) { f.PhaseLabel = v },
+	func(f *Frontmatter, v string) { f.Status = v },
+	func(f *Frontmatter, v string) { f.JiraTicket = v },
+	func(f *Frontmatter, v string) { f.UpdatedAt = v },
+}
+
 func TestRenderParseRoundTrip(t *testing.T) {
-	set := []func(*Frontmatter, string){
-		func(f *Frontmatter, v string) { f.Command = v },
-		func(f *Frontmatter, v string) { f.Branch = v },
-		func(f *Frontmatter, v string) { f.GitBranch = v },
-		func(f *Frontmatter, v string) { f.PhaseLabel = v },
-		func(f *Frontmatter, v string) { f.Status = v },
-		func(f *Frontmatter, v string) { f.JiraTicket = v },
-		func(f *Frontmatter, v string) { f.UpdatedAt = v },
-	}
 	for _, v := range trickyValues {
-		for i, setField := range set {
+		for i, setField := range textFields {
 			for _, body := range trickyBodies {
 				fm := typical()
 				setField(&fm, v)

@@ -28,17 +28,8 @@ func TestQuickFrontAgreesWithYAML(t *testing.T) {
 	base := Frontmatter{Schema: 1, Command: "flow", Branch: "main", GitBranch: "main", Phase: "3", TotalPhases: 9, Status: "in_progress", UpdatedAt: "2026-08-20T18:11:00Z"}
 	values := []string{"main", "feature/a.b-c_d", "yes", "No", "null", "~", "true", "y", "0x10", "1e3", ".inf", "-", "a b", "a: b", "a #b",
 		"'q'", `"q"`, `a\b`, "é", "2026-08-20", "  lead", "trail ", "#x", "&a", "*a", "!t", "%x", "@x", "`x", "[x]", "{x}", ">x", "|x", "?x", ",x", "3", "007", "done", "---", "..."}
-	edits := []func(*Frontmatter, string){
-		func(f *Frontmatter, v string) { f.Command = v },
-		func(f *Frontmatter, v string) { f.Branch = v },
-		func(f *Frontmatter, v string) { f.GitBranch = v },
-		func(f *Frontmatter, v string) { f.PhaseLabel = v },
-		func(f *Frontmatter, v string) { f.Status = v },
-		func(f *Frontmatter, v string) { f.JiraTicket = v },
-		func(f *Frontmatter, v string) { f.UpdatedAt = v },
-	}
 	quick := 0
-	for _, edit := range edits {
+	for _, edit := range textFields {
 		for _, v := range values {
 			fm := base
 			edit(&fm, v)
