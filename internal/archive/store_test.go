@@ -200,3 +200,43 @@ func TestPrepareConcurrentNamesAreUnique(t *testing.T) {
 		}
 	}
 }
+
+// The next folder archive of a second is named after the ones taken
+// before it, never on one taken, in a few probes however many there are;
+// a name freed again (cleanup) may be reused, never a taken one.
+func TestNextFreeNameAfterTheTakenOnes(t *testing.T) {
+	for _, tc := range []struct {
+		taken     []int
+		want      int
+		maxProbes int
+	}{
+		{nil, 1, 1},
+		{[]int{1}, 2, 2},
+		{[]int{1, 2}, 3, 4},
+		{[]int{1, 2, 3}, 4, 4},
+		{seq(7), 8, 6},
+		{seq(8), 9, 8},
+		{seq(1000), 1001, 21},
+		{[]int{1, 2, 3, 5}, 4, 4},
+		{[]int{1, 2, 4}, 5, 6}, // after the highest it saw, past the hole
+		{[]int{2, 3}, 1, 1},
+	} {
+		taken := map[int]bool{}
+		for _, n := range tc.taken {
+			taken[n] = true
+		}
+		probes := 0
+		got := nextFree(func(n int) bool { probes++; return taken[n] })
+		if got != tc.want || taken[got] || probes > tc.maxProbes {
+			t.Errorf("taken %v: got %d in %d probes, want %d in at most %d", tc.taken, got, probes, tc.want, tc.maxProbes)
+		}
+	}
+}
+
+func seq(k int) []int {
+	out := make([]int, k)
+	for i := range out {
+		out[i] = i + 1
+	}
+	return out
+}

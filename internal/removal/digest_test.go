@@ -2,6 +2,7 @@ package removal
 
 import (
 	"errors"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -67,4 +68,36 @@ func hintOf(err error) string {
 		return f.Hint
 	}
 	return ""
+}
+
+// A digest that would replace one holding credential-shaped text (let in
+// by hand or by an older release) is refused, exit 2, nothing written:
+// what a digest write replaces is archived, and such text never is.
+func TestWriteDigestOverACredentialIsRefused(t *testing.T) {
+	now := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	d := seeded(t, entry("a", "in_progress", now))
+	r := run(d, now)
+	if err := r.WriteDigest("a", []byte(digestA)); err != nil {
+		t.Fatal(err)
+	}
+	p := d.File("a", state.CheckpointFile)
+	cp, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	planted := strings.Replace(string(cp), "- Artifacts: none", "- Artifacts: ghp_"+strings.Repeat("b", 36), 1)
+	if planted == string(cp) {
+		t.Fatal("the digest written holds no Artifacts line to plant a credential in")
+	}
+	if err := os.WriteFile(p, []byte(planted), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := statetest.Contents(t, d.Path)
+	err = r.WriteDigest("a", []byte(strings.Replace(digestA, "phase 1", "phase 3", 1)))
+	if fault.Code(err) != fault.Usage || !strings.Contains(err.Error(), "never archived") || !strings.Contains(hintOf(err), "repair --redact") {
+		t.Errorf("digest write over a credential: %v (hint %q), want a usage error naming repair --redact", err, hintOf(err))
+	}
+	if !reflect.DeepEqual(statetest.Contents(t, d.Path), before) {
+		t.Error("written after the refusal")
+	}
 }

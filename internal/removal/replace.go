@@ -24,16 +24,15 @@ func replacedDigest(body, text []byte) string {
 // ReplaceDigest writes text as the chosen session's Resume digest, keeping
 // the digest it replaces in an archive first (digest write, digest
 // restore). args are journaled, with the archive's name when one was made.
+//
+// A replaced digest is always a folder archive, written by the
+// transaction itself (no git process on a verb run this often), so
+// nothing is read or kept before the lock: the checkpoint replaced is
+// read once, under it, and checked for credentials there.
 func (r Run) ReplaceDigest(ch selection.Choice, text []byte, args map[string]string) error {
-	return r.Keep(ch.Keys(), func(d *state.Dir) ([]*archive.Item, error) {
-		s, cp, err := chosenFile(d, ch, state.CheckpointFile)
-		if err != nil || cp == nil || replacedDigest(checkpoint.Parse(cp).Body, text) == "" {
-			return nil, err
-		}
-		it := r.item(s.SessionID, archive.KindDigest, archive.FileSnapshot(s, state.CheckpointFile, cp))
-		it.InFolder = true // made on every digest write: no git process for it
-		return []*archive.Item{it}, nil
-	}, func(tx *state.Tx, store *archive.Store, items []*archive.Item) error {
+	return r.Keep(ch.Keys(), func(*state.Dir) ([]*archive.Item, error) {
+		return nil, nil
+	}, func(tx *state.Tx, store *archive.Store, _ []*archive.Item) error {
 		s, err := ch.Find(tx.Reg)
 		if err != nil {
 			return err
@@ -52,19 +51,12 @@ func (r Run) ReplaceDigest(ch selection.Choice, text []byte, args map[string]str
 			if err != nil {
 				return err
 			}
-			var it *archive.Item
-			current := archive.FileSnapshot(s, state.CheckpointFile, cp)
-			if len(items) > 0 {
-				it = items[0]
-				if archive.DigestOf(it.Snap["files/"+state.CheckpointFile]) == old {
-					current = it.Snap // the digest archived: the rest of the file may have moved on
-				}
-			}
-			name, err := r.keep(tx, store, it, s.SessionID, archive.KindDigest, current)
-			if err != nil {
+			it := r.item(s.SessionID, archive.KindDigest, archive.FileSnapshot(s, state.CheckpointFile, cp))
+			it.InFolder = true
+			if err := refuseCredentials([]*archive.Item{it}); err != nil {
 				return err
 			}
-			args["archive"] = name
+			args["archive"] = store.Keep(tx, it, it.Snap)
 		}
 		if err := tx.WriteCheckpoint(s, newBody); err != nil {
 			return err
