@@ -245,14 +245,10 @@ func (f *File) Marshal() []byte {
 	if out.Decisions == nil {
 		out.Decisions = map[string]Decision{}
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		panic(err) // only strings and ints
+	if b, ok := encode(&out); ok {
+		return b
 	}
-	return buf.Bytes()
+	return marshalJSON(&out)
 }
 
 // Keys returns the settled keys, sorted.
