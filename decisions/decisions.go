@@ -94,7 +94,8 @@ type HistoryEntry struct {
 // Parse reads decisions.json strictly. Empty data (a file not yet written)
 // is an empty File.
 //
-// A well-formed file is read in one pass, the strict decode: its success
+// A file as Marshal writes it is read by hand (decode.go); any other
+// well-formed file in one pass, the strict decode. Either's success
 // means the file is one JSON object, free of what Check refuses, whose
 // only members are exactly schema and decisions, and so settles what the
 // other passes would have found but for an absent schema, which a decoded
@@ -106,8 +107,8 @@ func Parse(data []byte) (*File, error) {
 	if len(trimmed) == 0 {
 		return &File{Schema: Schema, Decisions: map[string]Decision{}}, nil
 	}
-	var f File
-	if trimmed[0] != '{' || strictjson.Decode(data, &f) != nil || f.Schema == 0 {
+	f, ok := decodeCanonical(data) // what Marshal wrote, most files
+	if !ok && (trimmed[0] != '{' || strictjson.Decode(data, &f) != nil) || f.Schema == 0 {
 		return parseSlow(data)
 	}
 	if e := schemaver.Check(f.Schema, Schema); e != nil {
