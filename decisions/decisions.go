@@ -93,10 +93,41 @@ type HistoryEntry struct {
 
 // Parse reads decisions.json strictly. Empty data (a file not yet written)
 // is an empty File.
+//
+// A file as Marshal writes it is read by hand (decode.go); any other
+// well-formed file in one pass, the strict decode. Either's success
+// means the file is one JSON object, free of what Check refuses, whose
+// only members are exactly schema and decisions, and so settles what the
+// other passes would have found but for an absent schema, which a decoded
+// 0 cannot tell from "schema": 0 (a file Validate refuses anyway). That
+// case, and every file the strict decode refuses, takes the passes of
+// parseSlow, which name the fault.
 func Parse(data []byte) (*File, error) {
-	if len(bytes.TrimSpace(data)) == 0 {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
 		return &File{Schema: Schema, Decisions: map[string]Decision{}}, nil
 	}
+	f, ok := decodeCanonical(data) // what Marshal wrote, most files
+	if !ok && (trimmed[0] != '{' || strictjson.Decode(data, &f) != nil) || f.Schema == 0 {
+		return parseSlow(data)
+	}
+	if e := schemaver.Check(f.Schema, Schema); e != nil {
+		return nil, e.Invalid(fileName)
+	}
+	if f.Decisions == nil { // absent or null
+		return nil, invalid("no decisions object")
+	}
+	if err := f.Validate(); err != nil {
+		return nil, invalid("%s", err)
+	}
+	return &f, nil
+}
+
+// parseSlow is Parse in the passes that tell a broken file's faults apart,
+// in the order they are reported: the syntax (Check), then a newer schema
+// (probed leniently, as an older build's files may spell it), then the
+// strict decode, a missing schema or decisions object, and Validate.
+func parseSlow(data []byte) (*File, error) {
 	if err := strictjson.Check(data); err != nil {
 		return nil, invalid("%s", err)
 	}
@@ -215,14 +246,10 @@ func (f *File) Marshal() []byte {
 	if out.Decisions == nil {
 		out.Decisions = map[string]Decision{}
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		panic(err) // only strings and ints
+	if b, ok := encode(&out); ok {
+		return b
 	}
-	return buf.Bytes()
+	return marshalJSON(&out)
 }
 
 // Keys returns the settled keys, sorted.

@@ -3,6 +3,7 @@ package decisions
 import (
 	"bytes"
 	"errors"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -302,6 +303,7 @@ func FuzzDecisionsParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d, err := Parse(data)
+		sameAsThePasses(t, data, d, err)
 		if err != nil {
 			return
 		}
@@ -314,4 +316,54 @@ func FuzzDecisionsParse(f *testing.F) {
 			t.Fatalf("Marshal not idempotent:\n%s\n---\n%s", m1, m2)
 		}
 	})
+}
+
+// sameAsThePasses fails unless d and err, what Parse returned for data,
+// are what parseSlow's passes (check, lenient probe, strict decode) give.
+func sameAsThePasses(t *testing.T, data []byte, d *File, err error) {
+	t.Helper()
+	want, wantErr := parseSlow(data)
+	if len(bytes.TrimSpace(data)) == 0 {
+		want, wantErr = &File{Schema: Schema, Decisions: map[string]Decision{}}, nil
+	}
+	if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
+		t.Fatalf("Parse(%q) = %v; the passes give %v", data, err, wantErr)
+	}
+	var ie, wantIE *InvalidError
+	if errors.As(err, &ie) != errors.As(wantErr, &wantIE) || ie != nil && (ie.Newer() != wantIE.Newer() || *ie != *wantIE) {
+		t.Fatalf("Parse(%q) = %#v; the passes give %#v", data, err, wantErr)
+	}
+	if !reflect.DeepEqual(d, want) {
+		t.Fatalf("Parse(%q) = %+v; the passes give %+v", data, d, want)
+	}
+}
+
+func TestParseInOnePassRefusesAsThePassesDo(t *testing.T) {
+	ok := `"k":{"value":"v","provenance":"flag","settledAt":"` + t1 + `"}`
+	inputs := []string{
+		sample, "", " \n", `{"schema":1,"decisions":{}}`, `{"schema":1,"decisions":{` + ok + `}}`,
+		`{"schema":1,`, `[]`, `null`, `1`, `"x"`, `{}`, ` {"schema":1,"decisions":{}} `,
+		`{"schema":1,"decisions":{}} x`, `{"schema":1,"decisions":{}}{}`, "{\"schema\":1,\"decisions\":{\"\xff\":{}}}",
+		`{"schema":1,"schema":1,"decisions":{}}`, `{"schema":1,"decisions":{` + ok + `,` + ok + `}}`,
+		`{"schema":2,"decisions":{}}`, `{"schema":2,"decisions":{},"x":1}`, `{"schema":2}`, `{"schema":2,"decisions":[1,2`,
+		`{"schema":0,"decisions":{}}`, `{"schema":-1,"decisions":{}}`, `{"schema":-0,"decisions":{}}`,
+		`{"schema":1.0,"decisions":{}}`, `{"schema":2.0,"decisions":{}}`, `{"schema":1e0,"decisions":{}}`, `{"schema":2e0,"decisions":{}}`,
+		`{"schema":"1","decisions":{}}`, `{"schema":"2","decisions":{}}`, `{"schema":true,"decisions":{}}`, `{"schema":null,"decisions":{}}`,
+		`{"schema":99999999999999999999,"decisions":{}}`, `{"schema":{},"decisions":{}}`, `{"schema":[2],"decisions":{}}`,
+		`{"decisions":{}}`, `{"schema":1}`, `{"schema":1,"decisions":null}`, `{"schema":1,"decisions":[]}`, `{"schema":1,"decisions":"x"}`,
+		`{"Schema":2,"decisions":{}}`, `{"SCHEMA":1,"decisions":{}}`, `{"schema":1,"SCHEMA":2,"decisions":{}}`, `{"schema":2,"Schema":1,"decisions":{}}`,
+		`{"\u017fchema":2,"decisions":{}}`, `{"schema":1,"Decisions":{}}`, `{"schema":1,"DECISIONS":null}`, `{"schema":1,"decision\u017f":{}}`,
+		`{"schema":1,"decisions":{},"extra":1}`, `{"schema":1,"decisions":{"k":{"value":"v"}}}`, `{"schema":1,"decisions":{"k":null}}`,
+		`{"schema":1,"decisions":{"a b":{"value":"v","provenance":"flag","settledAt":"` + t1 + `"}}}`,
+		`{"schema":1,"decisions":{"k":{"value":"v","provenance":"flag","settledAt":"` + t1 + `","history":null}}}`,
+		`{"schema":1,"decisions":{"k":{"value":"v","provenance":"flag","settledAt":"` + t1 + `","history":[]}}}`,
+		`{"schema":1,"decisions":{"k":{"value":"\ud800","provenance":"flag","settledAt":"` + t1 + `"}}}`,
+		`{"schema":2,"decisions":{"k":{"value":"","provenance":"x","settledAt":"soon"}}}`,
+		strings.Repeat("[", 70) + strings.Repeat("]", 70), `{"schema":1,"decisions":` + strings.Repeat(`{"k":`, 70) + `1` + strings.Repeat("}", 71),
+		`{"schema":2,"decisions":` + strings.Repeat(`[`, 70) + strings.Repeat("]", 70) + `}`,
+	}
+	for _, in := range inputs {
+		d, err := Parse([]byte(in))
+		sameAsThePasses(t, []byte(in), d, err)
+	}
 }

@@ -275,7 +275,25 @@ func (s *Session) Canonical() []byte {
 	return b
 }
 
+// marshal is what encoding/json's Encoder writes for v with no HTML
+// escaping, that prefix and indent, and a trailing newline: by the hand
+// encoder (encode.go) when it covers v, by encoding/json otherwise.
 func marshal(v any, prefix, indent string) ([]byte, error) {
+	size := 64
+	switch v := v.(type) {
+	case *Registry:
+		size += 1024 * len(v.Sessions)
+	case *Session:
+		size = 1024
+	}
+	if b, ok := encode(v, prefix, indent, size); ok {
+		return b, nil
+	}
+	return marshalJSON(v, prefix, indent)
+}
+
+// marshalJSON is marshal by encoding/json.
+func marshalJSON(v any, prefix, indent string) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
