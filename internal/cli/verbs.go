@@ -159,7 +159,7 @@ func grammarFor(args []string) any {
 		return grammar(first, second)
 	}
 	for _, v := range verbs {
-		if strings.Fields(v.words)[0] == first {
+		if family, _, _ := strings.Cut(v.words, " "); family == first {
 			return grammar(first, "")
 		}
 	}
@@ -192,33 +192,35 @@ func grammar(only, leaf string) any {
 		family, leaves = "", nil
 	}
 	for _, v := range verbs {
-		words := strings.Fields(v.words)
-		if only != "" && words[0] != only {
+		first, second, two := strings.Cut(v.words, " ")
+		if only != "" && first != only {
 			continue
 		}
 		switch {
-		case len(words) == 2:
-			if leaf == "" || words[1] == leaf {
-				leaves = append(leaves, command(words[1], v))
+		case two:
+			if leaf == "" || second == leaf {
+				leaves = append(leaves, command(second, v))
 			}
 		case v.flags == nil:
 			closeFamily()
-			family = words[0]
+			family = first
 			root = append(root, command(family, v))
 		default:
 			closeFamily()
-			root = append(root, command(words[0], v))
+			root = append(root, command(first, v))
 		}
 	}
 	closeFamily()
 	return reflect.New(reflect.StructOf(root)).Interface()
 }
 
-// command is the struct field kong reads as the command word.
+// command is the struct field kong reads as the command word. Its help is
+// not in the tag, which kong would parse rune by rune on every run: kong
+// gets it from verbHelps.
 func command(word string, v verb) reflect.StructField {
 	f := reflect.StructField{
 		Name: goName(word),
-		Tag:  reflect.StructTag(`cmd:"" name:` + strconv.Quote(word) + ` help:` + strconv.Quote(v.help)),
+		Tag:  reflect.StructTag(`cmd:"" name:` + strconv.Quote(word)),
 	}
 	if v.flags != nil {
 		f.Type = reflect.TypeOf(v.flags)
@@ -226,6 +228,18 @@ func command(word string, v verb) reflect.StructField {
 		f.Type = reflect.TypeFor[struct{}]() // replaced by the family's struct
 	}
 	return f
+}
+
+// verbHelps gives every command node of k's model its one-line help from
+// verbs, before kong interpolates the model's help as it would a tag's.
+func verbHelps(k *kong.Kong) error {
+	for _, c := range k.Model.Children {
+		c.Help = verbHelp(c.Name)
+		for _, leaf := range c.Children {
+			leaf.Help = verbHelp(c.Name + " " + leaf.Name)
+		}
+	}
+	return nil
 }
 
 // goName turns a command word into an exported field name: link-pr → LinkPr.
