@@ -136,6 +136,7 @@ func newParser(p *Process, model any, stdout, stderr io.Writer) (*kong.Kong, err
 		return nil, err
 	}
 	held.restore()
+	sharedFlagsHelp(k)
 	showEnumValues(k.Model.Node)
 	return k, nil
 }
