@@ -134,6 +134,9 @@ func enumsFor(model any) kong.Vars {
 		for i := 0; i < t.NumField(); i++ {
 			f := t.Field(i)
 			for name, value := range enums {
+				if !strings.Contains(string(f.Tag), "${") {
+					break // most tags use none
+				}
 				if strings.Contains(string(f.Tag), "${"+name+"}") {
 					used[name] = value
 				}
