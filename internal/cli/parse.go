@@ -119,7 +119,8 @@ func helpVerb(args []string) string {
 // exitPanic.
 func newParser(p *Process, model any, stdout, stderr io.Writer) (*kong.Kong, error) {
 	var held heldHelp
-	k, err := kong.New(model,
+	c := model.(*cmdLine)
+	k, err := kong.New(c, append(c.options(),
 		kong.Resolvers(envResolver(p.Environ)),
 		kong.PostBuild(verbHelps),
 		kong.PostBuild(held.hold), // after verbHelps: they are held too
@@ -131,7 +132,7 @@ func newParser(p *Process, model any, stdout, stderr io.Writer) (*kong.Kong, err
 		kong.Help(printHelp), // the top level's verbs by task (help.go)
 		enumsFor(model),
 		decimalIntegers(),
-	)
+	)...)
 	if err != nil {
 		return nil, err
 	}

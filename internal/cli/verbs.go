@@ -1,8 +1,8 @@
 package cli
 
 import (
+	"fmt"
 	"reflect"
-	"strconv"
 	"strings"
 
 	"github.com/alecthomas/kong"
@@ -146,7 +146,10 @@ func enumsFor(model any) kong.Vars {
 			}
 		}
 	}
-	walk(reflect.TypeOf(model).Elem())
+	walk(reflect.TypeFor[Globals]())
+	for _, c := range model.(*cmdLine).cmds {
+		walk(reflect.TypeOf(c.flags).Elem())
+	}
 	return used
 }
 
@@ -179,21 +182,30 @@ func isVerb(words string) bool {
 	return false
 }
 
-// grammar builds the struct kong parses: Globals, then a command field for
-// each verb of verbs (only those whose first word is only, unless only is
-// "", and of those only the leaf named leaf, unless leaf is ""). A
-// two-word verb is a field of its family's struct.
+// cmdLine is the grammar kong parses: the global flags, and the verbs
+// grammar chose, each a flags struct of its own that newParser gives kong
+// as a dynamic command (a family heading as an empty one), so that no
+// struct type is made on a run (reflect.StructOf, which a run paid for
+// twice). nest puts each two-word verb under its family once kong has
+// built them.
+type cmdLine struct {
+	Globals Globals `embed:""`
+	cmds    []cmdOf `kong:"-"`
+}
+
+// cmdOf is one command of a cmdLine: its word, its flags struct (a
+// pointer), and whether it is a family's leaf (the second word of a verb).
+type cmdOf struct {
+	word  string
+	flags any
+	leaf  bool
+}
+
+// grammar is the cmdLine of the verbs of verbs (only those whose first
+// word is only, unless only is "", and of those only the leaf named leaf,
+// unless leaf is ""), in their order.
 func grammar(only, leaf string) any {
-	root := []reflect.StructField{{Name: "Globals", Type: reflect.TypeFor[Globals](), Tag: `embed:""`}}
-	var family string
-	var leaves []reflect.StructField
-	closeFamily := func() {
-		if family == "" {
-			return
-		}
-		root[len(root)-1].Type = reflect.StructOf(leaves)
-		family, leaves = "", nil
-	}
+	c := &cmdLine{}
 	for _, v := range verbs {
 		first, second, two := strings.Cut(v.words, " ")
 		if only != "" && first != only {
@@ -202,35 +214,46 @@ func grammar(only, leaf string) any {
 		switch {
 		case two:
 			if leaf == "" || second == leaf {
-				leaves = append(leaves, command(second, v))
+				c.cmds = append(c.cmds, cmdOf{second, reflect.New(reflect.TypeOf(v.flags)).Interface(), true})
 			}
 		case v.flags == nil:
-			closeFamily()
-			family = first
-			root = append(root, command(family, v))
+			c.cmds = append(c.cmds, cmdOf{first, &struct{}{}, false})
 		default:
-			closeFamily()
-			root = append(root, command(first, v))
+			c.cmds = append(c.cmds, cmdOf{first, reflect.New(reflect.TypeOf(v.flags)).Interface(), false})
 		}
 	}
-	closeFamily()
-	return reflect.New(reflect.StructOf(root)).Interface()
+	return c
 }
 
-// command is the struct field kong reads as the command word. Its help is
-// not in the tag, which kong would parse rune by rune on every run: kong
-// gets it from verbHelps.
-func command(word string, v verb) reflect.StructField {
-	f := reflect.StructField{
-		Name: goName(word),
-		Tag:  reflect.StructTag(`cmd:"" name:` + strconv.Quote(word)),
+// options are c's commands as kong options, the first of them nest.
+func (c *cmdLine) options() []kong.Option {
+	opts := []kong.Option{kong.PostBuild(c.nest)}
+	for _, cmd := range c.cmds {
+		opts = append(opts, kong.DynamicCommand(cmd.word, "", "", cmd.flags))
 	}
-	if v.flags != nil {
-		f.Type = reflect.TypeOf(v.flags)
-	} else {
-		f.Type = reflect.TypeFor[struct{}]() // replaced by the family's struct
+	return opts
+}
+
+// nest moves each leaf command kong built at the top level under the
+// family before it: "set" after "phase" becomes "phase set".
+func (c *cmdLine) nest(k *kong.Kong) error {
+	root := k.Model.Node
+	if len(root.Children) != len(c.cmds) {
+		return fmt.Errorf("kong built %d commands of %d", len(root.Children), len(c.cmds))
 	}
-	return f
+	var top []*kong.Node
+	var family *kong.Node
+	for i, n := range root.Children {
+		if c.cmds[i].leaf && family != nil {
+			n.Parent = family
+			family.Children = append(family.Children, n)
+			continue
+		}
+		top = append(top, n)
+		family = n
+	}
+	root.Children = top
+	return nil
 }
 
 // verbHelps gives every command node of k's model its one-line help from
@@ -245,17 +268,8 @@ func verbHelps(k *kong.Kong) error {
 	return nil
 }
 
-// goName turns a command word into an exported field name: link-pr → LinkPr.
-func goName(word string) string {
-	var b strings.Builder
-	for _, part := range strings.Split(word, "-") {
-		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
-	}
-	return b.String()
-}
-
 // globalsOf reads the parsed global flags out of a grammar.
 func globalsOf(model any) *Globals {
-	g := reflect.ValueOf(model).Elem().Field(0).Interface().(Globals)
+	g := model.(*cmdLine).Globals
 	return &g
 }
