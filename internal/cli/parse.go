@@ -118,8 +118,12 @@ func helpVerb(args []string) string {
 // grammarFor, and p's environment; kong's exit requests panic with
 // exitPanic.
 func newParser(p *Process, model any, stdout, stderr io.Writer) (*kong.Kong, error) {
-	k, err := kong.New(model,
+	var held heldHelp
+	c := model.(*cmdLine)
+	k, err := kong.New(c, append(c.options(),
 		kong.Resolvers(envResolver(p.Environ)),
+		kong.PostBuild(verbHelps),
+		kong.PostBuild(held.hold), // after verbHelps: they are held too
 		kong.Name("orc-state"),
 		kong.Description("The single writer of a repository's .orc/ workflow state."),
 		kong.Writers(stdout, stderr),
@@ -128,12 +132,55 @@ func newParser(p *Process, model any, stdout, stderr io.Writer) (*kong.Kong, err
 		kong.Help(printHelp), // the top level's verbs by task (help.go)
 		enumsFor(model),
 		decimalIntegers(),
-	)
+	)...)
 	if err != nil {
 		return nil, err
 	}
+	held.restore()
+	sharedFlagsHelp(k)
 	showEnumValues(k.Model.Node)
 	return k, nil
+}
+
+// heldHelp is the help texts of a model that kong's interpolation would
+// leave as they are, those without a $ in them: kong.New runs a regexp over
+// every help text of the model, which on a run that prints no help is
+// most of its interpolating. hold takes them out of the model before
+// that pass, restore puts them back after it; the rest (a $$, a ${var})
+// kong interpolates as before.
+type heldHelp []struct {
+	at   *string
+	help string
+}
+
+// hold blanks every help text of k's model that has no $ in it,
+// remembering where it was.
+func (h *heldHelp) hold(k *kong.Kong) error {
+	take := func(at *string) {
+		if *at != "" && !strings.Contains(*at, "$") {
+			*h = append(*h, struct {
+				at   *string
+				help string
+			}{at, *at})
+			*at = ""
+		}
+	}
+	return kong.Visit(k.Model.Node, func(n kong.Visitable, next kong.Next) error {
+		switch n := n.(type) {
+		case *kong.Node:
+			take(&n.Help)
+		case *kong.Value:
+			take(&n.Help)
+		}
+		return next(nil)
+	})
+}
+
+// restore puts back what hold took.
+func (h heldHelp) restore() {
+	for _, t := range h {
+		*t.at = t.help
+	}
 }
 
 // takesValue reports whether arg is a flag of cmd (or a global one) whose
@@ -214,11 +261,25 @@ func parseMessage(err error) string {
 	return msg
 }
 
-var placeholder = lazyRegexp(`\s*<[^>]*>`)
-
-// verbName turns kong's "phase set <phase>" into "phase set".
+// verbName turns kong's "phase set <phase>" into "phase set": every
+// <placeholder> cut, with the white space before it. (A regexp did it, at
+// the cost of compiling one on every run.)
 func verbName(cmd string) string {
-	return strings.TrimSpace(placeholder().ReplaceAllString(cmd, ""))
+	var b strings.Builder
+	for {
+		open := strings.IndexByte(cmd, '<')
+		if open < 0 {
+			break
+		}
+		end := strings.IndexByte(cmd[open:], '>')
+		if end < 0 {
+			break
+		}
+		b.WriteString(strings.TrimRight(cmd[:open], "\t\n\f\r "))
+		cmd = cmd[open+end+1:]
+	}
+	b.WriteString(cmd)
+	return strings.TrimSpace(b.String())
 }
 
 // failedVerb names the verb a parse error belongs to: from the parse

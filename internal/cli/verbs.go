@@ -1,8 +1,8 @@
 package cli
 
 import (
+	"fmt"
 	"reflect"
-	"strconv"
 	"strings"
 
 	"github.com/alecthomas/kong"
@@ -134,6 +134,9 @@ func enumsFor(model any) kong.Vars {
 		for i := 0; i < t.NumField(); i++ {
 			f := t.Field(i)
 			for name, value := range enums {
+				if !strings.Contains(string(f.Tag), "${") {
+					break // most tags use none
+				}
 				if strings.Contains(string(f.Tag), "${"+name+"}") {
 					used[name] = value
 				}
@@ -143,7 +146,10 @@ func enumsFor(model any) kong.Vars {
 			}
 		}
 	}
-	walk(reflect.TypeOf(model).Elem())
+	walk(reflect.TypeFor[Globals]())
+	for _, c := range model.(*cmdLine).cmds {
+		walk(reflect.TypeOf(c.flags).Elem())
+	}
 	return used
 }
 
@@ -159,7 +165,7 @@ func grammarFor(args []string) any {
 		return grammar(first, second)
 	}
 	for _, v := range verbs {
-		if strings.Fields(v.words)[0] == first {
+		if family, _, _ := strings.Cut(v.words, " "); family == first {
 			return grammar(first, "")
 		}
 	}
@@ -176,69 +182,94 @@ func isVerb(words string) bool {
 	return false
 }
 
-// grammar builds the struct kong parses: Globals, then a command field for
-// each verb of verbs (only those whose first word is only, unless only is
-// "", and of those only the leaf named leaf, unless leaf is ""). A
-// two-word verb is a field of its family's struct.
+// cmdLine is the grammar kong parses: the global flags, and the verbs
+// grammar chose, each a flags struct of its own that newParser gives kong
+// as a dynamic command (a family heading as an empty one), so that no
+// struct type is made on a run (reflect.StructOf, which a run paid for
+// twice). nest puts each two-word verb under its family once kong has
+// built them.
+type cmdLine struct {
+	Globals Globals `embed:""`
+	cmds    []cmdOf `kong:"-"`
+}
+
+// cmdOf is one command of a cmdLine: its word, its flags struct (a
+// pointer), and whether it is a family's leaf (the second word of a verb).
+type cmdOf struct {
+	word  string
+	flags any
+	leaf  bool
+}
+
+// grammar is the cmdLine of the verbs of verbs (only those whose first
+// word is only, unless only is "", and of those only the leaf named leaf,
+// unless leaf is ""), in their order.
 func grammar(only, leaf string) any {
-	root := []reflect.StructField{{Name: "Globals", Type: reflect.TypeFor[Globals](), Tag: `embed:""`}}
-	var family string
-	var leaves []reflect.StructField
-	closeFamily := func() {
-		if family == "" {
-			return
-		}
-		root[len(root)-1].Type = reflect.StructOf(leaves)
-		family, leaves = "", nil
-	}
+	c := &cmdLine{}
 	for _, v := range verbs {
-		words := strings.Fields(v.words)
-		if only != "" && words[0] != only {
+		first, second, two := strings.Cut(v.words, " ")
+		if only != "" && first != only {
 			continue
 		}
 		switch {
-		case len(words) == 2:
-			if leaf == "" || words[1] == leaf {
-				leaves = append(leaves, command(words[1], v))
+		case two:
+			if leaf == "" || second == leaf {
+				c.cmds = append(c.cmds, cmdOf{second, reflect.New(reflect.TypeOf(v.flags)).Interface(), true})
 			}
 		case v.flags == nil:
-			closeFamily()
-			family = words[0]
-			root = append(root, command(family, v))
+			c.cmds = append(c.cmds, cmdOf{first, &struct{}{}, false})
 		default:
-			closeFamily()
-			root = append(root, command(words[0], v))
+			c.cmds = append(c.cmds, cmdOf{first, reflect.New(reflect.TypeOf(v.flags)).Interface(), false})
 		}
 	}
-	closeFamily()
-	return reflect.New(reflect.StructOf(root)).Interface()
+	return c
 }
 
-// command is the struct field kong reads as the command word.
-func command(word string, v verb) reflect.StructField {
-	f := reflect.StructField{
-		Name: goName(word),
-		Tag:  reflect.StructTag(`cmd:"" name:` + strconv.Quote(word) + ` help:` + strconv.Quote(v.help)),
+// options are c's commands as kong options, the first of them nest.
+func (c *cmdLine) options() []kong.Option {
+	opts := []kong.Option{kong.PostBuild(c.nest)}
+	for _, cmd := range c.cmds {
+		opts = append(opts, kong.DynamicCommand(cmd.word, "", "", cmd.flags))
 	}
-	if v.flags != nil {
-		f.Type = reflect.TypeOf(v.flags)
-	} else {
-		f.Type = reflect.TypeFor[struct{}]() // replaced by the family's struct
-	}
-	return f
+	return opts
 }
 
-// goName turns a command word into an exported field name: link-pr → LinkPr.
-func goName(word string) string {
-	var b strings.Builder
-	for _, part := range strings.Split(word, "-") {
-		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+// nest moves each leaf command kong built at the top level under the
+// family before it: "set" after "phase" becomes "phase set".
+func (c *cmdLine) nest(k *kong.Kong) error {
+	root := k.Model.Node
+	if len(root.Children) != len(c.cmds) {
+		return fmt.Errorf("kong built %d commands of %d", len(root.Children), len(c.cmds))
 	}
-	return b.String()
+	var top []*kong.Node
+	var family *kong.Node
+	for i, n := range root.Children {
+		if c.cmds[i].leaf && family != nil {
+			n.Parent = family
+			family.Children = append(family.Children, n)
+			continue
+		}
+		top = append(top, n)
+		family = n
+	}
+	root.Children = top
+	return nil
+}
+
+// verbHelps gives every command node of k's model its one-line help from
+// verbs, before kong interpolates the model's help as it would a tag's.
+func verbHelps(k *kong.Kong) error {
+	for _, c := range k.Model.Children {
+		c.Help = verbHelp(c.Name)
+		for _, leaf := range c.Children {
+			leaf.Help = verbHelp(c.Name + " " + leaf.Name)
+		}
+	}
+	return nil
 }
 
 // globalsOf reads the parsed global flags out of a grammar.
 func globalsOf(model any) *Globals {
-	g := reflect.ValueOf(model).Elem().Field(0).Interface().(Globals)
+	g := model.(*cmdLine).Globals
 	return &g
 }
