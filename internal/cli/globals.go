@@ -15,70 +15,9 @@ import (
 // Globals are the flags every verb takes. They are declared here and
 // nowhere else: the parser reads this struct, and so do the scans that run
 // before it (firstWord, isLine) and Main's empty-environment rule.
-// Their help is globalsHelp.
 type Globals struct {
-	Dir         string        `name:"dir" placeholder:"DIR"`
-	LockTimeout time.Duration `name:"lock-timeout" envvar:"ORC_LOCK_TIMEOUT" default:"5s"`
-}
-
-// globalsHelp is the help of Globals' fields, in their order. Every verb
-// has these flags, and kong parses each tag rune by rune on every run:
-// their help is given to the flags after the build (sharedFlagsHelp)
-// rather than carried in the tags.
-var globalsHelp = []string{
-	"State dir, relative to the current directory (default: $ORC_STATE_DIR, which must be absolute, else the main worktree root's .orc).",
-	"How long a writer waits for the state lock ($ORC_LOCK_TIMEOUT).",
-}
-
-// sharedFlagsHelp gives the flags of Globals and of every verb's BranchFlag
-// of k's model their help (globalsHelp, branchFlagHelp), as written: after
-// kong.New, so that kong does not interpolate it.
-func sharedFlagsHelp(k *kong.Kong) {
-	var walk func(n *kong.Node)
-	walk = func(n *kong.Node) {
-		if n.Target.IsValid() {
-			embeddedHelp(n, n.Target)
-		}
-		for _, c := range n.Children {
-			walk(c)
-		}
-	}
-	walk(k.Model.Node)
-}
-
-// embeddedHelp gives n's flags that are fields of a Globals or a BranchFlag
-// embedded in v (at any depth) their help.
-func embeddedHelp(n *kong.Node, v reflect.Value) {
-	if v.Kind() != reflect.Struct {
-		return
-	}
-	for i := 0; i < v.NumField(); i++ {
-		switch f := v.Field(i); f.Type() {
-		case reflect.TypeFor[Globals]():
-			giveHelp(n, f, globalsHelp)
-		case reflect.TypeFor[BranchFlag]():
-			giveHelp(n, f, branchFlagHelp)
-		default:
-			if f.Kind() == reflect.Struct && v.Type().Field(i).Anonymous {
-				embeddedHelp(n, f)
-			}
-		}
-	}
-}
-
-// giveHelp gives each flag of n that is a field of strct the help of that
-// field, help[i] for field i.
-func giveHelp(n *kong.Node, strct reflect.Value, help []string) {
-	for _, f := range n.Flags {
-		if !f.Target.CanAddr() {
-			continue
-		}
-		for i := range help {
-			if field := strct.Field(i); field.CanAddr() && field.Addr().Pointer() == f.Target.Addr().Pointer() && field.Type() == f.Target.Type() {
-				f.Help, f.OrigHelp = help[i], help[i]
-			}
-		}
-	}
+	Dir         string        `name:"dir" help:"State dir, relative to the current directory (default: $ORC_STATE_DIR, which must be absolute, else the main worktree root's .orc)." placeholder:"DIR"`
+	LockTimeout time.Duration `name:"lock-timeout" help:"How long a writer waits for the state lock ($$ORC_LOCK_TIMEOUT)." envvar:"ORC_LOCK_TIMEOUT" default:"5s"`
 }
 
 // envResolver gives a flag tagged envvar:"NAME" the value of NAME in the

@@ -118,12 +118,10 @@ func helpVerb(args []string) string {
 // grammarFor, and p's environment; kong's exit requests panic with
 // exitPanic.
 func newParser(p *Process, model any, stdout, stderr io.Writer) (*kong.Kong, error) {
-	var held heldHelp
 	c := model.(*cmdLine)
 	k, err := kong.New(c, append(c.options(),
 		kong.Resolvers(envResolver(p.Environ)),
 		kong.PostBuild(verbHelps),
-		kong.PostBuild(held.hold), // after verbHelps: they are held too
 		kong.Name("orc-state"),
 		kong.Description("The single writer of a repository's .orc/ workflow state."),
 		kong.Writers(stdout, stderr),
@@ -136,51 +134,8 @@ func newParser(p *Process, model any, stdout, stderr io.Writer) (*kong.Kong, err
 	if err != nil {
 		return nil, err
 	}
-	held.restore()
-	sharedFlagsHelp(k)
 	showEnumValues(k.Model.Node)
 	return k, nil
-}
-
-// heldHelp is the help texts of a model that kong's interpolation would
-// leave as they are, those without a $ in them: kong.New runs a regexp over
-// every help text of the model, which on a run that prints no help is
-// most of its interpolating. hold takes them out of the model before
-// that pass, restore puts them back after it; the rest (a $$, a ${var})
-// kong interpolates as before.
-type heldHelp []struct {
-	at   *string
-	help string
-}
-
-// hold blanks every help text of k's model that has no $ in it,
-// remembering where it was.
-func (h *heldHelp) hold(k *kong.Kong) error {
-	take := func(at *string) {
-		if *at != "" && !strings.Contains(*at, "$") {
-			*h = append(*h, struct {
-				at   *string
-				help string
-			}{at, *at})
-			*at = ""
-		}
-	}
-	return kong.Visit(k.Model.Node, func(n kong.Visitable, next kong.Next) error {
-		switch n := n.(type) {
-		case *kong.Node:
-			take(&n.Help)
-		case *kong.Value:
-			take(&n.Help)
-		}
-		return next(nil)
-	})
-}
-
-// restore puts back what hold took.
-func (h heldHelp) restore() {
-	for _, t := range h {
-		*t.at = t.help
-	}
 }
 
 // takesValue reports whether arg is a flag of cmd (or a global one) whose

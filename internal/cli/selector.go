@@ -7,16 +7,7 @@ package cli
 // positional key) to the session lookups; --session reaches them through
 // the selection.Where bound to its Run (parseAndRun reads it once, after
 // parsing: sessionFlag).
-// Its help is branchFlagHelp.
 type BranchFlag struct {
-	Branch  string `placeholder:"B" predictor:"branch"`
-	Session string `placeholder:"S" predictor:"session"`
-}
-
-// branchFlagHelp is the help of BranchFlag's fields, in their order: kong
-// gets it after the build (sharedFlagsHelp), since most verbs have these
-// flags and their tags would be parsed on every run.
-var branchFlagHelp = []string{
-	"Branch whose session to use (or a sessionId when no git branch has that name); default: the current branch.",
-	"The session to use, by sessionId (exactly).",
+	Branch  string `help:"Branch whose session to use (or a sessionId when no git branch has that name); default: the current branch." placeholder:"B" predictor:"branch"`
+	Session string `help:"The session to use, by sessionId (exactly)." placeholder:"S" predictor:"session"`
 }
