@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/alecthomas/kong"
-	comp "github.com/posener/complete"
 	"github.com/willabides/kongplete"
 
 	"github.com/orc-state/orc-state/internal/completion"
@@ -20,7 +19,7 @@ import (
 // orc-state answers from its kong grammar (verbs, sub-verbs, flags, enum
 // values), so completion can never offer a verb that does not exist, and
 // from the state for the values a predictor tag names (sessionIds,
-// branches, slice ids, decision keys: dataPredictors). The
+// branches, slice ids, decision keys: completion.Predictors). The
 // scripts below only register orc-state as its own completer; nothing is
 // computed unless $COMP_LINE asks.
 
@@ -78,64 +77,19 @@ func complete(p *Process, stdout, stderr io.Writer) (code int) {
 	}()
 	offerNoEmptyValue(parser.Model.Node)
 	kongplete.Complete(parser, kongplete.WithExitFunc(func(c int) { panic(exitPanic{c}) }),
-		kongplete.WithPredictors(dataPredictors(p)))
+		kongplete.WithPredictors(completion.Predictors(p.Dir, p.Environ)))
 	return 0
 }
 
 // offerNoEmptyValue drops the empty value from the enums of this parser,
-// which completes and never parses: "" is how an optional enum flag
-// (sessions --status) is left unset, never a value to offer.
+// which completes and never parses (enumValues).
 func offerNoEmptyValue(n *kong.Node) {
 	for _, f := range n.Flags {
-		if strings.Contains(","+f.Enum+",", ",,") {
-			var keep []string
-			for _, v := range f.EnumSlice() {
-				if v != "" {
-					keep = append(keep, v)
-				}
-			}
-			f.Enum = strings.Join(keep, ",")
+		if f.Enum != "" {
+			f.Enum = strings.Join(enumValues(f), ",")
 		}
 	}
 	for _, c := range n.Children {
 		offerNoEmptyValue(c)
 	}
-}
-
-// The data completion offers (package completion), by the name a flag or
-// argument gives in its predictor tag.
-const (
-	predictSession  = "session"
-	predictBranch   = "branch"
-	predictSlice    = "slice"
-	predictDecision = "decision"
-)
-
-func dataPredictors(p *Process) map[string]comp.Predictor {
-	view := func(a comp.Args) completion.View {
-		f := completedFlags(a.Completed)
-		return completion.Read(f["--dir"], f["--session"], f["--branch"], p.Dir, p.Environ)
-	}
-	return map[string]comp.Predictor{
-		predictSession:  comp.PredictFunc(func(a comp.Args) []string { return view(a).SessionIDs() }),
-		predictBranch:   comp.PredictFunc(func(a comp.Args) []string { return view(a).Branches() }),
-		predictSlice:    comp.PredictFunc(func(a comp.Args) []string { return view(a).SliceIDs() }),
-		predictDecision: comp.PredictFunc(func(a comp.Args) []string { return view(a).DecisionKeys() }),
-	}
-}
-
-// completedFlags are the values of --dir, --session and --branch among the
-// words already completed (--flag=VALUE or --flag VALUE).
-func completedFlags(words []string) map[string]string {
-	flags := map[string]string{}
-	for i, w := range words {
-		for _, name := range []string{"--dir", "--session", "--branch"} {
-			if v, ok := strings.CutPrefix(w, name+"="); ok {
-				flags[name] = v
-			} else if w == name && i+1 < len(words) {
-				flags[name] = words[i+1]
-			}
-		}
-	}
-	return flags
 }

@@ -20,10 +20,7 @@ type GetCmd struct {
 
 // Run prints an entry, or one raw field.
 func (c *GetCmd) Run(o *Streams, where *selection.Where) error {
-	key := c.Key
-	if key == "" {
-		key = c.Branch
-	}
+	key := c.keyOr(c.Key)
 	_, _, s, err := where.Session(key)
 	if err != nil {
 		return err

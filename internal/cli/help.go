@@ -103,15 +103,21 @@ func showEnumValues(n *kong.Node) {
 		if f.Enum == "" || f.Tag.PlaceHolder != "" {
 			continue
 		}
-		var values []string
-		for _, v := range f.EnumSlice() {
-			if v != "" {
-				values = append(values, v)
-			}
-		}
-		f.PlaceHolder = strings.Join(values, "|")
+		f.PlaceHolder = strings.Join(enumValues(f), "|")
 	}
 	for _, c := range n.Children {
 		showEnumValues(c)
 	}
+}
+
+// enumValues are the values of f's enum but the empty one, which is how an
+// optional enum flag (sessions --status) is left unset, never a value.
+func enumValues(f *kong.Flag) []string {
+	var values []string
+	for _, v := range f.EnumSlice() {
+		if v != "" {
+			values = append(values, v)
+		}
+	}
+	return values
 }

@@ -19,10 +19,7 @@ type LogCmd struct {
 
 // Run prints the session's journal.
 func (c *LogCmd) Run(o *Streams, where *selection.Where) error {
-	key := c.Key
-	if key == "" {
-		key = c.Branch
-	}
+	key := c.keyOr(c.Key)
 	d, _, s, err := where.Session(key)
 	if err != nil {
 		return err

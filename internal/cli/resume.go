@@ -29,10 +29,7 @@ func (c *ResumeCmd) Run(o *Streams, w *World, sd *StateDir, where *selection.Whe
 	if c.MaxBytes < 512 {
 		return fault.Usagef("--max-bytes %d is below 512", c.MaxBytes)
 	}
-	key := c.Key
-	if key == "" {
-		key = c.Branch
-	}
+	key := c.keyOr(c.Key)
 	shown, err := resume.Show(sd.run(where.Flag), key, w.now())
 	for _, s := range shown.Live {
 		fmt.Fprintf(o.Stdout, "%s\t%s\t%s/%d\t%s\t%s\n", safetext.Escape(s.SessionID), safetext.Escape(s.Command), s.Phase, s.TotalPhases, safetext.Escape(s.Status), safetext.Escape(s.GitBranch))

@@ -11,3 +11,12 @@ type BranchFlag struct {
 	Branch  string `help:"Branch whose session to use (or a sessionId when no git branch has that name); default: the current branch." placeholder:"B" predictor:"branch"`
 	Session string `help:"The session to use, by sessionId (exactly)." placeholder:"S" predictor:"session"`
 }
+
+// keyOr is the session key a verb with a positional key was given: the
+// key, else its --branch ("" for the current branch).
+func (b BranchFlag) keyOr(key string) string {
+	if key != "" {
+		return key
+	}
+	return b.Branch
+}

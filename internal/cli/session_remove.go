@@ -22,10 +22,7 @@ type SessionRemoveCmd struct {
 // entry and files in an archive (removal.Run.Remove; session restore
 // brings them back).
 func (c *SessionRemoveCmd) Run(o *Streams, where *selection.Where, txn *Txn) error {
-	key := c.Key
-	if key == "" {
-		key = c.Branch
-	}
+	key := c.keyOr(c.Key)
 	if key == "" && where.Flag == "" {
 		return fault.Usagef("name the session to remove").WithHint("orc-state session remove B, or --session S (archived first: orc-state session restore brings it back)")
 	}

@@ -32,25 +32,26 @@ func syncReport(o *Streams, verb, remote string, results []refsync.Result, notes
 	return refsync.Summary(verb, remote, results)
 }
 
-// syncKey is the session a sync verb's key names, by the selector rules of
-// every session verb (a branch selects only its own session; a sanitized
-// match of another branch's session is refused): its sessionId when the
-// registry has it, else the key itself, which refsync matches against the
-// remote's sessions.
-func syncKey(where *selection.Where, s *refsync.Syncer, key string) (string, error) {
-	if key == "" {
-		return "", nil
+// syncOn is the syncer of remote, and the session a sync verb's key names
+// by the selector rules of every session verb (a branch selects only its
+// own session; a sanitized match of another branch's session is refused):
+// its sessionId when the registry has it, else the key itself, which
+// refsync matches against the remote's sessions; "" for every session.
+func syncOn(txn *Txn, where *selection.Where, remote, key string) (*refsync.Syncer, string, error) {
+	s, err := txn.syncer(remote)
+	if err != nil || key == "" {
+		return s, "", err
 	}
 	reg, _, err := s.Dir.ReadRegistry()
 	if err != nil {
-		return "", err
+		return nil, "", err
 	}
 	ss, err := where.FindKey(reg, key)
 	switch {
 	case err == nil:
-		return ss.SessionID, nil
+		return s, ss.SessionID, nil
 	case fault.Code(err) == fault.NotFound:
-		return key, nil
+		return s, key, nil
 	}
-	return "", err
+	return nil, "", err
 }

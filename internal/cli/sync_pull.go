@@ -10,11 +10,7 @@ type SyncPullCmd struct {
 
 // Run imports each remote session this machine is behind on.
 func (c *SyncPullCmd) Run(o *Streams, where *selection.Where, txn *Txn) error {
-	s, err := txn.syncer(c.Remote)
-	if err != nil {
-		return err
-	}
-	key, err := syncKey(where, s, c.Key)
+	s, key, err := syncOn(txn, where, c.Remote, c.Key)
 	if err != nil {
 		return err
 	}

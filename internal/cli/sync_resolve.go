@@ -15,11 +15,7 @@ type SyncResolveCmd struct {
 
 // Run keeps one side of a diverged session.
 func (c *SyncResolveCmd) Run(o *Streams, where *selection.Where, txn *Txn) error {
-	s, err := txn.syncer(c.Remote)
-	if err != nil {
-		return err
-	}
-	key, err := syncKey(where, s, c.Key)
+	s, key, err := syncOn(txn, where, c.Remote, c.Key)
 	if err != nil {
 		return err
 	}

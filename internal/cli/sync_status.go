@@ -19,11 +19,7 @@ type SyncStatusCmd struct {
 // Run prints each session's state against the remote, then the archives.
 // It is a query: exit 0 whatever the states.
 func (c *SyncStatusCmd) Run(o *Streams, where *selection.Where, txn *Txn) error {
-	s, err := txn.syncer(c.Remote)
-	if err != nil {
-		return err
-	}
-	key, err := syncKey(where, s, c.Key)
+	s, key, err := syncOn(txn, where, c.Remote, c.Key)
 	if err != nil {
 		return err
 	}

@@ -88,7 +88,8 @@ func (t *Txn) update(d *state.Dir, opts state.Options, fn func(tx *state.Tx) err
 	if err != nil {
 		return err
 	}
-	return d.Update(ctxBackground(), opts, func(tx *state.Tx) error { return t.printing(tx, func() error { return fn(tx) }) })
+	// A verb bounds its waits itself (the lock's and git's timeouts).
+	return d.Update(context.Background(), opts, func(tx *state.Tx) error { return t.printing(tx, func() error { return fn(tx) }) })
 }
 
 // options are opts with what every transaction of this verb carries:
@@ -122,12 +123,8 @@ func (t *Txn) finish() (*state.Intent, error) {
 	if err := t.checkActor(); err != nil {
 		return nil, err
 	}
-	return d.Finish(ctxBackground(), state.Options{Verb: t.verb, Actor: t.Actor(), LockTimeout: t.lockTimeout})
+	return d.Finish(context.Background(), state.Options{Verb: t.verb, Actor: t.Actor(), LockTimeout: t.lockTimeout})
 }
-
-// ctxBackground is the context of a verb: orc-state verbs are short and
-// bound their waits themselves (lock timeout, git timeouts).
-func ctxBackground() context.Context { return context.Background() }
 
 // onSession runs fn in a transaction on the session for the explicit key
 // (or the current branch), without touching the registry entry.

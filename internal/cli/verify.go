@@ -18,10 +18,7 @@ type VerifyCmd struct {
 
 // Run checks one session (verify.Full) and lists each problem.
 func (c *VerifyCmd) Run(o *Streams, w *World, where *selection.Where) error {
-	key := c.Key
-	if key == "" {
-		key = c.Branch
-	}
+	key := c.keyOr(c.Key)
 	d, reg, s, err := where.Session(key)
 	if err != nil {
 		return err

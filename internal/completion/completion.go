@@ -5,14 +5,17 @@
 // what it cannot read offers nothing. Only candidates that are plain shell
 // words are offered (each once), so a completed command runs as shown.
 // Scripts are what `completion` prints: per shell, the lines that make
-// orc-state its own completer. The grammar (verbs, flags, enums) and the
-// predictor names are the CLI's.
+// orc-state its own completer. The grammar (verbs, flags, enums) is the
+// CLI's; Predictors answers the predictor names its tags give.
 package completion
 
 import (
 	"encoding/json"
 	"path/filepath"
 	"sort"
+	"strings"
+
+	comp "github.com/posener/complete"
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/environ"
@@ -27,6 +30,35 @@ type View struct {
 	dir      string
 	sessions []registry.Loose
 	chosen   string // the selected sessionId; "" when none
+}
+
+// Predictors are what completion offers for the values a flag or argument
+// names in its predictor tag ("session", "branch", "slice", "decision"):
+// read from the state the words typed so far name (ReadTyped).
+func Predictors(wd string, env environ.List) map[string]comp.Predictor {
+	view := func(a comp.Args) View { return ReadTyped(a.Completed, wd, env) }
+	return map[string]comp.Predictor{
+		"session":  comp.PredictFunc(func(a comp.Args) []string { return view(a).SessionIDs() }),
+		"branch":   comp.PredictFunc(func(a comp.Args) []string { return view(a).Branches() }),
+		"slice":    comp.PredictFunc(func(a comp.Args) []string { return view(a).SliceIDs() }),
+		"decision": comp.PredictFunc(func(a comp.Args) []string { return view(a).DecisionKeys() }),
+	}
+}
+
+// ReadTyped is Read of the --dir, --session and --branch values among the
+// words already typed (--flag=VALUE or --flag VALUE).
+func ReadTyped(words []string, wd string, env environ.List) View {
+	flags := map[string]string{}
+	for i, w := range words {
+		for _, name := range []string{"--dir", "--session", "--branch"} {
+			if v, ok := strings.CutPrefix(w, name+"="); ok {
+				flags[name] = v
+			} else if w == name && i+1 < len(words) {
+				flags[name] = words[i+1]
+			}
+		}
+	}
+	return Read(flags["--dir"], flags["--session"], flags["--branch"], wd, env)
 }
 
 // Read reads the state a command line names: the state dir of dir (a
