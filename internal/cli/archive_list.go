@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/archive"
 	"github.com/orc-state/orc-state/internal/removal"
 )
@@ -18,8 +20,8 @@ type ArchiveListCmd struct {
 // and by which verb it was made, its size, and, for one no restore would
 // take (its metadata or its content fails archive.Check), why. A read: no
 // lock, nothing written.
-func (c *ArchiveListCmd) Run(o *Streams, txn *Txn) error {
-	all, err := txn.removal().List(c.Session)
+func (c *ArchiveListCmd) Run(o *app.Streams, txn *app.Txn) error {
+	all, err := txn.Removal().List(c.Session)
 	if err != nil {
 		return err
 	}

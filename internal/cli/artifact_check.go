@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/artifact"
 	"github.com/orc-state/orc-state/internal/selection"
 )
@@ -14,7 +16,7 @@ type ArtifactCheckCmd struct {
 }
 
 // Run exits 0 when the artifact's stamp equals HEAD, 1 when stale or missing.
-func (c *ArtifactCheckCmd) Run(o *Streams, sd *StateDir, where *selection.Where) error {
+func (c *ArtifactCheckCmd) Run(o *app.Streams, sd *app.StateDir, where *selection.Where) error {
 	if err := artifact.CheckName(c.Name, false); err != nil {
 		return err
 	}

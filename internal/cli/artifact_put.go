@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/orc-state/orc-state/internal/app"
 	"github.com/orc-state/orc-state/internal/artifact"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
@@ -34,14 +35,14 @@ was stored at HEAD (and, for text, not changed since). Example:
 // Run stores stdin as files/NAME, stamped with HEAD: a JSON object with
 // headSha and generatedAt added, or text as given with its stamp in the
 // journal line (docs/protocol.md §12).
-func (c *ArtifactPutCmd) Run(o *Streams, w *World, sd *StateDir, txn *Txn) error {
+func (c *ArtifactPutCmd) Run(o *app.Streams, w *app.World, sd *app.StateDir, txn *app.Txn) error {
 	if c.Source != "-" {
 		return fault.Usagef("the artifact is read from stdin only").WithHint("orc-state artifact put %s - reads the artifact from stdin: redirect the file into it", safetext.Operand(c.Name))
 	}
 	if err := artifact.CheckName(c.Name, true); err != nil {
 		return err
 	}
-	data, err := o.readStdin()
+	data, err := o.ReadStdin()
 	if err != nil {
 		return err
 	}
@@ -53,11 +54,11 @@ func (c *ArtifactPutCmd) Run(o *Streams, w *World, sd *StateDir, txn *Txn) error
 	if err != nil {
 		return err
 	}
-	stored, stamp, err := artifact.Stamped(c.Name, data, obj, head, w.stamp())
+	stored, stamp, err := artifact.Stamped(c.Name, data, obj, head, w.Stamp())
 	if err != nil {
 		return err
 	}
-	return txn.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
+	return txn.OnSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
 		return artifact.Store(tx, s.SessionID, c.Name, stored, stamp)
 	})
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"golang.org/x/term"
 
 	"github.com/orc-state/orc-state/internal/board"
@@ -26,7 +28,7 @@ type BoardCmd struct {
 // Run reads the board (no lock, nothing written) and prints it: text
 // fitted to the terminal, coloured on one unless NO_COLOR is set; JSON;
 // or, with --watch, full screen until q.
-func (c *BoardCmd) Run(o *Streams, w *World, sd *StateDir) error {
+func (c *BoardCmd) Run(o *app.Streams, w *app.World, sd *app.StateDir, p *Process) error {
 	if c.Session != "" && c.All {
 		return fault.Usagef("--session and --all choose the sessions two ways").WithHint("drop one of them")
 	}
@@ -47,7 +49,7 @@ func (c *BoardCmd) Run(o *Streams, w *World, sd *StateDir) error {
 		if err != nil {
 			return board.Board{}, err
 		}
-		b := board.Gather(d, reg, board.Options{Session: c.Session, All: c.All, Now: w.now(), Env: w.proc.Environ})
+		b := board.Gather(d, reg, board.Options{Session: c.Session, All: c.All, Now: w.Now(), Env: w.Environ()})
 		if c.Session != "" && len(b.Sessions) == 0 {
 			return b, selection.Suggest(reg, fault.NotFoundf("no session %q", c.Session).
 				WithHint("run orc-state sessions to list them"), c.Session, false)
@@ -58,9 +60,9 @@ func (c *BoardCmd) Run(o *Streams, w *World, sd *StateDir) error {
 	if err != nil {
 		return err
 	}
-	out, _ := w.proc.Stdout.(*os.File)
+	out, _ := p.Stdout.(*os.File)
 	tty := out != nil && term.IsTerminal(int(out.Fd()))
-	color := tty && w.getenv("NO_COLOR") == ""
+	color := tty && w.Getenv("NO_COLOR") == ""
 	if c.JSON {
 		return printJSON(o.Stdout, b, "  ")
 	}
@@ -71,10 +73,10 @@ func (c *BoardCmd) Run(o *Streams, w *World, sd *StateDir) error {
 				width = cols
 			}
 		}
-		_, err := fmt.Fprint(o.Stdout, board.Render(b, board.View{Width: width, Color: color, Now: w.now()}))
+		_, err := fmt.Fprint(o.Stdout, board.Render(b, board.View{Width: width, Color: color, Now: w.Now()}))
 		return err
 	}
-	in, _ := w.proc.Stdin.(*os.File)
+	in, _ := p.Stdin.(*os.File)
 	if !tty || in == nil || !term.IsTerminal(int(in.Fd())) {
 		return fault.Usagef("--watch needs a terminal on stdin and stdout").WithHint("run orc-state board without --watch")
 	}
@@ -88,7 +90,7 @@ func (c *BoardCmd) Run(o *Streams, w *World, sd *StateDir) error {
 			return b
 		},
 		Paths: func(b board.Board) []string { return boardPaths(d, b) },
-		Now:   w.now,
+		Now:   w.Now,
 	})
 }
 

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/orc-state/orc-state/internal/app"
 	"github.com/orc-state/orc-state/internal/autocheckpoint"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/input"
@@ -33,7 +34,7 @@ updatedAt. The PreCompact and Stop hooks write the same section.`
 // with them. The digest is never touched and updatedAt is not bumped.
 // --auto is the original's spelling and changes nothing: the section is
 // the only one this verb writes (docs/protocol.md §9).
-func (c *CheckpointCmd) Run(w *World, where *selection.Where, txn *Txn) error {
+func (c *CheckpointCmd) Run(w *app.World, where *selection.Where, txn *app.Txn) error {
 	if err := textin.SingleLine("--trigger", c.Trigger); err != nil || len(c.Trigger) > 64 {
 		return fault.Usagef("--trigger must be one line of at most 64 bytes")
 	}
@@ -51,8 +52,8 @@ func (c *CheckpointCmd) Run(w *World, where *selection.Where, txn *Txn) error {
 
 // writeAuto writes the Auto-checkpoint of session id from what git said
 // (g, gathered before the lock; autocheckpoint.Write).
-func writeAuto(w *World, txn *Txn, id string, g verify.Reality, trigger string) error {
-	return txn.onChoice(selection.ByID(id), func(tx *state.Tx, s *registry.Session) error {
-		return autocheckpoint.Write(tx, s, g, trigger, w.stamp())
+func writeAuto(w *app.World, txn *app.Txn, id string, g verify.Reality, trigger string) error {
+	return txn.OnChoice(selection.ByID(id), func(tx *state.Tx, s *registry.Session) error {
+		return autocheckpoint.Write(tx, s, g, trigger, w.Stamp())
 	})
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/removal"
 	"github.com/orc-state/orc-state/internal/textin"
@@ -28,7 +30,7 @@ type CleanupCmd struct {
 // folder and entry under the lock with a tombstone (removal.Run.Plan and
 // Clean). It never deletes branches, worktrees or per-repository files.
 // With --archives it sweeps archives instead (cleanup_archives.go).
-func (c *CleanupCmd) Run(o *Streams, txn *Txn) error {
+func (c *CleanupCmd) Run(o *app.Streams, txn *app.Txn) error {
 	if c.Archives {
 		return c.sweepArchives(o, txn)
 	}
@@ -42,7 +44,7 @@ func (c *CleanupCmd) Run(o *Streams, txn *Txn) error {
 	if err != nil {
 		return err
 	}
-	r := txn.removal()
+	r := txn.Removal()
 	plan, err := r.Plan(removal.Sweep{Keys: c.Keys, AllCompleted: c.AllCompleted, Gone: c.Gone, Merged: c.Merged,
 		Into: c.Into, MinAge: minAge, Force: c.Force})
 	if err != nil {

@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/removal"
 )
@@ -10,7 +12,7 @@ import (
 // sweepArchives is `cleanup --archives --older-than DUR [ID...]`: the
 // archives made before now minus DUR, of the sessions named (else all),
 // listed, and deleted only with --force (removal.Run.SweepArchives).
-func (c *CleanupCmd) sweepArchives(o *Streams, txn *Txn) error {
+func (c *CleanupCmd) sweepArchives(o *app.Streams, txn *app.Txn) error {
 	switch {
 	case c.AllCompleted || c.Gone || c.Merged || c.Into != "":
 		return fault.Usagef("--archives sweeps archives, not sessions").WithHint("run the two sweeps separately")
@@ -22,7 +24,7 @@ func (c *CleanupCmd) sweepArchives(o *Streams, txn *Txn) error {
 		return err
 	}
 	dryRun := !c.Force || c.DryRun
-	rows, err := txn.removal().SweepArchives(c.Keys, minAge, !dryRun)
+	rows, err := txn.Removal().SweepArchives(c.Keys, minAge, !dryRun)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/alecthomas/kong"
 	"github.com/willabides/kongplete"
 
@@ -29,7 +31,7 @@ type CompletionCmd struct {
 }
 
 // Run prints the completion script of the shell.
-func (c *CompletionCmd) Run(o *Streams) error {
+func (c *CompletionCmd) Run(o *app.Streams) error {
 	_, err := io.WriteString(o.Stdout, completion.Scripts[c.Shell])
 	return err
 }

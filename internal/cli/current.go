@@ -1,6 +1,9 @@
 package cli
 
-import "github.com/orc-state/orc-state/internal/selection"
+import (
+	"github.com/orc-state/orc-state/internal/app"
+	"github.com/orc-state/orc-state/internal/selection"
+)
 
 // CurrentCmd is `current`.
 type CurrentCmd struct {
@@ -8,7 +11,7 @@ type CurrentCmd struct {
 }
 
 // Run prints the current branch's entry.
-func (c *CurrentCmd) Run(o *Streams, where *selection.Where) error {
+func (c *CurrentCmd) Run(o *app.Streams, where *selection.Where) error {
 	_, _, s, err := where.Session(c.Branch)
 	if err != nil {
 		return err

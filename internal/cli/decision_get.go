@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/decisions"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
@@ -18,7 +20,7 @@ type DecisionGetCmd struct {
 }
 
 // Run prints one raw value, the echo line, or the whole file.
-func (c *DecisionGetCmd) Run(o *Streams, where *selection.Where) error {
+func (c *DecisionGetCmd) Run(o *app.Streams, where *selection.Where) error {
 	d, _, s, err := where.Session(c.Branch)
 	if err != nil {
 		return err

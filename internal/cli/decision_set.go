@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/orc-state/orc-state/decisions"
+	"github.com/orc-state/orc-state/internal/app"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/input"
 	"github.com/orc-state/orc-state/internal/ledger"
@@ -21,7 +22,7 @@ type DecisionSetCmd struct {
 
 // Run settles a key: compare-and-set inside the lock, so of concurrent
 // writers of one key exactly one wins.
-func (c *DecisionSetCmd) Run(w *World, txn *Txn) error {
+func (c *DecisionSetCmd) Run(w *app.World, txn *app.Txn) error {
 	for _, check := range []error{decisions.CheckKey(c.Key), decisions.CheckValue(c.Value), decisions.CheckSetting(c.Key, c.Value), decisions.CheckProvenance(c.Provenance)} {
 		if check != nil {
 			return fault.Usagef("%v", check)
@@ -34,7 +35,7 @@ func (c *DecisionSetCmd) Run(w *World, txn *Txn) error {
 		return err
 	}
 	var res decisions.SetResult
-	err := txn.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
+	err := txn.OnSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
 		f, err := ledger.Decisions(tx, s.SessionID)
 		if err != nil {
 			return err
@@ -46,7 +47,7 @@ func (c *DecisionSetCmd) Run(w *World, txn *Txn) error {
 				return fault.Usagef("key %q %s; a new decision key is 1 to 128 characters of %s", c.Key, p, safetext.Alphabet)
 			}
 		}
-		if res, err = f.Set(c.Key, c.Value, c.Provenance, c.Supersede, w.stamp()); err != nil {
+		if res, err = f.Set(c.Key, c.Value, c.Provenance, c.Supersede, w.Stamp()); err != nil {
 			return err
 		}
 		if res == decisions.Unchanged {

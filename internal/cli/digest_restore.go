@@ -1,5 +1,7 @@
 package cli
 
+import "github.com/orc-state/orc-state/internal/app"
+
 // DigestRestoreCmd is `digest restore`.
 type DigestRestoreCmd struct {
 	BranchFlag
@@ -9,4 +11,6 @@ type DigestRestoreCmd struct {
 // Run writes back the Resume digest that a digest write (or an earlier
 // restore) replaced, journaled (removal.Run.RestoreDigest); the digest it
 // replaces is archived first, so running it again goes back.
-func (c *DigestRestoreCmd) Run(txn *Txn) error { return txn.removal().RestoreDigest(c.Branch, c.At) }
+func (c *DigestRestoreCmd) Run(txn *app.Txn) error {
+	return txn.Removal().RestoreDigest(c.Branch, c.At)
+}

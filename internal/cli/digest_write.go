@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/orc-state/orc-state/checkpoint"
+	"github.com/orc-state/orc-state/internal/app"
 	"github.com/orc-state/orc-state/internal/fault"
 )
 
@@ -16,13 +17,13 @@ func (c *DigestWriteCmd) Help() string { return checkpoint.DigestText() }
 
 // Run replaces the Resume digest with stdin (removal.Run.WriteDigest);
 // the digest it replaces is archived first (digest restore).
-func (c *DigestWriteCmd) Run(o *Streams, txn *Txn) error {
+func (c *DigestWriteCmd) Run(o *app.Streams, txn *app.Txn) error {
 	if c.Source != "-" {
 		return fault.Usagef("the digest is read from stdin only").WithHint("orc-state digest write - reads the digest from stdin: give it as a here-document or through a pipe")
 	}
-	text, err := o.readStdin()
+	text, err := o.ReadStdin()
 	if err != nil {
 		return err
 	}
-	return txn.removal().WriteDigest(c.Branch, text)
+	return txn.Removal().WriteDigest(c.Branch, text)
 }

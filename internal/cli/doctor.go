@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/verify"
@@ -15,13 +17,13 @@ type DoctorCmd struct {
 
 // Run checks the whole state dir (verify.StateDir, verify.Archives) and
 // lists each problem with its next command; exit 1 when anything is found.
-func (c *DoctorCmd) Run(o *Streams, w *World, sd *StateDir) error {
+func (c *DoctorCmd) Run(o *app.Streams, w *app.World, sd *app.StateDir) error {
 	d, err := sd.Dir()
 	if err != nil {
 		return err
 	}
-	findings := verify.StateDir(d, w.now(), w.proc.Environ)
-	findings = append(findings, verify.Archives(d, w.getenv("ORC_ARCHIVE_WARN_BYTES"))...)
+	findings := verify.StateDir(d, w.Now(), w.Environ())
+	findings = append(findings, verify.Archives(d, w.Getenv("ORC_ARCHIVE_WARN_BYTES"))...)
 	if c.JSON {
 		if findings == nil {
 			findings = []verify.DirFinding{}

@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/input"
 	"github.com/orc-state/orc-state/internal/phase"
@@ -24,7 +26,7 @@ type GateRecordCmd struct {
 // Run records a verdict on the current phase: approved advances it (to
 // done after the last), changes_requested counts a retry, and past the
 // budget pauses the session and exits 5.
-func (c *GateRecordCmd) Run(w *World, txn *Txn) error {
+func (c *GateRecordCmd) Run(w *app.World, txn *app.Txn) error {
 	for name, v := range map[string]string{"--reviewer": c.Reviewer, "--note": c.Note} {
 		if err := textin.SingleLine(name, v); err != nil {
 			return fault.Usagef("%v", err)
@@ -40,7 +42,7 @@ func (c *GateRecordCmd) Run(w *World, txn *Txn) error {
 	err := txn.Mutate(c.Branch, c, func(tx *state.Tx, s *registry.Session) (err error) {
 		id = s.SessionID
 		out, err = phase.Record(tx, s, registry.Verdict{Phase: c.Phase, Verdict: c.Verdict,
-			Reviewer: c.Reviewer, Note: c.Note, At: w.stamp()})
+			Reviewer: c.Reviewer, Note: c.Note, At: w.Stamp()})
 		return err
 	})
 	if err != nil {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/orc-state/orc-state/internal/app"
 	"github.com/orc-state/orc-state/internal/phase"
 	"github.com/orc-state/orc-state/internal/selection"
 )
@@ -13,7 +14,7 @@ type GateShowCmd struct {
 
 // Run prints the recorded verdicts, the retry count of each phase that
 // has one, and the budget they are counted against (phase.Show).
-func (c *GateShowCmd) Run(o *Streams, where *selection.Where) error {
+func (c *GateShowCmd) Run(o *app.Streams, where *selection.Where) error {
 	d, _, s, err := where.Session(c.Branch)
 	if err != nil {
 		return err

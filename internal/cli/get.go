@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/selection"
@@ -19,7 +21,7 @@ type GetCmd struct {
 }
 
 // Run prints an entry, or one raw field.
-func (c *GetCmd) Run(o *Streams, where *selection.Where) error {
+func (c *GetCmd) Run(o *app.Streams, where *selection.Where) error {
 	key := c.keyOr(c.Key)
 	_, _, s, err := where.Session(key)
 	if err != nil {
@@ -59,7 +61,7 @@ func knownField(name string) bool {
 
 // printRaw prints a JSON value raw: strings unquoted, null and false as
 // nothing at all (like the original), anything else as compact JSON.
-func printRaw(o *Streams, raw json.RawMessage) error {
+func printRaw(o *app.Streams, raw json.RawMessage) error {
 	switch string(raw) {
 	case "null", "false":
 		return nil

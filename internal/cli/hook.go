@@ -2,7 +2,10 @@ package cli
 
 // What the hook verbs share: reading the hook's stdin JSON.
 
-import "github.com/orc-state/orc-state/internal/hookjson"
+import (
+	"github.com/orc-state/orc-state/internal/app"
+	"github.com/orc-state/orc-state/internal/hookjson"
+)
 
 // hookPayload is the stdin JSON of the Claude Code hooks orc-state serves.
 type hookPayload = hookjson.Payload
@@ -12,8 +15,6 @@ func hookHelp(event string, fields ...string) string { return hookjson.Help(even
 
 // payload reads and decodes the hook's stdin, then moves to its cwd (the
 // run's working directory becomes it: nothing else of the process moves).
-func payload(o *Streams, w *World) (hookPayload, error) {
-	p, wd, err := hookjson.Read(o.Stdin, w.wd)
-	w.wd = wd
-	return p, err
+func payload(o *app.Streams, w *app.World) (hookPayload, error) {
+	return app.ReadPayload(o, w)
 }

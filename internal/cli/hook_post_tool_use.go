@@ -26,8 +26,8 @@ type postToolUseOutput struct {
 
 // Run is the context monitor (see runPostToolUse); kong reaches it only for
 // --help, which Main does not dispatch early.
-func (c *HookPostToolUseCmd) Run(w *World) error {
-	runPostToolUse(w.proc)
+func (c *HookPostToolUseCmd) Run(p *Process) error {
+	runPostToolUse(p)
 	return nil
 }
 

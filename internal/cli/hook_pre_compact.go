@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/orc-state/orc-state/internal/app"
 	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/textin"
 	"github.com/orc-state/orc-state/internal/verify"
@@ -20,19 +21,19 @@ saying on stderr why when something failed.`
 
 // Run writes the Auto-checkpoint of the current branch's session before
 // compaction. Subagents are skipped. It prints nothing and exits 0.
-func (c *HookPreCompactCmd) Run(o *Streams, w *World, where *selection.Where, txn *Txn) error {
+func (c *HookPreCompactCmd) Run(o *app.Streams, w *app.World, where *selection.Where, txn *app.Txn) error {
 	p, err := payload(o, w)
 	if err != nil {
-		return o.problem(err)
+		return o.Problem(err)
 	}
 	if p.AgentID != "" {
 		return nil
 	}
-	txn.actor = "hook:PreCompact"
+	txn.SetHookActor("PreCompact")
 	d, _, s, err := where.Live()
 	if err != nil || s == nil {
 		if err != nil {
-			return o.problem(err)
+			return o.Problem(err)
 		}
 		return nil
 	}
@@ -43,7 +44,7 @@ func (c *HookPreCompactCmd) Run(o *Streams, w *World, where *selection.Where, tx
 	g := verify.ObserveOnly(d, s.GitBranch, 0)
 	g.Close() // its git process ends before the lock is taken (docs/protocol.md §4)
 	if err := writeAuto(w, txn, s.SessionID, g, trigger); err != nil {
-		return o.problem(err)
+		return o.Problem(err)
 	}
 	return nil
 }

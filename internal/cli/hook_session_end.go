@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/orc-state/orc-state/internal/app"
 	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/verify"
 )
@@ -20,8 +21,8 @@ prints nothing and exits 0.`
 }
 
 // Run writes the Auto-checkpoint as the session ends.
-func (c *HookSessionEndCmd) Run(o *Streams, w *World, where *selection.Where, txn *Txn) error {
-	return autoCheckpointHook(o, w, where, txn, "hook:SessionEnd", "session-end", false)
+func (c *HookSessionEndCmd) Run(o *app.Streams, w *app.World, where *selection.Where, txn *app.Txn) error {
+	return autoCheckpointHook(o, w, where, txn, "SessionEnd", "session-end", false)
 }
 
 // autoCheckpointHook is the body of the hooks that only write the
@@ -30,19 +31,19 @@ func (c *HookSessionEndCmd) Run(o *Streams, w *World, where *selection.Where, tx
 // one stderr line on a problem; always exit 0, never any stdout. With
 // onlyIfChanged, nothing either when HEAD and the dirty set are as the
 // last Auto-checkpoint recorded them.
-func autoCheckpointHook(o *Streams, w *World, where *selection.Where, txn *Txn, actor, trigger string, onlyIfChanged bool) error {
+func autoCheckpointHook(o *app.Streams, w *app.World, where *selection.Where, txn *app.Txn, event, trigger string, onlyIfChanged bool) error {
 	p, err := payload(o, w)
 	if err != nil {
-		return o.problem(err)
+		return o.Problem(err)
 	}
 	if p.AgentID != "" {
 		return nil
 	}
-	txn.actor = actor
+	txn.SetHookActor(event)
 	d, _, s, err := where.Live()
 	if err != nil || s == nil {
 		if err != nil {
-			return o.problem(err)
+			return o.Problem(err)
 		}
 		return nil
 	}
@@ -52,7 +53,7 @@ func autoCheckpointHook(o *Streams, w *World, where *selection.Where, txn *Txn, 
 		return nil
 	}
 	if err := writeAuto(w, txn, s.SessionID, g, trigger); err != nil {
-		return o.problem(err)
+		return o.Problem(err)
 	}
 	return nil
 }

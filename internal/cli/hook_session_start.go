@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/orc-state/orc-state/internal/app"
 	"github.com/orc-state/orc-state/internal/resume"
 	"github.com/orc-state/orc-state/internal/selection"
 )
@@ -22,19 +23,19 @@ a subagent (agent_id set) or without a live session; always exit 0.`
 // Run injects the resume packet after compaction or on resume, a one-line
 // banner on startup or clear, and nothing when there is no live session
 // (resume.SessionStart decides; Run reads the payload and prints).
-func (c *HookSessionStartCmd) Run(o *Streams, w *World, sd *StateDir, where *selection.Where) error {
+func (c *HookSessionStartCmd) Run(o *app.Streams, w *app.World, sd *app.StateDir, where *selection.Where) error {
 	p, err := payload(o, w)
 	if err != nil {
-		return o.problem(err)
+		return o.Problem(err)
 	}
 	if p.AgentID != "" {
 		return nil
 	}
 	a := resume.SessionStart(resume.Start{
-		Run: sd.run(where.Flag), Source: p.Source, Title: p.SessionTitle, Now: w.now(),
+		Run: sd.Plain(where.Flag), Source: p.Source, Title: p.SessionTitle, Now: w.Now(),
 	})
 	for _, err := range a.Problems {
-		o.problem(err)
+		o.Problem(err)
 	}
 	if a.JSON == nil {
 		return nil

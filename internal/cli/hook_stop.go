@@ -3,6 +3,8 @@ package cli
 import (
 	"strings"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/internal/autocheckpoint"
 	"github.com/orc-state/orc-state/internal/selection"
@@ -24,8 +26,8 @@ subagent's turn (agent_id set) writes nothing. It prints nothing and exits 0.`
 
 // Run refreshes the Auto-checkpoint at the end of a turn, only when HEAD
 // or the dirty set changed since the last one. It prints nothing.
-func (c *HookStopCmd) Run(o *Streams, w *World, where *selection.Where, txn *Txn) error {
-	return autoCheckpointHook(o, w, where, txn, "hook:Stop", "stop", true)
+func (c *HookStopCmd) Run(o *app.Streams, w *app.World, where *selection.Where, txn *app.Txn) error {
+	return autoCheckpointHook(o, w, where, txn, "Stop", "stop", true)
 }
 
 // gitChangedSinceAuto compares the HEAD and Dirty lines the last

@@ -1,6 +1,9 @@
 package cli
 
-import "github.com/orc-state/orc-state/internal/selection"
+import (
+	"github.com/orc-state/orc-state/internal/app"
+	"github.com/orc-state/orc-state/internal/selection"
+)
 
 // HookStopFailureCmd is `hook stop-failure`.
 type HookStopFailureCmd struct{}
@@ -16,6 +19,6 @@ writes nothing. It prints nothing and exits 0.`
 }
 
 // Run writes the Auto-checkpoint after a failed turn.
-func (c *HookStopFailureCmd) Run(o *Streams, w *World, where *selection.Where, txn *Txn) error {
-	return autoCheckpointHook(o, w, where, txn, "hook:StopFailure", "stop-failure", false)
+func (c *HookStopFailureCmd) Run(o *app.Streams, w *app.World, where *selection.Where, txn *app.Txn) error {
+	return autoCheckpointHook(o, w, where, txn, "StopFailure", "stop-failure", false)
 }

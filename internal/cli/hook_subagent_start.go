@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/orc-state/orc-state/internal/app"
 	"github.com/orc-state/orc-state/internal/packet"
 	"github.com/orc-state/orc-state/internal/resume"
 	"github.com/orc-state/orc-state/internal/selection"
@@ -16,26 +17,26 @@ type HookSubagentStartCmd struct{}
 // a linked worktree bound to none and with no session of its own, such as
 // the one Claude Code makes for an isolated subagent, in
 // $CLAUDE_PROJECT_DIR).
-func (c *HookSubagentStartCmd) Run(o *Streams, w *World, sd *StateDir, where *selection.Where, txn *Txn) error {
+func (c *HookSubagentStartCmd) Run(o *app.Streams, w *app.World, sd *app.StateDir, where *selection.Where, txn *app.Txn) error {
 	p, err := payload(o, w)
 	if err != nil {
-		return o.problem(err)
+		return o.Problem(err)
 	}
-	txn.actor = "hook:SubagentStart"
+	txn.SetHookActor("SubagentStart")
 	s, err := subagentSession(w, sd, where)
 	if err != nil || s == nil {
 		if err != nil {
-			return o.problem(err)
+			return o.Problem(err)
 		}
 		return nil
 	}
 	agent := worktrees.SubagentID(p.AgentType, p.AgentID)
-	if b, err := sd.binding(); err == nil && b != nil && b.Agent != "" {
+	if b, err := sd.Binding(); err == nil && b != nil && b.Agent != "" {
 		agent = b.Agent // the worktree's own agent
 	}
 	if agent == "" {
-		if agent, err = where.Agent("", w.wd); err != nil {
-			return o.problem(err)
+		if agent, err = where.Agent("", w.Wd()); err != nil {
+			return o.Problem(err)
 		}
 	}
 	var out resume.HookOutput

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/orc-state/orc-state/internal/app"
 	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/worktrees"
 	"github.com/orc-state/orc-state/registry"
@@ -23,26 +24,26 @@ the stop (journaled after the hook began, or stamped later) is left alone. It pr
 // Run releases what a stopped subagent still holds
 // (worktrees.Run.ReleaseStopped), so other agents need not wait for its
 // leases to end.
-func (c *HookSubagentStopCmd) Run(o *Streams, w *World, sd *StateDir, where *selection.Where, txn *Txn) error {
+func (c *HookSubagentStopCmd) Run(o *app.Streams, w *app.World, sd *app.StateDir, where *selection.Where, txn *app.Txn) error {
 	p, err := payload(o, w)
 	if err != nil {
-		return o.problem(err)
+		return o.Problem(err)
 	}
 	agent := worktrees.SubagentID(p.AgentType, p.AgentID)
 	if agent == "" {
 		return nil // not a subagent the client named: nothing is proven
 	}
-	txn.actor = "hook:SubagentStop"
-	stop := w.stamp()
+	txn.SetHookActor("SubagentStop")
+	stop := w.Stamp()
 	s, err := subagentSession(w, sd, where)
 	if err != nil || s == nil {
 		if err != nil {
-			return o.problem(err)
+			return o.Problem(err)
 		}
 		return nil
 	}
-	if err := txn.worktrees().ReleaseStopped(s.SessionID, agent, stop); err != nil {
-		return o.problem(err)
+	if err := txn.Worktrees().ReleaseStopped(s.SessionID, agent, stop); err != nil {
+		return o.Problem(err)
 	}
 	return nil
 }
@@ -51,12 +52,12 @@ func (c *HookSubagentStopCmd) Run(o *Streams, w *World, sd *StateDir, where *sel
 // selected at the payload's cwd, else, in a linked worktree bound to none
 // (the one Claude Code makes for an isolated subagent), the one selected
 // in $CLAUDE_PROJECT_DIR. nil when there is none.
-func subagentSession(w *World, sd *StateDir, where *selection.Where) (*registry.Session, error) {
+func subagentSession(w *app.World, sd *app.StateDir, where *selection.Where) (*registry.Session, error) {
 	unbound := where.UnboundLinked()
 	_, _, s, err := where.Live()
 	if err == nil && s == nil && unbound {
-		if dir := w.getenv("CLAUDE_PROJECT_DIR"); dir != "" {
-			sd.enter(w.abs(dir))
+		if dir := w.Getenv("CLAUDE_PROJECT_DIR"); dir != "" {
+			sd.Enter(w.Abs(dir))
 			_, _, s, err = where.Live()
 		}
 	}

@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/worktrees"
 )
 
@@ -26,26 +28,26 @@ creates nothing, prints nothing on stdout and one line on stderr. Exit 0.`
 // Run makes and binds the worktree the client asks for
 // (worktrees.Run.Create and Bind), printing its path first: the client's
 // worktree never waits on the binding.
-func (c *HookWorktreeCreateCmd) Run(o *Streams, w *World, txn *Txn) error {
+func (c *HookWorktreeCreateCmd) Run(o *app.Streams, w *app.World, txn *app.Txn) error {
 	p, err := payload(o, w)
 	if err != nil {
-		return o.problem(err)
+		return o.Problem(err)
 	}
-	txn.actor = "hook:WorktreeCreate"
+	txn.SetHookActor("WorktreeCreate")
 	name := p.Name
 	if name == "" {
 		name = p.WorktreeName
 	}
-	r := txn.worktrees()
+	r := txn.Worktrees()
 	made, err := r.Create(worktrees.Requested{Name: name, BasePath: p.BasePath, SourceRef: p.SourceRef, AgentType: p.AgentType, AgentID: p.AgentID})
 	if err != nil {
-		return o.problem(err)
+		return o.Problem(err)
 	}
 	if _, err := fmt.Fprintln(o.Stdout, made.Path); err != nil {
 		return nil
 	}
 	if err := r.Bind(made); err != nil {
-		return o.problem(err)
+		return o.Problem(err)
 	}
 	return nil
 }

@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"path/filepath"
+
+	"github.com/orc-state/orc-state/internal/app"
 )
 
 // HookWorktreeRemoveCmd is `hook worktree-remove`.
@@ -19,17 +21,17 @@ and exits 0, saying on stderr why when something failed.`
 }
 
 // Run removes the client's worktree and its binding (worktrees.Run.Discard).
-func (c *HookWorktreeRemoveCmd) Run(o *Streams, w *World, txn *Txn) error {
+func (c *HookWorktreeRemoveCmd) Run(o *app.Streams, w *app.World, txn *app.Txn) error {
 	p, err := payload(o, w)
 	if err != nil {
-		return o.problem(err)
+		return o.Problem(err)
 	}
-	txn.actor = "hook:WorktreeRemove"
+	txn.SetHookActor("WorktreeRemove")
 	if p.WorktreePath == "" || !filepath.IsAbs(p.WorktreePath) {
-		return o.problem(fmt.Errorf("worktree_path %q is not an absolute path", p.WorktreePath))
+		return o.Problem(fmt.Errorf("worktree_path %q is not an absolute path", p.WorktreePath))
 	}
-	if err := txn.worktrees().Discard(filepath.Clean(p.WorktreePath)); err != nil {
-		return o.problem(err)
+	if err := txn.Worktrees().Discard(filepath.Clean(p.WorktreePath)); err != nil {
+		return o.Problem(err)
 	}
 	return nil
 }

@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/sessioninit"
 )
@@ -22,15 +24,15 @@ type InitCmd struct {
 // Run registers the branch's session, or updates only the flags passed on
 // the session the selector names (sessioninit.Run.Init), and prints its
 // sessionId.
-func (c *InitCmd) Run(o *Streams, w *World, where *selection.Where, txn *Txn) error {
-	r := sessioninit.Run{Where: *where, Stamp: w.stamp, Update: txn.Update}
+func (c *InitCmd) Run(o *app.Streams, w *app.World, where *selection.Where, txn *app.Txn) error {
+	r := sessioninit.Run{Where: *where, Stamp: w.Stamp, Update: txn.Update}
 	res, err := r.Init(c.Branch, sessioninit.Fields{Command: c.Command, TotalPhases: c.TotalPhases,
 		Description: c.Description, Jira: c.Jira, Scope: c.Scope, Repos: c.Repos, PlanFile: c.PlanFile})
 	if err != nil {
 		return err
 	}
 	if !res.Created && res.Status != "" && res.Status != "in_progress" {
-		o.warn("session %s is %s; run orc-state status set in_progress to reopen it", res.ID, res.Status)
+		o.Warn("session %s is %s; run orc-state status set in_progress to reopen it", res.ID, res.Status)
 	}
 	fmt.Fprintln(o.Stdout, res.ID)
 	return nil

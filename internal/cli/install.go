@@ -3,6 +3,8 @@ package cli
 import (
 	"io"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/install"
 )
@@ -24,8 +26,8 @@ type InstallCmd struct {
 // this binary's absolute path, for a repository (--project) a command with
 // no path of this machine (install.ProjectCommand). Every other key is
 // kept, in its order and bytes; running it again changes nothing.
-func (c *InstallCmd) Run(o *Streams, w *World, sd *StateDir) error {
-	path, err := c.settingsPath(w, sd)
+func (c *InstallCmd) Run(o *app.Streams, w *app.World, sd *app.StateDir, p *Process) error {
+	path, err := c.settingsPath(p, sd)
 	if err != nil {
 		return err
 	}
@@ -35,13 +37,13 @@ func (c *InstallCmd) Run(o *Streams, w *World, sd *StateDir) error {
 	}
 	command := install.ProjectCommand(verb)
 	if !c.Project {
-		exe, err := w.proc.executable()
+		exe, err := p.executable()
 		if err != nil {
 			return fault.Wrap(fault.Invalid, err, "cannot find the orc-state binary")
 		}
-		command = install.UserCommand(w.abs(exe), verb)
+		command = install.UserCommand(w.Abs(exe), verb)
 	}
-	plan, err := install.Prepare(path, command, c.Force, w.now())
+	plan, err := install.Prepare(path, command, c.Force, w.Now())
 	if err != nil {
 		return err
 	}
@@ -56,9 +58,9 @@ func (c *InstallCmd) Run(o *Streams, w *World, sd *StateDir) error {
 
 // settingsPath is the settings file install writes: the repository's for
 // --project (install.ProjectSettings), else the user's.
-func (c *InstallCmd) settingsPath(w *World, sd *StateDir) (string, error) {
+func (c *InstallCmd) settingsPath(p *Process, sd *app.StateDir) (string, error) {
 	if !c.Project {
-		return install.UserSettings(w.proc.homeDir())
+		return install.UserSettings(p.homeDir())
 	}
 	d, err := sd.Dir()
 	if err != nil {

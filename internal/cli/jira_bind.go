@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/orc-state/orc-state/internal/app"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
@@ -13,7 +14,7 @@ type JiraBindCmd struct {
 }
 
 // Run binds a Jira key.
-func (c *JiraBindCmd) Run(txn *Txn) error {
+func (c *JiraBindCmd) Run(txn *app.Txn) error {
 	if !registry.JiraKey.MatchString(c.Key) {
 		return fault.Usagef("%q is not a Jira key like ABC-123", c.Key)
 	}

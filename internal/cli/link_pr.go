@@ -3,6 +3,8 @@ package cli
 import (
 	"net/url"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/textin"
@@ -21,7 +23,7 @@ type LinkPRCmd struct {
 }
 
 // Run links a PR, updating the entry with the same URL.
-func (c *LinkPRCmd) Run(o *Streams, txn *Txn) error {
+func (c *LinkPRCmd) Run(o *app.Streams, txn *app.Txn) error {
 	u, err := url.Parse(c.URL)
 	if err != nil || u.Scheme == "" || u.Host == "" {
 		return fault.Usagef("--url %q is not an absolute URL", c.URL).WithHint("pass the PR's web URL, like https://github.com/o/r/pull/1")

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/selection"
@@ -18,7 +20,7 @@ type LogCmd struct {
 }
 
 // Run prints the session's journal.
-func (c *LogCmd) Run(o *Streams, where *selection.Where) error {
+func (c *LogCmd) Run(o *app.Streams, where *selection.Where) error {
 	key := c.keyOr(c.Key)
 	d, _, s, err := where.Session(key)
 	if err != nil {
@@ -42,7 +44,7 @@ func (c *LogCmd) Run(o *Streams, where *selection.Where) error {
 		fmt.Fprintf(o.Stdout, "%d\t%s\t%s\t%s\t%s\n", en.Seq, safetext.Escape(en.At), safetext.Escape(en.Actor), safetext.Escape(en.Verb), safetext.Escape(args))
 	}
 	for _, p := range problems {
-		o.warn("%s: %s", p.Code, p.Message)
+		o.Warn("%s: %s", p.Code, p.Message)
 	}
 	return nil
 }

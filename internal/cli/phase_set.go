@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/orc-state/orc-state/internal/app"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/phase"
 	"github.com/orc-state/orc-state/internal/state"
@@ -19,7 +20,7 @@ type PhaseSetCmd struct {
 // change of phase without --label clears it (the original's semantics: a
 // label names its phase, so it never moves on with another one). Setting
 // the phase it already has keeps the label.
-func (c *PhaseSetCmd) Run(txn *Txn) error {
+func (c *PhaseSetCmd) Run(txn *app.Txn) error {
 	p, err := registry.ParsePhase(c.Phase)
 	if err != nil {
 		return fault.Usagef("%v", err).WithHint("pass done or a number between 1 and the session's totalPhases")

@@ -3,13 +3,11 @@ package cli
 import (
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"time"
 
 	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/environ"
-	"github.com/orc-state/orc-state/registry"
 )
 
 // Process is one run of orc-state: its arguments and streams, and the
@@ -118,34 +116,4 @@ func (p *Process) homeDir() string {
 		return p.getenv("USERPROFILE")
 	}
 	return p.getenv("HOME")
-}
-
-// World is what a verb reads of its run besides the streams: the
-// environment, the two clocks and the working directory, which a hook
-// moves to its payload's cwd (nothing else of the process moves); proc
-// for the little only a few verbs read (a terminal, the executable).
-type World struct {
-	proc *Process
-	wd   string
-}
-
-// getenv returns a variable of the run's environment.
-func (w *World) getenv(key string) string { return w.proc.getenv(key) }
-
-// now is the time claims are judged by.
-func (w *World) now() time.Time { return w.proc.Now() }
-
-// stamp is the run's recorded time now, as timestamps are written.
-func (w *World) stamp() string { return registry.Stamp(w.proc.Stamp()) }
-
-// abs makes a path the user gave absolute against the run's working
-// directory, and clean, as filepath.Abs does against the process's.
-func (w *World) abs(path string) string {
-	switch {
-	case path == "":
-		return ""
-	case filepath.IsAbs(path):
-		return filepath.Clean(path)
-	}
-	return filepath.Join(w.wd, path)
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/input"
 	"github.com/orc-state/orc-state/internal/journal"
@@ -21,14 +23,14 @@ type ProgressAppendCmd struct {
 
 // Run appends a dated section to progress.md; earlier bytes are never
 // rewritten.
-func (c *ProgressAppendCmd) Run(o *Streams, w *World, txn *Txn) error {
+func (c *ProgressAppendCmd) Run(o *app.Streams, w *app.World, txn *app.Txn) error {
 	if c.Source != "-" {
 		return fault.Usagef("the text is read from stdin only").WithHint("orc-state progress append - --title=TITLE reads the text from stdin: give it as a here-document or through a pipe")
 	}
 	if err := textin.SingleLine("--title", c.Title); err != nil {
 		return fault.Usagef("%v", err)
 	}
-	text, err := o.readStdin()
+	text, err := o.ReadStdin()
 	if err != nil {
 		return err
 	}
@@ -46,8 +48,8 @@ func (c *ProgressAppendCmd) Run(o *Streams, w *World, txn *Txn) error {
 	if title == "" {
 		title = "Progress"
 	}
-	section := fmt.Sprintf("\n## %s — %s\n\n%s\n", title, w.stamp(), text)
-	return txn.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
+	section := fmt.Sprintf("\n## %s — %s\n\n%s\n", title, w.Stamp(), text)
+	return txn.OnSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
 		tx.Append(s.SessionID, state.ProgressFile, []byte(section))
 		tx.Touch(s.SessionID, map[string]string{"title": title, "sha256": journal.Sum(text)})
 		return nil

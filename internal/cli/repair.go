@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/repair"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
@@ -27,8 +29,8 @@ type RepairCmd struct {
 // completes it (the state becomes exactly what the interrupted verb would
 // have written). Plain repair stops there (run it again for the session's
 // own fixes); --temp, --adopt and --remove-orphan go on with their fix.
-func (c *RepairCmd) Run(o *Streams, w *World, txn *Txn) error {
-	in, err := txn.finish()
+func (c *RepairCmd) Run(o *app.Streams, w *app.World, txn *app.Txn) error {
+	in, err := txn.Finish()
 	if err != nil {
 		return err
 	}
@@ -40,27 +42,27 @@ func (c *RepairCmd) Run(o *Streams, w *World, txn *Txn) error {
 		return func(tx *state.Tx) (err error) { out, err = fix(tx); return err }
 	}
 	onSession := func(fix func(tx *state.Tx, s *registry.Session) ([]string, error)) error {
-		return txn.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) (err error) { out, err = fix(tx, s); return err })
+		return txn.OnSession(c.Branch, func(tx *state.Tx, s *registry.Session) (err error) { out, err = fix(tx, s); return err })
 	}
 	switch {
 	case c.Temp:
-		err = txn.Update(func(tx *state.Tx) error { out = txn.fix().TempReport(tx); return nil })
+		err = txn.Update(func(tx *state.Tx) error { out = txn.Fix().TempReport(tx); return nil })
 	case c.Adopt != "":
 		if err = repair.Adoptable(c.Adopt); err == nil {
 			err = txn.Update(report(func(tx *state.Tx) ([]string, error) { return repair.AdoptReport(tx, c.Adopt) }))
 		}
 	case c.RemoveOrphan != "":
-		out, errs, err = txn.removal().RemoveOrphan(c.RemoveOrphan, txn.fix)
+		out, errs, err = txn.Removal().RemoveOrphan(c.RemoveOrphan, txn.Fix)
 	case c.Redact:
 		err = onSession(repair.RedactReport)
 	case c.RedactRemoved:
-		err = txn.Update(report(func(tx *state.Tx) ([]string, error) { return txn.fix().RedactRemovedReport(tx) }))
+		err = txn.Update(report(func(tx *state.Tx) ([]string, error) { return txn.Fix().RedactRemovedReport(tx) }))
 	case c.Rebuild:
-		err = txn.updateRaw(func(tx *state.Tx) (err error) { out, errs, err = repair.RebuildReport(tx); return err })
+		err = txn.UpdateRaw(func(tx *state.Tx) (err error) { out, errs, err = repair.RebuildReport(tx); return err })
 	case in != nil:
 		return nil
 	default:
-		err = onSession(func(tx *state.Tx, s *registry.Session) ([]string, error) { return repair.Plain(tx, s, w.now()) })
+		err = onSession(func(tx *state.Tx, s *registry.Session) ([]string, error) { return repair.Plain(tx, s, w.Now()) })
 	}
 	if err != nil {
 		return err

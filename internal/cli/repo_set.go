@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"slices"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/selection"
@@ -25,7 +27,7 @@ type RepoSetCmd struct {
 }
 
 // Run updates one member repository's entry in perRepoState.
-func (c *RepoSetCmd) Run(w *World, where *selection.Where, txn *Txn) error {
+func (c *RepoSetCmd) Run(w *app.World, where *selection.Where, txn *app.Txn) error {
 	if c.OldBranch != "" {
 		return fault.Usagef("repo set takes no --branch: the member's branch is --repo-branch, and the workspace session is --session S (default: the current branch's)").
 			WithHint("orc-state repo set --repo-branch=%s %s", safetext.Quote(c.OldBranch), safetext.Operand(c.Name))
@@ -44,7 +46,7 @@ func (c *RepoSetCmd) Run(w *World, where *selection.Where, txn *Txn) error {
 	if c.Slice != nil && *c.Slice < 0 {
 		return fault.Usagef("--slice %d is negative", *c.Slice)
 	}
-	path := w.abs(c.Path)
+	path := w.Abs(c.Path)
 	return txn.Mutate("", c, func(_ *state.Tx, s *registry.Session) error {
 		if s.Scope != registry.ScopeWorkspace {
 			return fault.Usagef("session %s is not a workspace session", s.SessionID).WithHint("orc-state init --scope workspace --repos a,b")

@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/resume"
 	"github.com/orc-state/orc-state/internal/safetext"
@@ -25,12 +27,12 @@ const DefaultResumeBytes = 4096
 // packet). Without one it lists the in-progress sessions on stdout for a
 // picker and exits 1, naming on stderr what it looked for; a name that can
 // never be a session, or another branch's session, is exit 2.
-func (c *ResumeCmd) Run(o *Streams, w *World, sd *StateDir, where *selection.Where) error {
+func (c *ResumeCmd) Run(o *app.Streams, w *app.World, sd *app.StateDir, where *selection.Where) error {
 	if c.MaxBytes < 512 {
 		return fault.Usagef("--max-bytes %d is below 512", c.MaxBytes)
 	}
 	key := c.keyOr(c.Key)
-	shown, err := resume.Show(sd.run(where.Flag), key, w.now())
+	shown, err := resume.Show(sd.Plain(where.Flag), key, w.Now())
 	for _, s := range shown.Live {
 		fmt.Fprintf(o.Stdout, "%s\t%s\t%s/%d\t%s\t%s\n", safetext.Escape(s.SessionID), safetext.Escape(s.Command), s.Phase, s.TotalPhases, safetext.Escape(s.Status), safetext.Escape(s.GitBranch))
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/selection"
@@ -54,11 +56,11 @@ func TestBindingRemovedUnderTheVerbIsNotFound(t *testing.T) {
 	}
 
 	// The verb's choice, made before any lock, as slice claim makes it.
-	chosen := func() (*Txn, selection.Choice) {
+	chosen := func() (*app.Txn, selection.Choice) {
 		p := Process{Args: []string{"slice", "claim"}, Environ: env, Dir: wt}
 		bound := bind(p.settled(), &bytes.Buffer{}, &bytes.Buffer{}, &Globals{LockTimeout: time.Second}, "slice claim", "")
-		txn := bound[len(bound)-1].(*Txn)
-		c, err := txn.where.Choose("")
+		txn := bound[len(bound)-2].(*app.Txn)
+		c, err := txn.Where().Choose("")
 		if err != nil || c.Via != selection.ViaBinding || c.ID != "feat-k" {
 			t.Fatalf("choice %+v, %v; want feat-k via the binding", c, err)
 		}
@@ -69,7 +71,7 @@ func TestBindingRemovedUnderTheVerbIsNotFound(t *testing.T) {
 	if code, errs := orc(main, "session", "remove", "--session", "feat-k", "--force"); code != 0 {
 		t.Fatal(errs)
 	}
-	err := txn.onChoice(c, func(*state.Tx, *registry.Session) error { return nil })
+	err := txn.OnChoice(c, func(*state.Tx, *registry.Session) error { return nil })
 	if code, msg, _ := fault.Explain(err); code != fault.NotFound || !strings.Contains(msg, "removed while this command ran") {
 		t.Fatalf("after a concurrent removal: exit %d, %q; want exit 1 saying so", code, msg)
 	}
@@ -94,7 +96,7 @@ func TestBindingRemovedUnderTheVerbIsNotFound(t *testing.T) {
 	if err := os.WriteFile(bindings, saved, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err = txn.onChoice(c, func(*state.Tx, *registry.Session) error { return nil })
+	err = txn.OnChoice(c, func(*state.Tx, *registry.Session) error { return nil })
 	if code, msg, _ := fault.Explain(err); code != fault.Invalid || !strings.Contains(msg, "which does not exist") {
 		t.Fatalf("a dangling binding: exit %d, %q; want exit 3", code, msg)
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/selection"
@@ -21,7 +23,7 @@ type SessionRemoveCmd struct {
 // Run removes one session: entry, folder, tombstone, after keeping its
 // entry and files in an archive (removal.Run.Remove; session restore
 // brings them back).
-func (c *SessionRemoveCmd) Run(o *Streams, where *selection.Where, txn *Txn) error {
+func (c *SessionRemoveCmd) Run(o *app.Streams, where *selection.Where, txn *app.Txn) error {
 	key := c.keyOr(c.Key)
 	if key == "" && where.Flag == "" {
 		return fault.Usagef("name the session to remove").WithHint("orc-state session remove B, or --session S (archived first: orc-state session restore brings it back)")
@@ -30,7 +32,7 @@ func (c *SessionRemoveCmd) Run(o *Streams, where *selection.Where, txn *Txn) err
 	if err != nil {
 		return err
 	}
-	done, err := txn.removal().Remove(ch, c.Force)
+	done, err := txn.Removal().Remove(ch, c.Force)
 	if err != nil || done.Archive == "" {
 		return err
 	}

@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/archive"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
@@ -17,12 +19,12 @@ type SessionRestoreCmd struct {
 // (removal.Run.Restore), and says what became of its bindings. It is
 // refused (exit 2, nothing written) while a session holds that key, that
 // branch or that folder.
-func (c *SessionRestoreCmd) Run(o *Streams, txn *Txn) error {
+func (c *SessionRestoreCmd) Run(o *app.Streams, txn *app.Txn) error {
 	id, at := archive.SplitArg(c.Archive)
 	if p := archive.OrphanNameProblem(id); p != "" {
 		return fault.Usagef("%s names no session: %s", safetext.Escape(c.Archive), p).WithHint("orc-state archive list shows the archives and their times")
 	}
-	done, err := txn.removal().Restore(id, at)
+	done, err := txn.Removal().Restore(id, at)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/board"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/selection"
@@ -18,7 +20,7 @@ type SessionsCmd struct {
 }
 
 // Run lists sessions.
-func (c *SessionsCmd) Run(o *Streams, sd *StateDir) error {
+func (c *SessionsCmd) Run(o *app.Streams, sd *app.StateDir) error {
 	d, err := sd.Dir()
 	if err != nil {
 		return err

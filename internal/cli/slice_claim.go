@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/ledger"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/selection"
@@ -33,7 +35,7 @@ type SliceClaimCmd struct {
 
 // Run takes the first ready slice for the agent, under the lock, and
 // prints its id; exit 1 when nothing is ready, saying why.
-func (c *SliceClaimCmd) Run(o *Streams, w *World, where *selection.Where, txn *Txn) error {
+func (c *SliceClaimCmd) Run(o *app.Streams, w *app.World, where *selection.Where, txn *app.Txn) error {
 	agent, err := agentWithLease(w, where, c.AgentFlag, c.LeaseFlag)
 	if err != nil {
 		return err
@@ -41,9 +43,9 @@ func (c *SliceClaimCmd) Run(o *Streams, w *World, where *selection.Where, txn *T
 	if err := worktrees.CheckNewAgent(c.Agent); err != nil {
 		return err
 	}
-	now := w.now()
+	now := w.Now()
 	var claimed ledger.Claimed
-	err = txn.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) (err error) {
+	err = txn.OnSession(c.Branch, func(tx *state.Tx, s *registry.Session) (err error) {
 		claimed, err = ledger.Claim(tx, s.SessionID, agent, now, c.Lease)
 		return err
 	})
@@ -52,10 +54,10 @@ func (c *SliceClaimCmd) Run(o *Streams, w *World, where *selection.Where, txn *T
 	}
 	r, view, held := claimed.ClaimResult, claimed.View, claimed.Held
 	if r.Took != "" {
-		o.warn("slice %s was claimed by %s, whose lease had ended; it is yours now: check its status first", r.ID, r.Took)
+		o.Warn("slice %s was claimed by %s, whose lease had ended; it is yours now: check its status first", r.ID, r.Took)
 	}
 	for _, h := range held {
-		o.warn("you also hold slice %s until %s", h.ID, h.Until.Format(slices.TimeLayout))
+		o.Warn("you also hold slice %s until %s", h.ID, h.Until.Format(slices.TimeLayout))
 	}
 	if c.JSON {
 		_, err = o.Stdout.Write(append(view, '\n'))
@@ -67,9 +69,9 @@ func (c *SliceClaimCmd) Run(o *Streams, w *World, where *selection.Where, txn *T
 		// would block it for the whole lease. It is released in this run
 		// (docs/protocol.md §7), unless it changed meanwhile.
 		if rerr := unclaimUnprinted(w, txn, c.Branch, r, agent); rerr != nil {
-			o.warn("slice %s stays claimed by %s until %s: its id could not be printed, and releasing it failed too (%v)", r.ID, agent, r.Until.Format(slices.TimeLayout), rerr)
+			o.Warn("slice %s stays claimed by %s until %s: its id could not be printed, and releasing it failed too (%v)", r.ID, agent, r.Until.Format(slices.TimeLayout), rerr)
 		} else {
-			o.warn("slice %s was released again: its id could not be printed", r.ID)
+			o.Warn("slice %s was released again: its id could not be printed", r.ID)
 		}
 	}
 	return err
@@ -78,17 +80,17 @@ func (c *SliceClaimCmd) Run(o *Streams, w *World, where *selection.Where, txn *T
 // unclaimUnprinted releases the claim r made for agent, in a transaction
 // of its own, when it is still agent's with the same end (nobody renewed
 // or took it meanwhile); journaled with why.
-func unclaimUnprinted(w *World, txn *Txn, branch string, r slices.ClaimResult, agent string) error {
-	now := w.now()
-	return txn.onSession(branch, func(tx *state.Tx, s *registry.Session) error {
+func unclaimUnprinted(w *app.World, txn *app.Txn, branch string, r slices.ClaimResult, agent string) error {
+	now := w.Now()
+	return txn.OnSession(branch, func(tx *state.Tx, s *registry.Session) error {
 		return ledger.Unclaim(tx, s.SessionID, r, agent, now)
 	})
 }
 
 // agentWithLease resolves the agent and checks the lease, which claim and
 // renew both need before they take the lock.
-func agentWithLease(w *World, where *selection.Where, a AgentFlag, l LeaseFlag) (string, error) {
-	agent, err := where.Agent(a.Agent, w.wd)
+func agentWithLease(w *app.World, where *selection.Where, a AgentFlag, l LeaseFlag) (string, error) {
+	agent, err := where.Agent(a.Agent, w.Wd())
 	if err != nil {
 		return "", err
 	}

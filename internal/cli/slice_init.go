@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/orc-state/orc-state/internal/app"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/selection"
@@ -20,8 +21,8 @@ func (c *SliceInitCmd) Help() string { return slices.PlanText() + "\n" + slices.
 
 // Run installs a ledger from FILE, refusing to overwrite progress unless
 // --force; a ledger it replaces is archived first (slice restore).
-func (c *SliceInitCmd) Run(o *Streams, w *World, where *selection.Where, txn *Txn) error {
-	data, err := readInputFile(o, w, c.File)
+func (c *SliceInitCmd) Run(o *app.Streams, w *app.World, where *selection.Where, txn *app.Txn) error {
+	data, err := o.ReadInput(w, c.File)
 	if err != nil {
 		return err
 	}
@@ -43,7 +44,7 @@ func (c *SliceInitCmd) Run(o *Streams, w *World, where *selection.Where, txn *Tx
 			return fault.Usagef("the ledger has progress (%d of %d slices done, some not pending); refusing to overwrite it", done, total).
 				WithHint("pass --force to replace it (journaled; the ledger it replaces is archived first, and orc-state slice restore brings it back)")
 		}
-		if h := prev.Holdings(w.now()); len(h) > 0 {
+		if h := prev.Holdings(w.Now()); len(h) > 0 {
 			return fault.Usagef("slice %s is claimed by %s until %s (%d live claim(s)); refusing to replace the ledger under working agents",
 				h[0].ID, h[0].By, h[0].Until.Format(slices.TimeLayout), len(h)).
 				WithHint("wait for them, or pass --force to replace it (journaled; the ledger it replaces is archived first, and orc-state slice restore brings it back)")
@@ -54,5 +55,5 @@ func (c *SliceInitCmd) Run(o *Streams, w *World, where *selection.Where, txn *Tx
 	if err != nil {
 		return err
 	}
-	return txn.removal().ReplaceLedger(choice, out, refuse, map[string]any{"file": c.File, "force": c.Force, "sha256": journal.Sum(out)})
+	return txn.Removal().ReplaceLedger(choice, out, refuse, map[string]any{"file": c.File, "force": c.Force, "sha256": journal.Sum(out)})
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/ledger"
 	"github.com/orc-state/orc-state/internal/selection"
 )
@@ -21,12 +23,12 @@ type SliceListCmd struct {
 // carries a claim, every row gets a last column: "AGENT until TIME",
 // "(expired)" appended when the lease has ended, or "-". A ledger nobody
 // claims lists as before.
-func (c *SliceListCmd) Run(o *Streams, w *World, where *selection.Where) error {
+func (c *SliceListCmd) Run(o *app.Streams, w *app.World, where *selection.Where) error {
 	_, _, l, err := ledgerFor(where, c.Branch)
 	if err != nil {
 		return err
 	}
-	ls := ledger.List(l, c.Status, w.now())
+	ls := ledger.List(l, c.Status, w.Now())
 	if c.JSON {
 		if err := printJSON(o.Stdout, ls.Rows, "  "); err != nil {
 			return err

@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/selection"
@@ -14,7 +16,7 @@ type SliceNextCmd struct {
 }
 
 // Run prints the re-entry slice; exit 1 when there is none.
-func (c *SliceNextCmd) Run(o *Streams, where *selection.Where) error {
+func (c *SliceNextCmd) Run(o *app.Streams, where *selection.Where) error {
 	_, _, l, err := ledgerFor(where, c.Branch)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/orc-state/orc-state/internal/app"
 	"github.com/orc-state/orc-state/internal/ledger"
 	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
@@ -18,13 +19,13 @@ type SliceReleaseCmd struct {
 // Run removes the agent's claim on the slice; a slice nobody claims is
 // left alone (exit 0, nothing written); another agent's claim is refused
 // (exit 1) unless --force.
-func (c *SliceReleaseCmd) Run(w *World, where *selection.Where, txn *Txn) error {
-	agent, err := where.Agent(c.Agent, w.wd)
+func (c *SliceReleaseCmd) Run(w *app.World, where *selection.Where, txn *app.Txn) error {
+	agent, err := where.Agent(c.Agent, w.Wd())
 	if err != nil {
 		return err
 	}
-	now := w.now()
-	return txn.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
+	now := w.Now()
+	return txn.OnSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
 		l, err := ledger.Read(tx, s.SessionID)
 		if err != nil {
 			return err

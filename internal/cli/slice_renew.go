@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/orc-state/orc-state/internal/app"
 	"github.com/orc-state/orc-state/internal/ledger"
 	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
@@ -18,14 +19,14 @@ type SliceRenewCmd struct {
 
 // Run sets the end of the agent's claim on the slice to the lease from
 // now; exit 1 when the slice is unknown, unclaimed or another agent's.
-func (c *SliceRenewCmd) Run(o *Streams, w *World, where *selection.Where, txn *Txn) error {
+func (c *SliceRenewCmd) Run(o *app.Streams, w *app.World, where *selection.Where, txn *app.Txn) error {
 	agent, err := agentWithLease(w, where, c.AgentFlag, c.LeaseFlag)
 	if err != nil {
 		return err
 	}
-	now := w.now()
+	now := w.Now()
 	var r slices.ClaimResult
-	err = txn.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
+	err = txn.OnSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
 		l, err := ledger.Read(tx, s.SessionID)
 		if err != nil {
 			return err
@@ -42,7 +43,7 @@ func (c *SliceRenewCmd) Run(o *Streams, w *World, where *selection.Where, txn *T
 		return err
 	}
 	if r.Lapsed {
-		o.warn("your lease on slice %s had ended; nobody took the slice, so it is renewed", c.ID)
+		o.Warn("your lease on slice %s had ended; nobody took the slice, so it is renewed", c.ID)
 	}
 	return nil
 }

@@ -1,5 +1,7 @@
 package cli
 
+import "github.com/orc-state/orc-state/internal/app"
+
 // SliceRestoreCmd is `slice restore`.
 type SliceRestoreCmd struct {
 	BranchFlag
@@ -9,4 +11,4 @@ type SliceRestoreCmd struct {
 // Run writes back the ledger that a slice init (or an earlier restore)
 // replaced, journaled (removal.Run.RestoreLedger); the ledger it replaces
 // is archived first, so running it again goes back.
-func (c *SliceRestoreCmd) Run(txn *Txn) error { return txn.removal().RestoreLedger(c.Branch, c.At) }
+func (c *SliceRestoreCmd) Run(txn *app.Txn) error { return txn.Removal().RestoreLedger(c.Branch, c.At) }

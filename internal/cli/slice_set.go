@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/commitref"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/input"
@@ -30,7 +32,7 @@ type SliceSetCmd struct {
 func (c *SliceSetCmd) Help() string { return slices.MachineText() }
 
 // Run moves one slice through the status machine.
-func (c *SliceSetCmd) Run(o *Streams, w *World, sd *StateDir, where *selection.Where, txn *Txn) error {
+func (c *SliceSetCmd) Run(o *app.Streams, w *app.World, sd *app.StateDir, where *selection.Where, txn *app.Txn) error {
 	if err := input.CheckText("--note", []byte(c.Note)); err != nil {
 		return err
 	}
@@ -39,12 +41,12 @@ func (c *SliceSetCmd) Run(o *Streams, w *World, sd *StateDir, where *selection.W
 	}
 	// An unusable default agent id only matters on a claimed slice, where
 	// it matches no holder: callers that never claim keep working.
-	agent, err := where.Agent(c.Agent, w.wd)
+	agent, err := where.Agent(c.Agent, w.Wd())
 	if err != nil && c.Agent != "" {
 		return err
 	}
 	u := slices.Update{Status: c.Status, Commit: c.Commit, ActualLoc: c.ActualLoc, Note: c.Note, Force: c.Force,
-		Agent: agent, Now: w.now()}
+		Agent: agent, Now: w.Now()}
 	if c.Commit != "" {
 		if u.Commit, u.CommitVerified, u.CommitWhy, err = resolveCommit(sd, c.Commit); err != nil {
 			return err
@@ -52,7 +54,7 @@ func (c *SliceSetCmd) Run(o *Streams, w *World, sd *StateDir, where *selection.W
 	}
 	var res slices.Result
 	var id string // the session, for the hint
-	err = txn.onSession(c.Branch, func(tx *state.Tx, s *registry.Session) (err error) {
+	err = txn.OnSession(c.Branch, func(tx *state.Tx, s *registry.Session) (err error) {
 		id = s.SessionID
 		res, err = ledger.Set(tx, s.SessionID, c.ID, u, c.Commit)
 		return err
@@ -61,7 +63,7 @@ func (c *SliceSetCmd) Run(o *Streams, w *World, sd *StateDir, where *selection.W
 		return err
 	}
 	for _, warning := range res.Warnings {
-		o.warn("%s", warning)
+		o.Warn("%s", warning)
 	}
 	if res.Escalated {
 		return &fault.Error{Code: fault.Escalation, Msg: fmt.Sprintf("slice %s used its retry budget (%s); it is now escalated", c.ID, slices.Spent(res.Attempts)),
@@ -72,7 +74,7 @@ func (c *SliceSetCmd) Run(o *Streams, w *World, sd *StateDir, where *selection.W
 
 // resolveCommit is what --commit rev records (commitref.Resolve),
 // asked of git before the lock.
-func resolveCommit(sd *StateDir, rev string) (commit string, verified bool, why string, err error) {
+func resolveCommit(sd *app.StateDir, rev string) (commit string, verified bool, why string, err error) {
 	d, err := sd.Dir()
 	if err != nil {
 		return "", false, "", err

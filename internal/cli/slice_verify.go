@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/orc-state/orc-state/internal/app"
 	"github.com/orc-state/orc-state/internal/ledger"
 	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
@@ -20,8 +21,8 @@ func (c *SliceVerifyCmd) Help() string { return slices.ReadinessText() }
 
 // Run checks the plan's readiness (ledger.Readiness) and writes
 // readiness.json.
-func (c *SliceVerifyCmd) Run(o *Streams, w *World, sd *StateDir, where *selection.Where, txn *Txn) error {
-	budget, err := ledger.Budget(c.Budget, w.getenv("ORC_PR_LOC_BUDGET"))
+func (c *SliceVerifyCmd) Run(o *app.Streams, w *app.World, sd *app.StateDir, where *selection.Where, txn *app.Txn) error {
+	budget, err := ledger.Budget(c.Budget, w.Getenv("ORC_PR_LOC_BUDGET"))
 	if err != nil {
 		return err
 	}
@@ -34,8 +35,8 @@ func (c *SliceVerifyCmd) Run(o *Streams, w *World, sd *StateDir, where *selectio
 	if h, err := headSHA(sd); err == nil {
 		head = h
 	}
-	at := w.stamp()
-	err = txn.onChoice(selection.ByID(s.SessionID), func(tx *state.Tx, s *registry.Session) error {
+	at := w.Stamp()
+	err = txn.OnChoice(selection.ByID(s.SessionID), func(tx *state.Tx, s *registry.Session) error {
 		ledger.WriteReadiness(tx, s.SessionID, rep, at, head)
 		return nil
 	})

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/orc-state/orc-state/internal/app"
 	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -12,7 +13,7 @@ type StatusSetCmd struct {
 }
 
 // Run sets the status.
-func (c *StatusSetCmd) Run(txn *Txn) error {
+func (c *StatusSetCmd) Run(txn *app.Txn) error {
 	return txn.Mutate(c.Branch, map[string]string{"status": c.Status}, func(_ *state.Tx, s *registry.Session) error {
 		s.Status = c.Status
 		return nil

@@ -19,8 +19,8 @@ func (c *StatuslineCmd) Help() string { return statusline.PayloadText() }
 
 // Run renders the statusline (see runStatusline); kong reaches it only for
 // --help, which Main does not dispatch early.
-func (c *StatuslineCmd) Run(w *World) error {
-	runStatusline(w.proc, nil)
+func (c *StatuslineCmd) Run(p *Process) error {
+	runStatusline(p, nil)
 	return nil
 }
 

@@ -6,6 +6,8 @@ package cli
 import (
 	"fmt"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/refsync"
 	"github.com/orc-state/orc-state/internal/selection"
@@ -19,7 +21,7 @@ type RemoteFlag struct {
 // syncReport prints one line per session on stdout (each followed by its
 // indented lines) and each warning or note on stderr, and returns the
 // verb's error (its exit code) for the results.
-func syncReport(o *Streams, verb, remote string, results []refsync.Result, notes []string) error {
+func syncReport(o *app.Streams, verb, remote string, results []refsync.Result, notes []string) error {
 	for _, r := range results {
 		fmt.Fprintln(o.Stdout, r.Line())
 		for _, x := range r.Extra {
@@ -37,8 +39,8 @@ func syncReport(o *Streams, verb, remote string, results []refsync.Result, notes
 // own session; a sanitized match of another branch's session is refused):
 // its sessionId when the registry has it, else the key itself, which
 // refsync matches against the remote's sessions; "" for every session.
-func syncOn(txn *Txn, where *selection.Where, remote, key string) (*refsync.Syncer, string, error) {
-	s, err := txn.syncer(remote)
+func syncOn(txn *app.Txn, where *selection.Where, remote, key string) (*refsync.Syncer, string, error) {
+	s, err := txn.Syncer(remote)
 	if err != nil || key == "" {
 		return s, "", err
 	}

@@ -1,6 +1,9 @@
 package cli
 
-import "github.com/orc-state/orc-state/internal/selection"
+import (
+	"github.com/orc-state/orc-state/internal/app"
+	"github.com/orc-state/orc-state/internal/selection"
+)
 
 // SyncPullCmd is `sync pull`.
 type SyncPullCmd struct {
@@ -9,7 +12,7 @@ type SyncPullCmd struct {
 }
 
 // Run imports each remote session this machine is behind on.
-func (c *SyncPullCmd) Run(o *Streams, where *selection.Where, txn *Txn) error {
+func (c *SyncPullCmd) Run(o *app.Streams, where *selection.Where, txn *app.Txn) error {
 	s, key, err := syncOn(txn, where, c.Remote, c.Key)
 	if err != nil {
 		return err

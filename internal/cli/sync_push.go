@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/orc-state/orc-state/internal/app"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/selection"
 )
@@ -12,8 +13,8 @@ type SyncPushCmd struct {
 }
 
 // Run publishes each selected session on its own.
-func (c *SyncPushCmd) Run(o *Streams, where *selection.Where, txn *Txn) error {
-	s, err := txn.syncer(c.Remote)
+func (c *SyncPushCmd) Run(o *app.Streams, where *selection.Where, txn *app.Txn) error {
+	s, err := txn.Syncer(c.Remote)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/orc-state/orc-state/internal/app"
 	"github.com/orc-state/orc-state/internal/refsync"
 	"github.com/orc-state/orc-state/internal/selection"
 )
@@ -14,7 +15,7 @@ type SyncResolveCmd struct {
 }
 
 // Run keeps one side of a diverged session.
-func (c *SyncResolveCmd) Run(o *Streams, where *selection.Where, txn *Txn) error {
+func (c *SyncResolveCmd) Run(o *app.Streams, where *selection.Where, txn *app.Txn) error {
 	s, key, err := syncOn(txn, where, c.Remote, c.Key)
 	if err != nil {
 		return err

@@ -1,6 +1,9 @@
 package cli
 
-import "github.com/orc-state/orc-state/internal/refsync"
+import (
+	"github.com/orc-state/orc-state/internal/app"
+	"github.com/orc-state/orc-state/internal/refsync"
+)
 
 // SyncRestoreCmd is `sync restore`.
 type SyncRestoreCmd struct {
@@ -11,8 +14,8 @@ type SyncRestoreCmd struct {
 
 // Run makes an archived side the session's state again, as a local change
 // the next push publishes.
-func (c *SyncRestoreCmd) Run(o *Streams, txn *Txn) error {
-	s, err := txn.syncer(c.Remote)
+func (c *SyncRestoreCmd) Run(o *app.Streams, txn *app.Txn) error {
+	s, err := txn.Syncer(c.Remote)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/selection"
 )
@@ -18,7 +20,7 @@ type SyncStatusCmd struct {
 
 // Run prints each session's state against the remote, then the archives.
 // It is a query: exit 0 whatever the states.
-func (c *SyncStatusCmd) Run(o *Streams, where *selection.Where, txn *Txn) error {
+func (c *SyncStatusCmd) Run(o *app.Streams, where *selection.Where, txn *app.Txn) error {
 	s, key, err := syncOn(txn, where, c.Remote, c.Key)
 	if err != nil {
 		return err

@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/selection"
@@ -17,13 +19,13 @@ type VerifyCmd struct {
 }
 
 // Run checks one session (verify.Full) and lists each problem.
-func (c *VerifyCmd) Run(o *Streams, w *World, where *selection.Where) error {
+func (c *VerifyCmd) Run(o *app.Streams, w *app.World, where *selection.Where) error {
 	key := c.keyOr(c.Key)
 	d, reg, s, err := where.Session(key)
 	if err != nil {
 		return err
 	}
-	findings, err := verify.Full(d, reg, s, w.now(), w.proc.Environ)
+	findings, err := verify.Full(d, reg, s, w.Now(), w.Environ())
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/version"
 )
 
@@ -11,7 +13,7 @@ type VersionCmd struct{}
 
 // Run prints one line: the release, then the module version, VCS revision
 // and Go version the build info carries (see version.Describe).
-func (c *VersionCmd) Run(o *Streams) error {
+func (c *VersionCmd) Run(o *app.Streams) error {
 	_, err := fmt.Fprintln(o.Stdout, version.Line())
 	return err
 }

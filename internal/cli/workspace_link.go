@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/state"
@@ -17,16 +19,16 @@ type WorkspaceLinkCmd struct {
 // Run writes the back-pointer into each member repository that has a path
 // (workspace.Run.Link), printing each one linked and warning of each
 // without a path.
-func (c *WorkspaceLinkCmd) Run(o *Streams, w *World, where *selection.Where, txn *Txn) error {
+func (c *WorkspaceLinkCmd) Run(o *app.Streams, w *app.World, where *selection.Where, txn *app.Txn) error {
 	d, _, s, err := where.Session(c.Branch)
 	if err != nil {
 		return err
 	}
-	r := workspace.Run{Where: *where, Environ: w.proc.Environ, Clock: w.proc.Stamp,
-		Options: func() (state.Options, error) { return txn.options(state.Options{}) }}
+	r := workspace.Run{Where: *where, Environ: w.Environ(), Clock: w.StampClock(),
+		Options: func() (state.Options, error) { return txn.Options(state.Options{}) }}
 	return r.Link(d, s, func(m workspace.Member) {
 		if m.Link == "" {
-			o.warn("%s has no path; set it with orc-state repo set --path=P %s", m.Name, safetext.Operand(m.Name))
+			o.Warn("%s has no path; set it with orc-state repo set --path=P %s", m.Name, safetext.Operand(m.Name))
 			return
 		}
 		fmt.Fprintf(o.Stdout, "linked %s: %s\n", safetext.Escape(m.Name), safetext.Escape(m.Link))

@@ -6,13 +6,15 @@ package cli
 import (
 	"fmt"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/binding"
 	"github.com/orc-state/orc-state/internal/safetext"
 	"github.com/orc-state/orc-state/internal/worktrees"
 )
 
 // printRow prints a worktree's row as worktree list does; nothing for nil.
-func printRow(o *Streams, r *worktrees.Row) error {
+func printRow(o *app.Streams, r *worktrees.Row) error {
 	if r == nil {
 		return nil
 	}
@@ -21,7 +23,7 @@ func printRow(o *Streams, r *worktrees.Row) error {
 }
 
 // printLeft prints the binding a verb removed: its path and session.
-func printLeft(o *Streams, b *binding.Binding) error {
+func printLeft(o *app.Streams, b *binding.Binding) error {
 	_, err := fmt.Fprintf(o.Stdout, "%s\t%s\n", safetext.Escape(b.Path), b.Session)
 	return err
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/orc-state/orc-state/internal/app"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/selection"
 	"github.com/orc-state/orc-state/internal/textin"
@@ -20,7 +21,7 @@ type WorktreeAddCmd struct {
 // Run asks git for the new worktree (before any lock), then binds it to
 // the session under the lock (worktrees.Run.Add) and prints its row as
 // worktree list does.
-func (c *WorktreeAddCmd) Run(o *Streams, w *World, where *selection.Where, txn *Txn) error {
+func (c *WorktreeAddCmd) Run(o *app.Streams, w *app.World, where *selection.Where, txn *app.Txn) error {
 	if err := worktrees.CheckAgent(c.Agent); err != nil {
 		return err
 	}
@@ -28,7 +29,7 @@ func (c *WorktreeAddCmd) Run(o *Streams, w *World, where *selection.Where, txn *
 		return fault.Usagef("%v", err).WithHint("name the worktree's folder on one line")
 	}
 	where.Flag = c.Session // --session, else the session selected here
-	row, err := txn.worktrees().Add(worktrees.NewWorktree{Path: w.abs(c.Path), Commit: c.Commit, NewBranch: c.NewBranch, Detach: c.Detach, Agent: c.Agent})
+	row, err := txn.Worktrees().Add(worktrees.NewWorktree{Path: w.Abs(c.Path), Commit: c.Commit, NewBranch: c.NewBranch, Detach: c.Detach, Agent: c.Agent})
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,9 @@
 package cli
 
-import "github.com/orc-state/orc-state/internal/safetext"
+import (
+	"github.com/orc-state/orc-state/internal/app"
+	"github.com/orc-state/orc-state/internal/safetext"
+)
 
 // WorktreeLeaveCmd is `worktree leave`.
 type WorktreeLeaveCmd struct {
@@ -10,13 +13,13 @@ type WorktreeLeaveCmd struct {
 // Run removes the binding of the worktree (never the worktree), under the
 // lock (worktrees.Run.Leave), and prints what it unbound. A worktree
 // bound to nothing is left as it is: exit 0, saying so.
-func (c *WorktreeLeaveCmd) Run(o *Streams, w *World, txn *Txn) error {
-	left, path, err := txn.worktrees().Leave(w.abs(c.Path))
+func (c *WorktreeLeaveCmd) Run(o *app.Streams, w *app.World, txn *app.Txn) error {
+	left, path, err := txn.Worktrees().Leave(w.Abs(c.Path))
 	if err != nil {
 		return err
 	}
 	if left == nil {
-		o.warn("%s is bound to no session; nothing to do", safetext.Escape(path))
+		o.Warn("%s is bound to no session; nothing to do", safetext.Escape(path))
 		return nil
 	}
 	return printLeft(o, left)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/orc-state/orc-state/internal/app"
+
 	"github.com/orc-state/orc-state/internal/worktrees"
 )
 
@@ -16,12 +18,12 @@ type WorktreeListCmd struct {
 // Run lists the repository's worktrees with the session each selects, its
 // bound agent and the slices that agent holds (worktrees.List), as TSV or
 // JSON.
-func (c *WorktreeListCmd) Run(o *Streams, w *World, sd *StateDir) error {
+func (c *WorktreeListCmd) Run(o *app.Streams, w *app.World, sd *app.StateDir) error {
 	d, err := sd.Dir()
 	if err != nil {
 		return err
 	}
-	rows, err := worktrees.List(d, w.now())
+	rows, err := worktrees.List(d, w.Now())
 	if err != nil {
 		return err
 	}

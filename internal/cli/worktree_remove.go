@@ -1,6 +1,9 @@
 package cli
 
-import "github.com/orc-state/orc-state/internal/fault"
+import (
+	"github.com/orc-state/orc-state/internal/app"
+	"github.com/orc-state/orc-state/internal/fault"
+)
 
 // WorktreeRemoveCmd is `worktree remove`.
 type WorktreeRemoveCmd struct {
@@ -11,11 +14,11 @@ type WorktreeRemoveCmd struct {
 // Run removes the worktree with git, then its binding
 // (worktrees.Run.Remove; refused while its agent holds live claims,
 // unless --force), and prints what it unbound.
-func (c *WorktreeRemoveCmd) Run(o *Streams, w *World, txn *Txn) error {
+func (c *WorktreeRemoveCmd) Run(o *app.Streams, w *app.World, txn *app.Txn) error {
 	if c.Path == "" {
 		return fault.Usagef("PATH is empty").WithHint("name the linked worktree to remove")
 	}
-	left, err := txn.worktrees().Remove(w.abs(c.Path), c.Force)
+	left, err := txn.Worktrees().Remove(w.Abs(c.Path), c.Force)
 	if err != nil || left == nil {
 		return err // nil and no error: removed, it was bound to no session
 	}

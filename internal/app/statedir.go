@@ -1,4 +1,4 @@
-package cli
+package app
 
 import (
 	"github.com/orc-state/orc-state/internal/binding"
@@ -22,22 +22,26 @@ type StateDir struct {
 	boundErr    error
 }
 
+// NewStateDir is the state dir of a run in w, given --dir as flag ("" when
+// not given); nothing is looked for until asked.
+func NewStateDir(flag string, w *World) *StateDir { return &StateDir{flag: flag, w: w} }
+
 // Dir resolves the state dir once.
 func (sd *StateDir) Dir() (*state.Dir, error) {
 	if sd.dir == nil {
-		d, err := state.Resolve(sd.flag, sd.w.wd, sd.w.proc.Environ)
+		d, err := state.Resolve(sd.flag, sd.w.wd, sd.w.environ)
 		if err != nil {
 			return nil, err
 		}
-		d.Clock = sd.w.proc.Stamp
+		d.Clock = sd.w.stamp
 		sd.dir = d
 	}
 	return sd.dir, nil
 }
 
-// binding is the binding of the worktree the run is in
+// Binding is the binding of the worktree the run is in
 // (selection.WorktreeBinding), read once; nil when it has none.
-func (sd *StateDir) binding() (*binding.Binding, error) {
+func (sd *StateDir) Binding() (*binding.Binding, error) {
 	if !sd.bindingRead {
 		sd.bindingRead = true
 		d, err := sd.Dir()
@@ -50,22 +54,22 @@ func (sd *StateDir) binding() (*binding.Binding, error) {
 	return sd.bound, sd.boundErr
 }
 
-// enter makes dir the run's working directory, for a hook that looks at
+// Enter makes dir the run's working directory, for a hook that looks at
 // another place than its payload's cwd: the state dir and the binding are
 // found again from there.
-func (sd *StateDir) enter(dir string) {
+func (sd *StateDir) Enter(dir string) {
 	sd.w.wd, sd.dir = dir, nil
 	sd.bindingRead, sd.bound, sd.boundErr = false, nil, nil
 }
 
-// where is what selection reads of this run: the verb's --session (flag),
+// Where is what selection reads of this run: the verb's --session (flag),
 // the environment, the state dir and the worktree's binding.
-func (sd *StateDir) where(flag string) *selection.Where {
-	return &selection.Where{Flag: flag, Getenv: sd.w.getenv, Dir: sd.Dir, Binding: sd.binding}
+func (sd *StateDir) Where(flag string) *selection.Where {
+	return &selection.Where{Flag: flag, Getenv: sd.w.Getenv, Dir: sd.Dir, Binding: sd.Binding}
 }
 
-// run is this run as plain values, for a package that decides a verb's
+// Plain is this run as plain values, for a package that decides a verb's
 // whole answer and finds the state dir itself (selection.Run).
-func (sd *StateDir) run(flag string) selection.Run {
-	return selection.Run{Flag: flag, DirFlag: sd.flag, Wd: sd.w.wd, Environ: sd.w.proc.Environ, Clock: sd.w.proc.Stamp}
+func (sd *StateDir) Plain(flag string) selection.Run {
+	return selection.Run{Flag: flag, DirFlag: sd.flag, Wd: sd.w.wd, Environ: sd.w.environ, Clock: sd.w.stamp}
 }

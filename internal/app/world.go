@@ -1,0 +1,68 @@
+package app
+
+import (
+	"path/filepath"
+	"time"
+
+	"github.com/orc-state/orc-state/internal/environ"
+	"github.com/orc-state/orc-state/internal/hookjson"
+	"github.com/orc-state/orc-state/registry"
+)
+
+// World is what a verb reads of its run besides its streams: the
+// environment, the working directory, which a hook moves to its payload's
+// cwd (nothing else of the process moves), and the two clocks. Nothing a
+// verb reads of the world comes from anywhere else: no os.Getenv, os.Getwd
+// or real clock behind the run's back.
+type World struct {
+	environ environ.List
+	wd      string
+	stamp   func() time.Time
+	now     func() time.Time
+}
+
+// NewWorld is a run's world: its environment, its absolute working
+// directory, the clock recorded timestamps carry (stamp) and the one
+// slice claims are judged by (now).
+func NewWorld(env environ.List, wd string, stamp, now func() time.Time) *World {
+	return &World{environ: env, wd: wd, stamp: stamp, now: now}
+}
+
+// Environ is the run's environment.
+func (w *World) Environ() environ.List { return w.environ }
+
+// Getenv returns a variable of the run's environment.
+func (w *World) Getenv(key string) string { return w.environ.Get(key) }
+
+// Wd is the run's working directory.
+func (w *World) Wd() string { return w.wd }
+
+// Now is the time claims are judged by.
+func (w *World) Now() time.Time { return w.now() }
+
+// Stamp is the run's recorded time now, as timestamps are written.
+func (w *World) Stamp() string { return registry.Stamp(w.stamp()) }
+
+// StampClock is the clock recorded timestamps carry.
+func (w *World) StampClock() func() time.Time { return w.stamp }
+
+// Abs makes a path the user gave absolute against the run's working
+// directory, and clean, as filepath.Abs does against the process's.
+func (w *World) Abs(path string) string {
+	switch {
+	case path == "":
+		return ""
+	case filepath.IsAbs(path):
+		return filepath.Clean(path)
+	}
+	return filepath.Join(w.wd, path)
+}
+
+// ReadPayload reads and decodes a hook's stdin, then moves the run to its
+// cwd: the working directory becomes it (nothing else of the process
+// moves).
+func ReadPayload(o *Streams, w *World) (hookjson.Payload, error) {
+	p, wd, err := hookjson.Read(o.Stdin, w.wd)
+	w.wd = wd
+	return p, err
+}
