@@ -24,7 +24,7 @@ func (c *ArtifactCheckCmd) Run(o *app.Streams, sd *app.StateDir, where *selectio
 	if err != nil {
 		return err
 	}
-	head, err := headSHA(sd)
+	head, err := app.HeadSHA(sd)
 	if err != nil {
 		return err
 	}

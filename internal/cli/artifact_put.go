@@ -50,7 +50,7 @@ func (c *ArtifactPutCmd) Run(o *app.Streams, w *app.World, sd *app.StateDir, txn
 	if err != nil {
 		return err
 	}
-	head, err := headSHA(sd)
+	head, err := app.HeadSHA(sd)
 	if err != nil {
 		return err
 	}

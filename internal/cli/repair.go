@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/orc-state/orc-state/internal/app"
 
@@ -70,11 +69,4 @@ func (c *RepairCmd) Run(o *app.Streams, w *app.World, txn *app.Txn) error {
 	printLines(o.Stdout, out)
 	printLines(o.Stderr, errs)
 	return nil
-}
-
-// printLines prints each line of lines on w.
-func printLines(w io.Writer, lines []string) {
-	for _, l := range lines {
-		fmt.Fprintln(w, l)
-	}
 }

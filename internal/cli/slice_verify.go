@@ -32,7 +32,7 @@ func (c *SliceVerifyCmd) Run(o *app.Streams, w *app.World, sd *app.StateDir, whe
 	}
 	rep := ledger.Readiness(d, s.SessionID, l, budget)
 	head := "unknown"
-	if h, err := headSHA(sd); err == nil {
+	if h, err := app.HeadSHA(sd); err == nil {
 		head = h
 	}
 	at := w.Stamp()

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 )
 
@@ -17,4 +18,11 @@ func printJSON(w io.Writer, v any, indent string) error {
 	}
 	_, err := w.Write(buf.Bytes())
 	return err
+}
+
+// printLines prints each line of lines on w.
+func printLines(w io.Writer, lines []string) {
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
+	}
 }
