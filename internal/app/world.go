@@ -4,7 +4,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/environ"
+	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/hookjson"
 	"github.com/orc-state/orc-state/registry"
 )
@@ -65,4 +67,19 @@ func ReadPayload(o *Streams, w *World) (hookjson.Payload, error) {
 	p, wd, err := hookjson.Read(o.Stdin, w.wd)
 	w.wd = wd
 	return p, err
+}
+
+// TruncatedRead is the refusal for r, a panic recovered from a run, when
+// it is a memory fault: a large orc.json is read through a mapping
+// (atomicfile.ReadOnly), and when another program truncates it in place
+// meanwhile, reading the lost pages faults (with debug.SetPanicOnFault
+// set). Nothing has been written at that point (a transaction reads and
+// plans before its first write), so it is invalid state, exit 3. nil for
+// any other panic, which is orc-state's bug.
+func TruncatedRead(r any) error {
+	if !atomicfile.IsFault(r) {
+		return nil
+	}
+	return fault.Invalidf("a file under .orc/ was truncated in place by another program while orc-state read it; nothing was written").
+		WithHint("run the command again, then orc-state doctor if it persists")
 }

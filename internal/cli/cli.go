@@ -17,7 +17,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/orc-state/orc-state/internal/atomicfile"
+	"github.com/orc-state/orc-state/internal/app"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
 )
@@ -132,21 +132,18 @@ func tooFewFiles(args []string, n int64, stderr io.Writer) int {
 	return code
 }
 
-// truncatedUnder is the exit for a panic r that ended Main. A large
-// orc.json is read through a mapping (atomicfile.ReadOnly); if another
-// program truncates it in place meanwhile, reading the lost pages faults.
-// Nothing has been written at that point (a transaction reads and plans
-// before its first write), so this is exit 3, or silence for a display.
-// Any other panic is orc-state's bug and goes on.
+// truncatedUnder is the exit for a panic r that ended Main: a file read
+// through a mapping truncated under it (app.TruncatedRead) is exit 3, or
+// silence for a display. Any other panic is orc-state's bug and goes on.
 func truncatedUnder(r any, quiet bool, stderr io.Writer) int {
-	if !atomicfile.IsFault(r) {
+	err := app.TruncatedRead(r)
+	if err == nil {
 		panic(r)
 	}
 	if quiet {
 		return fault.OK
 	}
-	return refuse(stderr, "orc-state", fault.Invalidf("a file under .orc/ was truncated in place by another program while orc-state read it; nothing was written").
-		WithHint("run the command again, then orc-state doctor if it persists"))
+	return refuse(stderr, "orc-state", err)
 }
 
 // report prints err, verb's refusal, as refuse does under "orc-state

@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/environ"
 )
 
@@ -54,9 +53,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		wd = "." // every path is then relative to a directory that is gone: discovery says so
 	}
-	code := Run(Process{Args: args, Stdin: stdin, Stdout: stdout, Stderr: stderr, Environ: environ.OS(), Dir: wd})
-	atomicfile.WriteCounts(os.Getenv) // fsyncs and processes, for the bench (ORC_COUNT_FILE)
-	return code
+	return Run(Process{Args: args, Stdin: stdin, Stdout: stdout, Stderr: stderr, Environ: environ.OS(), Dir: wd})
 }
 
 // settled is p with its defaults filled in and the empty-variable rule

@@ -6,9 +6,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/orc-state/orc-state/decisions"
-	"github.com/orc-state/orc-state/registry"
-	"github.com/orc-state/orc-state/slices"
+	"github.com/orc-state/orc-state/internal/app"
 )
 
 // verbs is orc-state's whole command line, in the order --help lists it:
@@ -109,18 +107,23 @@ type verb struct {
 	flags any // a zero flags struct; nil for a family heading
 }
 
-// enums are the value lists flag tags take from the domain packages, as
-// ${name} (kong interpolates them in enum and help tags).
-var enums = kong.Vars{
-	"session_statuses":      strings.Join(registry.Statuses, ","),
-	"session_statuses_help": strings.Join(registry.Statuses, ", "),
-	"slice_statuses":        strings.Join(slices.Statuses, ","),
-	"verdicts":              strings.Join(registry.Verdicts, ","),
-	"verdicts_help":         strings.Join(registry.Verdicts, " or "),
-	"scope_workspace":       registry.ScopeWorkspace,
-	"provenances":           strings.Join(decisions.Provenances, "|"), // checked in Run, whose refusal names them
-	"provenances_help":      strings.Join(decisions.Provenances[:len(decisions.Provenances)-1], ", ") + " or " + decisions.Provenances[len(decisions.Provenances)-1],
-}
+// enums are the value lists flag tags take from the formats
+// (app.TheChoices), as ${name} (kong interpolates them in enum and help
+// tags).
+var enums = func() kong.Vars {
+	c := app.TheChoices()
+	last := len(c.Provenances) - 1
+	return kong.Vars{
+		"session_statuses":      strings.Join(c.SessionStatuses, ","),
+		"session_statuses_help": strings.Join(c.SessionStatuses, ", "),
+		"slice_statuses":        strings.Join(c.SliceStatuses, ","),
+		"verdicts":              strings.Join(c.Verdicts, ","),
+		"verdicts_help":         strings.Join(c.Verdicts, " or "),
+		"scope_workspace":       c.ScopeWorkspace,
+		"provenances":           strings.Join(c.Provenances, "|"), // checked in Run, whose refusal names them
+		"provenances_help":      strings.Join(c.Provenances[:last], ", ") + " or " + c.Provenances[last],
+	}
+}()
 
 // enumsFor is the part of enums the tags of model use. kong interpolates
 // every variable it is given once for every flag, with a regexp, whether
