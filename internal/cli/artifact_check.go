@@ -4,9 +4,6 @@ import (
 	"fmt"
 
 	"github.com/orc-state/orc-state/internal/app"
-
-	"github.com/orc-state/orc-state/internal/artifact"
-	"github.com/orc-state/orc-state/internal/selection"
 )
 
 // ArtifactCheckCmd is `artifact check NAME`.
@@ -15,23 +12,13 @@ type ArtifactCheckCmd struct {
 	Name string `arg:"" help:"Relative path inside files/ (.json, .md or .txt)."`
 }
 
-// Run exits 0 when the artifact's stamp equals HEAD, 1 when stale or missing.
-func (c *ArtifactCheckCmd) Run(o *app.Streams, sd *app.StateDir, where *selection.Where) error {
-	if err := artifact.CheckName(c.Name, false); err != nil {
-		return err
-	}
-	d, _, s, err := where.Session(c.Branch)
+// Run exits 0 when the artifact's stamp equals HEAD, 1 when stale or
+// missing (app.ArtifactCheck), printing its state, its stamp and HEAD.
+func (c *ArtifactCheckCmd) Run(o *app.Streams, sd *app.StateDir, txn *app.Txn) error {
+	v, err := app.ArtifactCheck(sd, txn, c.Branch, c.Name)
 	if err != nil {
 		return err
 	}
-	head, err := app.HeadSHA(sd)
-	if err != nil {
-		return err
-	}
-	v, err := artifact.Judge(d, s.SessionID, c.Name, head)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(o.Stdout, "%s\t%s\t%s\n", v.State, v.Stamp, head)
+	fmt.Fprintf(o.Stdout, "%s\t%s\t%s\n", v.State, v.Stamp, v.Head)
 	return v.Err
 }

@@ -2,11 +2,8 @@ package cli
 
 import (
 	"github.com/orc-state/orc-state/internal/app"
-	"github.com/orc-state/orc-state/internal/artifact"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
-	"github.com/orc-state/orc-state/internal/state"
-	"github.com/orc-state/orc-state/registry"
 )
 
 // ArtifactPutCmd is `artifact put NAME -`.
@@ -34,31 +31,10 @@ was stored at HEAD (and, for text, not changed since). Example:
 
 // Run stores stdin as files/NAME, stamped with HEAD: a JSON object with
 // headSha and generatedAt added, or text as given with its stamp in the
-// journal line (docs/protocol.md §12).
+// journal line (app.ArtifactPut, docs/protocol.md §12).
 func (c *ArtifactPutCmd) Run(o *app.Streams, w *app.World, sd *app.StateDir, txn *app.Txn) error {
 	if c.Source != "-" {
 		return fault.Usagef("the artifact is read from stdin only").WithHint("orc-state artifact put %s - reads the artifact from stdin: redirect the file into it", safetext.Operand(c.Name))
 	}
-	if err := artifact.CheckName(c.Name, true); err != nil {
-		return err
-	}
-	data, err := o.ReadStdin()
-	if err != nil {
-		return err
-	}
-	obj, err := artifact.Parse(c.Name, data)
-	if err != nil {
-		return err
-	}
-	head, err := app.HeadSHA(sd)
-	if err != nil {
-		return err
-	}
-	stored, stamp, err := artifact.Stamped(c.Name, data, obj, head, w.Stamp())
-	if err != nil {
-		return err
-	}
-	return txn.OnSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
-		return artifact.Store(tx, s.SessionID, c.Name, stored, stamp)
-	})
+	return app.ArtifactPut(o, w, sd, txn, c.Branch, c.Name)
 }

@@ -5,9 +5,6 @@ import (
 	"strings"
 
 	"github.com/orc-state/orc-state/internal/app"
-
-	"github.com/orc-state/orc-state/internal/ledger"
-	"github.com/orc-state/orc-state/internal/selection"
 )
 
 // SliceListCmd is `slice list`.
@@ -18,17 +15,16 @@ type SliceListCmd struct {
 	JSON   bool     `name:"json" help:"JSON rows."`
 }
 
-// Run lists slices (ledger.List); with --status it is the "all done"
+// Run lists slices (app.SliceList); with --status it is the "all done"
 // query: exit 1 while any slice matches, 0 when none does. When any slice
 // carries a claim, every row gets a last column: "AGENT until TIME",
 // "(expired)" appended when the lease has ended, or "-". A ledger nobody
 // claims lists as before.
-func (c *SliceListCmd) Run(o *app.Streams, w *app.World, where *selection.Where) error {
-	_, _, l, err := ledgerFor(where, c.Branch)
+func (c *SliceListCmd) Run(o *app.Streams, w *app.World, txn *app.Txn) error {
+	ls, err := app.SliceList(w, txn, c.Branch, c.Status)
 	if err != nil {
 		return err
 	}
-	ls := ledger.List(l, c.Status, w.Now())
 	if c.JSON {
 		if err := printJSON(o.Stdout, ls.Rows, "  "); err != nil {
 			return err

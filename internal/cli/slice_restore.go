@@ -9,6 +9,6 @@ type SliceRestoreCmd struct {
 }
 
 // Run writes back the ledger that a slice init (or an earlier restore)
-// replaced, journaled (removal.Run.RestoreLedger); the ledger it replaces
-// is archived first, so running it again goes back.
-func (c *SliceRestoreCmd) Run(txn *app.Txn) error { return txn.Removal().RestoreLedger(c.Branch, c.At) }
+// replaced, journaled (app.SliceRestore); the ledger it replaces is
+// archived first, so running it again goes back.
+func (c *SliceRestoreCmd) Run(txn *app.Txn) error { return app.SliceRestore(txn, c.Branch, c.At) }
