@@ -1,10 +1,6 @@
 package cli
 
-import (
-	"github.com/orc-state/orc-state/internal/app"
-	"github.com/orc-state/orc-state/internal/refsync"
-	"github.com/orc-state/orc-state/internal/selection"
-)
+import "github.com/orc-state/orc-state/internal/app"
 
 // SyncResolveCmd is `sync resolve`.
 type SyncResolveCmd struct {
@@ -14,15 +10,11 @@ type SyncResolveCmd struct {
 	Key   string `arg:"" help:"The diverged session: branch or sessionId."`
 }
 
-// Run keeps one side of a diverged session.
-func (c *SyncResolveCmd) Run(o *app.Streams, where *selection.Where, txn *app.Txn) error {
-	s, key, err := syncOn(txn, where, c.Remote, c.Key)
+// Run keeps one side of a diverged session (app.SyncResolve).
+func (c *SyncResolveCmd) Run(o *app.Streams, txn *app.Txn) error {
+	r, err := app.SyncResolve(txn, app.SyncResolveParams{Remote: c.Remote, Keep: c.Keep, Force: c.Force, Key: c.Key})
 	if err != nil {
 		return err
 	}
-	r, warnings, err := s.Resolve(key, c.Keep, c.Force)
-	if err != nil {
-		return err
-	}
-	return syncReport(o, "resolve", c.Remote, []refsync.Result{r}, warnings)
+	return syncReport(o, r)
 }

@@ -1,9 +1,6 @@
 package cli
 
-import (
-	"github.com/orc-state/orc-state/internal/app"
-	"github.com/orc-state/orc-state/internal/refsync"
-)
+import "github.com/orc-state/orc-state/internal/app"
 
 // SyncRestoreCmd is `sync restore`.
 type SyncRestoreCmd struct {
@@ -13,15 +10,11 @@ type SyncRestoreCmd struct {
 }
 
 // Run makes an archived side the session's state again, as a local change
-// the next push publishes.
+// the next push publishes (app.SyncRestore).
 func (c *SyncRestoreCmd) Run(o *app.Streams, txn *app.Txn) error {
-	s, err := txn.Syncer(c.Remote)
+	r, err := app.SyncRestore(txn, c.Remote, c.Ref, c.Force)
 	if err != nil {
 		return err
 	}
-	r, notes, err := s.Restore(c.Ref, c.Force)
-	if err != nil {
-		return err
-	}
-	return syncReport(o, "restore", c.Remote, []refsync.Result{r}, notes)
+	return syncReport(o, r)
 }

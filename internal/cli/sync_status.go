@@ -5,9 +5,7 @@ import (
 	"fmt"
 
 	"github.com/orc-state/orc-state/internal/app"
-
 	"github.com/orc-state/orc-state/internal/safetext"
-	"github.com/orc-state/orc-state/internal/selection"
 )
 
 // SyncStatusCmd is `sync status`.
@@ -18,15 +16,10 @@ type SyncStatusCmd struct {
 	Key     string `arg:"" optional:"" help:"One session, branch or sessionId (default: every session here or on the remote)."`
 }
 
-// Run prints each session's state against the remote, then the archives.
-// It is a query: exit 0 whatever the states.
-func (c *SyncStatusCmd) Run(o *app.Streams, where *selection.Where, txn *app.Txn) error {
-	s, key, err := syncOn(txn, where, c.Remote, c.Key)
-	if err != nil {
-		return err
-	}
-	s.NoFetch = c.NoFetch
-	rows, err := s.Status(key)
+// Run prints each session's state against the remote, then the archives
+// (app.SyncStatus). It is a query: exit 0 whatever the states.
+func (c *SyncStatusCmd) Run(o *app.Streams, txn *app.Txn) error {
+	rows, err := app.SyncStatus(txn, c.Remote, c.Key, c.NoFetch)
 	if err != nil {
 		return err
 	}
@@ -41,9 +34,7 @@ func (c *SyncStatusCmd) Run(o *app.Streams, where *selection.Where, txn *app.Txn
 	}
 	for _, r := range rows {
 		fmt.Fprintf(o.Stdout, "%s\t%s\n", safetext.Escape(r.Name), safetext.Escape(r.State))
-		for _, x := range r.Extra {
-			fmt.Fprintln(o.Stdout, x)
-		}
+		printLines(o.Stdout, r.Extra)
 	}
 	return nil
 }

@@ -1,12 +1,6 @@
 package cli
 
-import (
-	"github.com/orc-state/orc-state/internal/app"
-	"github.com/orc-state/orc-state/internal/fault"
-	"github.com/orc-state/orc-state/internal/selection"
-	"github.com/orc-state/orc-state/internal/textin"
-	"github.com/orc-state/orc-state/internal/worktrees"
-)
+import "github.com/orc-state/orc-state/internal/app"
 
 // WorktreeAddCmd is `worktree add`.
 type WorktreeAddCmd struct {
@@ -19,17 +13,11 @@ type WorktreeAddCmd struct {
 }
 
 // Run asks git for the new worktree (before any lock), then binds it to
-// the session under the lock (worktrees.Run.Add) and prints its row as
+// the session under the lock (app.WorktreeAdd) and prints its row as
 // worktree list does.
-func (c *WorktreeAddCmd) Run(o *app.Streams, w *app.World, where *selection.Where, txn *app.Txn) error {
-	if err := worktrees.CheckAgent(c.Agent); err != nil {
-		return err
-	}
-	if err := textin.SingleLine("PATH", c.Path); err != nil {
-		return fault.Usagef("%v", err).WithHint("name the worktree's folder on one line")
-	}
-	where.Flag = c.Session // --session, else the session selected here
-	row, err := txn.Worktrees().Add(worktrees.NewWorktree{Path: w.Abs(c.Path), Commit: c.Commit, NewBranch: c.NewBranch, Detach: c.Detach, Agent: c.Agent})
+func (c *WorktreeAddCmd) Run(o *app.Streams, w *app.World, txn *app.Txn) error {
+	row, err := app.WorktreeAdd(w, txn, app.WorktreeAddParams{Path: c.Path, Commit: c.Commit, NewBranch: c.NewBranch,
+		Detach: c.Detach, Session: c.Session, Agent: c.Agent})
 	if err != nil {
 		return err
 	}

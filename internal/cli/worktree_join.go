@@ -1,9 +1,6 @@
 package cli
 
-import (
-	"github.com/orc-state/orc-state/internal/app"
-	"github.com/orc-state/orc-state/internal/worktrees"
-)
+import "github.com/orc-state/orc-state/internal/app"
 
 // WorktreeJoinCmd is `worktree join`.
 type WorktreeJoinCmd struct {
@@ -12,12 +9,9 @@ type WorktreeJoinCmd struct {
 }
 
 // Run binds the linked worktree it runs in to the session, under the
-// lock (worktrees.Run.Join), and prints its row as worktree list does.
+// lock (app.WorktreeJoin), and prints its row as worktree list does.
 func (c *WorktreeJoinCmd) Run(o *app.Streams, txn *app.Txn) error {
-	if err := worktrees.CheckAgent(c.Agent); err != nil {
-		return err
-	}
-	row, err := txn.Worktrees().Join(c.Session, c.Agent)
+	row, err := app.WorktreeJoin(txn, c.Session, c.Agent)
 	if err != nil {
 		return err
 	}

@@ -11,15 +11,15 @@ type WorktreeLeaveCmd struct {
 }
 
 // Run removes the binding of the worktree (never the worktree), under the
-// lock (worktrees.Run.Leave), and prints what it unbound. A worktree
+// lock (app.WorktreeLeave), and prints what it unbound. A worktree
 // bound to nothing is left as it is: exit 0, saying so.
 func (c *WorktreeLeaveCmd) Run(o *app.Streams, w *app.World, txn *app.Txn) error {
-	left, path, err := txn.Worktrees().Leave(w.Abs(c.Path))
+	left, err := app.WorktreeLeave(w, txn, c.Path)
 	if err != nil {
 		return err
 	}
-	if left == nil {
-		o.Warn("%s is bound to no session; nothing to do", safetext.Escape(path))
+	if !left.Bound {
+		o.Warn("%s is bound to no session; nothing to do", safetext.Escape(left.Path))
 		return nil
 	}
 	return printLeft(o, left)

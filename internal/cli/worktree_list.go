@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"github.com/orc-state/orc-state/internal/app"
-
-	"github.com/orc-state/orc-state/internal/worktrees"
 )
 
 // WorktreeListCmd is `worktree list`.
@@ -16,14 +14,10 @@ type WorktreeListCmd struct {
 }
 
 // Run lists the repository's worktrees with the session each selects, its
-// bound agent and the slices that agent holds (worktrees.List), as TSV or
+// bound agent and the slices that agent holds (app.WorktreeList), as TSV or
 // JSON.
 func (c *WorktreeListCmd) Run(o *app.Streams, w *app.World, sd *app.StateDir) error {
-	d, err := sd.Dir()
-	if err != nil {
-		return err
-	}
-	rows, err := worktrees.List(d, w.Now())
+	rows, err := app.WorktreeList(w, sd)
 	if err != nil {
 		return err
 	}

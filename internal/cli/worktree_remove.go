@@ -12,14 +12,14 @@ type WorktreeRemoveCmd struct {
 }
 
 // Run removes the worktree with git, then its binding
-// (worktrees.Run.Remove; refused while its agent holds live claims,
+// (app.WorktreeRemove; refused while its agent holds live claims,
 // unless --force), and prints what it unbound.
 func (c *WorktreeRemoveCmd) Run(o *app.Streams, w *app.World, txn *app.Txn) error {
 	if c.Path == "" {
 		return fault.Usagef("PATH is empty").WithHint("name the linked worktree to remove")
 	}
-	left, err := txn.Worktrees().Remove(w.Abs(c.Path), c.Force)
-	if err != nil || left == nil {
+	left, err := app.WorktreeRemove(w, txn, c.Path, c.Force)
+	if err != nil || !left.Bound {
 		return err // nil and no error: removed, it was bound to no session
 	}
 	return printLeft(o, left)
