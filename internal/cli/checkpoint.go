@@ -2,14 +2,9 @@ package cli
 
 import (
 	"github.com/orc-state/orc-state/internal/app"
-	"github.com/orc-state/orc-state/internal/autocheckpoint"
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/input"
-	"github.com/orc-state/orc-state/internal/selection"
-	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/textin"
-	"github.com/orc-state/orc-state/internal/verify"
-	"github.com/orc-state/orc-state/registry"
 )
 
 // CheckpointCmd is `checkpoint [--auto]`.
@@ -29,31 +24,18 @@ It never touches the Resume digest (digest write -) and does not change
 updatedAt. The PreCompact and Stop hooks write the same section.`
 }
 
-// Run writes the Auto-checkpoint section. Git is asked first; the phase and
-// slices are read inside the lock so they match the frontmatter written
-// with them. The digest is never touched and updatedAt is not bumped.
-// --auto is the original's spelling and changes nothing: the section is
-// the only one this verb writes (docs/protocol.md §9).
-func (c *CheckpointCmd) Run(w *app.World, where *selection.Where, txn *app.Txn) error {
+// Run checks --trigger and writes the Auto-checkpoint section
+// (app.Checkpoint): git is asked first; the phase and slices are read
+// inside the lock so they match the frontmatter written with them. The
+// digest is never touched and updatedAt is not bumped. --auto is the
+// original's spelling and changes nothing: the section is the only one
+// this verb writes (docs/protocol.md §9).
+func (c *CheckpointCmd) Run(w *app.World, txn *app.Txn) error {
 	if err := textin.SingleLine("--trigger", c.Trigger); err != nil || len(c.Trigger) > 64 {
 		return fault.Usagef("--trigger must be one line of at most 64 bytes")
 	}
 	if err := input.RefuseSecrets("--trigger", []byte(c.Trigger)); err != nil {
 		return err
 	}
-	d, _, s, err := where.Session(c.Branch)
-	if err != nil {
-		return err
-	}
-	g := verify.ObserveOnly(d, s.GitBranch, 0)
-	g.Close() // its git process ends before the lock is taken (docs/protocol.md §4)
-	return writeAuto(w, txn, s.SessionID, g, c.Trigger)
-}
-
-// writeAuto writes the Auto-checkpoint of session id from what git said
-// (g, gathered before the lock; autocheckpoint.Write).
-func writeAuto(w *app.World, txn *app.Txn, id string, g verify.Reality, trigger string) error {
-	return txn.OnChoice(selection.ByID(id), func(tx *state.Tx, s *registry.Session) error {
-		return autocheckpoint.Write(tx, s, g, trigger, w.Stamp())
-	})
+	return app.Checkpoint(w, txn, c.Branch, c.Trigger)
 }

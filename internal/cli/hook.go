@@ -1,20 +1,21 @@
 package cli
 
-// What the hook verbs share: reading the hook's stdin JSON.
+// What the hook verbs share: the payload they decode and the start of
+// their --help (app.HookPayload, app.HookHelp).
 
-import (
-	"github.com/orc-state/orc-state/internal/app"
-	"github.com/orc-state/orc-state/internal/hookjson"
-)
+import "github.com/orc-state/orc-state/internal/app"
 
 // hookPayload is the stdin JSON of the Claude Code hooks orc-state serves.
-type hookPayload = hookjson.Payload
+type hookPayload = app.HookPayload
 
-// hookHelp is the start of a hook verb's --help (hookjson.Help).
-func hookHelp(event string, fields ...string) string { return hookjson.Help(event, fields...) }
+// hookHelp is the start of a hook verb's --help (app.HookHelp).
+func hookHelp(event string, fields ...string) string { return app.HookHelp(event, fields...) }
 
-// payload reads and decodes the hook's stdin, then moves to its cwd (the
-// run's working directory becomes it: nothing else of the process moves).
-func payload(o *app.Streams, w *app.World) (hookPayload, error) {
-	return app.ReadPayload(o, w)
+// hookProblem is how a hook's Run ends: err, the problem its work returned,
+// reported as one line on stderr (nil: none); a hook always exits 0.
+func hookProblem(o *app.Streams, err error) error {
+	if err != nil {
+		return o.Problem(err)
+	}
+	return nil
 }

@@ -1,10 +1,6 @@
 package cli
 
-import (
-	"github.com/orc-state/orc-state/internal/app"
-	"github.com/orc-state/orc-state/internal/selection"
-	"github.com/orc-state/orc-state/internal/verify"
-)
+import "github.com/orc-state/orc-state/internal/app"
 
 // HookSessionEndCmd is `hook session-end`.
 type HookSessionEndCmd struct{}
@@ -20,40 +16,8 @@ exit and gives all its hooks 1.5 s together: nothing depends on it. It
 prints nothing and exits 0.`
 }
 
-// Run writes the Auto-checkpoint as the session ends.
-func (c *HookSessionEndCmd) Run(o *app.Streams, w *app.World, where *selection.Where, txn *app.Txn) error {
-	return autoCheckpointHook(o, w, where, txn, "SessionEnd", "session-end", false)
-}
-
-// autoCheckpointHook is the body of the hooks that only write the
-// Auto-checkpoint of the live session of the payload's cwd with trigger:
-// nothing for a subagent (agent_id set), nothing without a live session,
-// one stderr line on a problem; always exit 0, never any stdout. With
-// onlyIfChanged, nothing either when HEAD and the dirty set are as the
-// last Auto-checkpoint recorded them.
-func autoCheckpointHook(o *app.Streams, w *app.World, where *selection.Where, txn *app.Txn, event, trigger string, onlyIfChanged bool) error {
-	p, err := payload(o, w)
-	if err != nil {
-		return o.Problem(err)
-	}
-	if p.AgentID != "" {
-		return nil
-	}
-	txn.SetHookActor(event)
-	d, _, s, err := where.Live()
-	if err != nil || s == nil {
-		if err != nil {
-			return o.Problem(err)
-		}
-		return nil
-	}
-	g := verify.Observe(d, s.GitBranch, 0)
-	g.Close() // its git process ends before the lock is taken (docs/protocol.md §4)
-	if onlyIfChanged && !gitChangedSinceAuto(d, s, g) {
-		return nil
-	}
-	if err := writeAuto(w, txn, s.SessionID, g, trigger); err != nil {
-		return o.Problem(err)
-	}
-	return nil
+// Run writes the Auto-checkpoint as the session ends (app.HookSessionEnd):
+// one stderr line on a problem; always exit 0, never any stdout.
+func (c *HookSessionEndCmd) Run(o *app.Streams, w *app.World, txn *app.Txn) error {
+	return hookProblem(o, app.HookSessionEnd(o, w, txn))
 }

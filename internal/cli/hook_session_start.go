@@ -1,10 +1,6 @@
 package cli
 
-import (
-	"github.com/orc-state/orc-state/internal/app"
-	"github.com/orc-state/orc-state/internal/resume"
-	"github.com/orc-state/orc-state/internal/selection"
-)
+import "github.com/orc-state/orc-state/internal/app"
 
 // HookSessionStartCmd is `hook session-start`.
 type HookSessionStartCmd struct{}
@@ -22,24 +18,16 @@ a subagent (agent_id set) or without a live session; always exit 0.`
 
 // Run injects the resume packet after compaction or on resume, a one-line
 // banner on startup or clear, and nothing when there is no live session
-// (resume.SessionStart decides; Run reads the payload and prints).
-func (c *HookSessionStartCmd) Run(o *app.Streams, w *app.World, sd *app.StateDir, where *selection.Where) error {
-	p, err := payload(o, w)
-	if err != nil {
-		return o.Problem(err)
-	}
-	if p.AgentID != "" {
-		return nil
-	}
-	a := resume.SessionStart(resume.Start{
-		Run: sd.Plain(where.Flag), Source: p.Source, Title: p.SessionTitle, Now: w.Now(),
-	})
-	for _, err := range a.Problems {
+// (app.HookSessionStart builds the answer; Run prints it and the
+// problems).
+func (c *HookSessionStartCmd) Run(o *app.Streams, w *app.World, sd *app.StateDir, txn *app.Txn) error {
+	answer, problems := app.HookSessionStart(o, w, sd, txn)
+	for _, err := range problems {
 		o.Problem(err)
 	}
-	if a.JSON == nil {
+	if answer == nil {
 		return nil
 	}
-	_, err = o.Stdout.Write(a.JSON)
+	_, err := o.Stdout.Write(answer)
 	return err
 }

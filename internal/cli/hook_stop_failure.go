@@ -1,9 +1,6 @@
 package cli
 
-import (
-	"github.com/orc-state/orc-state/internal/app"
-	"github.com/orc-state/orc-state/internal/selection"
-)
+import "github.com/orc-state/orc-state/internal/app"
 
 // HookStopFailureCmd is `hook stop-failure`.
 type HookStopFailureCmd struct{}
@@ -18,7 +15,7 @@ and the next resume packet lists them; a subagent's failure (agent_id set)
 writes nothing. It prints nothing and exits 0.`
 }
 
-// Run writes the Auto-checkpoint after a failed turn.
-func (c *HookStopFailureCmd) Run(o *app.Streams, w *app.World, where *selection.Where, txn *app.Txn) error {
-	return autoCheckpointHook(o, w, where, txn, "StopFailure", "stop-failure", false)
+// Run writes the Auto-checkpoint after a failed turn (app.HookStopFailure).
+func (c *HookStopFailureCmd) Run(o *app.Streams, w *app.World, txn *app.Txn) error {
+	return hookProblem(o, app.HookStopFailure(o, w, txn))
 }

@@ -1,11 +1,6 @@
 package cli
 
-import (
-	"github.com/orc-state/orc-state/internal/app"
-	"github.com/orc-state/orc-state/internal/selection"
-	"github.com/orc-state/orc-state/internal/worktrees"
-	"github.com/orc-state/orc-state/registry"
-)
+import "github.com/orc-state/orc-state/internal/app"
 
 // HookSubagentStopCmd is `hook subagent-stop`.
 type HookSubagentStopCmd struct{}
@@ -22,44 +17,8 @@ the stop (journaled after the hook began, or stamped later) is left alone. It pr
 }
 
 // Run releases what a stopped subagent still holds
-// (worktrees.Run.ReleaseStopped), so other agents need not wait for its
-// leases to end.
-func (c *HookSubagentStopCmd) Run(o *app.Streams, w *app.World, sd *app.StateDir, where *selection.Where, txn *app.Txn) error {
-	p, err := payload(o, w)
-	if err != nil {
-		return o.Problem(err)
-	}
-	agent := worktrees.SubagentID(p.AgentType, p.AgentID)
-	if agent == "" {
-		return nil // not a subagent the client named: nothing is proven
-	}
-	txn.SetHookActor("SubagentStop")
-	stop := w.Stamp()
-	s, err := subagentSession(w, sd, where)
-	if err != nil || s == nil {
-		if err != nil {
-			return o.Problem(err)
-		}
-		return nil
-	}
-	if err := txn.Worktrees().ReleaseStopped(s.SessionID, agent, stop); err != nil {
-		return o.Problem(err)
-	}
-	return nil
-}
-
-// subagentSession is the live session a subagent hook works on: the one
-// selected at the payload's cwd, else, in a linked worktree bound to none
-// (the one Claude Code makes for an isolated subagent), the one selected
-// in $CLAUDE_PROJECT_DIR. nil when there is none.
-func subagentSession(w *app.World, sd *app.StateDir, where *selection.Where) (*registry.Session, error) {
-	unbound := where.UnboundLinked()
-	_, _, s, err := where.Live()
-	if err == nil && s == nil && unbound {
-		if dir := w.Getenv("CLAUDE_PROJECT_DIR"); dir != "" {
-			sd.Enter(w.Abs(dir))
-			_, _, s, err = where.Live()
-		}
-	}
-	return s, err
+// (app.HookSubagentStop), so other agents need not wait for its leases to
+// end.
+func (c *HookSubagentStopCmd) Run(o *app.Streams, w *app.World, sd *app.StateDir, txn *app.Txn) error {
+	return hookProblem(o, app.HookSubagentStop(o, w, sd, txn))
 }

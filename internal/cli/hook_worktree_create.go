@@ -1,12 +1,6 @@
 package cli
 
-import (
-	"fmt"
-
-	"github.com/orc-state/orc-state/internal/app"
-
-	"github.com/orc-state/orc-state/internal/worktrees"
-)
+import "github.com/orc-state/orc-state/internal/app"
 
 // HookWorktreeCreateCmd is `hook worktree-create`.
 type HookWorktreeCreateCmd struct{}
@@ -26,28 +20,8 @@ creates nothing, prints nothing on stdout and one line on stderr. Exit 0.`
 }
 
 // Run makes and binds the worktree the client asks for
-// (worktrees.Run.Create and Bind), printing its path first: the client's
+// (app.HookWorktreeCreate), which prints its path first: the client's
 // worktree never waits on the binding.
 func (c *HookWorktreeCreateCmd) Run(o *app.Streams, w *app.World, txn *app.Txn) error {
-	p, err := payload(o, w)
-	if err != nil {
-		return o.Problem(err)
-	}
-	txn.SetHookActor("WorktreeCreate")
-	name := p.Name
-	if name == "" {
-		name = p.WorktreeName
-	}
-	r := txn.Worktrees()
-	made, err := r.Create(worktrees.Requested{Name: name, BasePath: p.BasePath, SourceRef: p.SourceRef, AgentType: p.AgentType, AgentID: p.AgentID})
-	if err != nil {
-		return o.Problem(err)
-	}
-	if _, err := fmt.Fprintln(o.Stdout, made.Path); err != nil {
-		return nil
-	}
-	if err := r.Bind(made); err != nil {
-		return o.Problem(err)
-	}
-	return nil
+	return hookProblem(o, app.HookWorktreeCreate(o, w, txn))
 }

@@ -1,11 +1,6 @@
 package cli
 
-import (
-	"fmt"
-	"path/filepath"
-
-	"github.com/orc-state/orc-state/internal/app"
-)
+import "github.com/orc-state/orc-state/internal/app"
 
 // HookWorktreeRemoveCmd is `hook worktree-remove`.
 type HookWorktreeRemoveCmd struct{}
@@ -20,18 +15,8 @@ folder is already gone. A worktree git keeps stays bound. It prints nothing
 and exits 0, saying on stderr why when something failed.`
 }
 
-// Run removes the client's worktree and its binding (worktrees.Run.Discard).
+// Run removes the client's worktree and its binding
+// (app.HookWorktreeRemove).
 func (c *HookWorktreeRemoveCmd) Run(o *app.Streams, w *app.World, txn *app.Txn) error {
-	p, err := payload(o, w)
-	if err != nil {
-		return o.Problem(err)
-	}
-	txn.SetHookActor("WorktreeRemove")
-	if p.WorktreePath == "" || !filepath.IsAbs(p.WorktreePath) {
-		return o.Problem(fmt.Errorf("worktree_path %q is not an absolute path", p.WorktreePath))
-	}
-	if err := txn.Worktrees().Discard(filepath.Clean(p.WorktreePath)); err != nil {
-		return o.Problem(err)
-	}
-	return nil
+	return hookProblem(o, app.HookWorktreeRemove(o, w, txn))
 }

@@ -1,22 +1,22 @@
 package cli
 
 import (
-	"encoding/json"
 	"strings"
 
-	"github.com/orc-state/orc-state/internal/sessionline"
+	"github.com/orc-state/orc-state/internal/app"
 )
 
 // LineCmd is `line` (dispatched by runLine with a lenient parser; declared
-// here for --help). The choice and the reading are sessionline's.
+// here for --help). The choice and the reading are app.Line's.
 type LineCmd struct {
 	BranchFlag
 }
 
 // runLine is the statusline path: it parses its arguments leniently
-// (unknown ones are ignored), takes no lock, runs no git subprocess, reads
-// the registry leniently (legacy and invalid registries still render), and
-// prints one line of JSON or nothing. It never writes to stderr.
+// (unknown ones are ignored) and app.Line takes no lock, runs no git
+// subprocess and reads the registry leniently (legacy and invalid
+// registries still render); it prints one line of JSON or nothing. It
+// never writes to stderr.
 func runLine(p *Process, args []string) {
 	flags := map[string]string{}
 	for i := 0; i < len(args); i++ {
@@ -31,14 +31,11 @@ func runLine(p *Process, args []string) {
 			}
 		}
 	}
-	c := sessionline.Choice{Branch: flags["--branch"], ID: flags["--session"], Named: flags["--branch"] != "", Env: p.getenv("ORC_SESSION")}
-	out, ok := sessionline.For(flags["--dir"], p.Dir, p.Environ, c, p.Now())
-	if !ok {
-		return
+	b := app.Line(app.LineParams{
+		Dir: flags["--dir"], Branch: flags["--branch"], Session: flags["--session"],
+		Wd: p.Dir, Environ: p.Environ, Now: p.Now(),
+	})
+	if b != nil {
+		p.Stdout.Write(b)
 	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		return
-	}
-	p.Stdout.Write(append(b, '\n'))
 }

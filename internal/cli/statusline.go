@@ -3,11 +3,11 @@ package cli
 import (
 	"io"
 
-	"github.com/orc-state/orc-state/internal/statusline"
+	"github.com/orc-state/orc-state/internal/app"
 )
 
 // StatuslineCmd is `statusline`. Main dispatches it before the parser and
-// reads these flags leniently (statusline.Args); they are here for --help.
+// reads these flags leniently (app.Statusline); they are here for --help.
 type StatuslineCmd struct {
 	Style          string `help:"full (the default; narrows with the terminal) or compact (always one line)." placeholder:"STYLE"`
 	ContextReserve int    `name:"context-reserve" help:"Percent of the context window kept back (e.g. the auto-compact buffer); the figure shown is the share of the rest." placeholder:"N"`
@@ -15,7 +15,7 @@ type StatuslineCmd struct {
 }
 
 // Help is the detail of statusline --help: the payload fields read.
-func (c *StatuslineCmd) Help() string { return statusline.PayloadText() }
+func (c *StatuslineCmd) Help() string { return app.StatuslineHelp() }
 
 // Run renders the statusline (see runStatusline); kong reaches it only for
 // --help, which Main does not dispatch early.
@@ -25,9 +25,9 @@ func (c *StatuslineCmd) Run(p *Process) error {
 }
 
 // runStatusline is the statusline path, dispatched before the parser is
-// built (like line): statusline.Show renders it from stdin (no lock, no
-// git on the render path), or statusline.Refresh is the detached
-// refresher. It prints at most two rows and always exits 0.
+// built (like line): app.Statusline renders it from stdin (no lock, no
+// git on the render path), or is the detached refresher. It prints at
+// most two rows and always exits 0.
 func runStatusline(proc *Process, args []string) {
 	stdout := proc.Stdout
 	defer func() {
@@ -35,14 +35,12 @@ func runStatusline(proc *Process, args []string) {
 			io.WriteString(stdout, "orc\n")
 		}
 	}()
-	opts, refresh := statusline.Args(proc.getenv, args)
-	w := statusline.World{
+	text, ok := app.Statusline(app.StatuslineRun{
+		Args: args, Stdin: proc.Stdin,
 		Dir: proc.Dir, Environ: proc.Environ, TempDir: proc.tempDir(), Home: proc.homeDir(),
 		ClaimsAt: proc.Now(), PlaceWait: proc.PlaceWait, Executable: proc.executable,
+	})
+	if ok {
+		io.WriteString(stdout, text)
 	}
-	if refresh != nil {
-		statusline.Refresh(w, refresh[0], refresh[1])
-		return
-	}
-	io.WriteString(stdout, statusline.Show(w, proc.Stdin, opts))
 }
