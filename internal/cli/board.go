@@ -1,20 +1,13 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"path/filepath"
-
-	"github.com/orc-state/orc-state/internal/app"
 
 	"golang.org/x/term"
 
-	"github.com/orc-state/orc-state/internal/board"
+	"github.com/orc-state/orc-state/internal/app"
 	"github.com/orc-state/orc-state/internal/fault"
-	"github.com/orc-state/orc-state/internal/selection"
-	"github.com/orc-state/orc-state/internal/state"
-	"github.com/orc-state/orc-state/registry"
 )
 
 // BoardCmd is `board`.
@@ -25,9 +18,10 @@ type BoardCmd struct {
 	JSON    bool   `name:"json" help:"The board's data as JSON (schema/board.schema.json)."`
 }
 
-// Run reads the board (no lock, nothing written) and prints it: text
-// fitted to the terminal, coloured on one unless NO_COLOR is set; JSON;
-// or, with --watch, full screen until q.
+// Run reads the board (app.Board: no lock, nothing written) and prints
+// it: text fitted to the terminal, coloured on one unless NO_COLOR is
+// set; JSON; or, with --watch, full screen until q. What the terminal is
+// (stdout's, and stdin's for --watch) is found here, from the process.
 func (c *BoardCmd) Run(o *app.Streams, w *app.World, sd *app.StateDir, p *Process) error {
 	if c.Session != "" && c.All {
 		return fault.Usagef("--session and --all choose the sessions two ways").WithHint("drop one of them")
@@ -35,72 +29,26 @@ func (c *BoardCmd) Run(o *app.Streams, w *app.World, sd *app.StateDir, p *Proces
 	if c.Watch && c.JSON {
 		return fault.Usagef("--watch draws on a terminal; --json prints once").WithHint("drop one of them")
 	}
-	if c.Session != "" {
-		if _, err := registry.KeyFor(c.Session); err != nil && registry.CheckKey(c.Session) != nil {
-			return fault.Usagef("--session: %v", err).WithHint("orc-state sessions lists the sessions and their branches")
-		}
-	}
-	d, err := sd.Dir()
-	if err != nil {
-		return err
-	}
-	gather := func() (board.Board, error) {
-		reg, _, err := d.ReadRegistry()
-		if err != nil {
-			return board.Board{}, err
-		}
-		b := board.Gather(d, reg, board.Options{Session: c.Session, All: c.All, Now: w.Now(), Env: w.Environ()})
-		if c.Session != "" && len(b.Sessions) == 0 {
-			return b, selection.Suggest(reg, fault.NotFoundf("no session %q", c.Session).
-				WithHint("run orc-state sessions to list them"), c.Session, false)
-		}
-		return b, nil
-	}
-	b, err := gather()
-	if err != nil {
-		return err
-	}
-	out, _ := p.Stdout.(*os.File)
-	tty := out != nil && term.IsTerminal(int(out.Fd()))
-	color := tty && w.Getenv("NO_COLOR") == ""
-	if c.JSON {
-		return printJSON(o.Stdout, b, "  ")
-	}
-	if !c.Watch {
-		width := 0
-		if tty {
+	params := app.BoardParams{Session: c.Session, All: c.All, JSON: c.JSON, Watch: c.Watch}
+	if out, _ := p.Stdout.(*os.File); out != nil && term.IsTerminal(int(out.Fd())) {
+		params.Out = out
+		if c.Watch {
+			if in, _ := p.Stdin.(*os.File); in != nil && term.IsTerminal(int(in.Fd())) {
+				params.In = in
+			}
+		} else if !c.JSON {
 			if cols, _, err := term.GetSize(int(out.Fd())); err == nil {
-				width = cols
+				params.Width = cols
 			}
 		}
-		_, err := fmt.Fprint(o.Stdout, board.Render(b, board.View{Width: width, Color: color, Now: w.Now()}))
+	}
+	shown, err := app.Board(w, sd, params)
+	if err != nil || c.Watch {
 		return err
 	}
-	in, _ := p.Stdin.(*os.File)
-	if !tty || in == nil || !term.IsTerminal(int(in.Fd())) {
-		return fault.Usagef("--watch needs a terminal on stdin and stdout").WithHint("run orc-state board without --watch")
+	if c.JSON {
+		return printJSON(o.Stdout, shown.Board, "  ")
 	}
-	return board.Watch(context.Background(), board.Screen{In: in, Out: out, Color: color}, board.Source{
-		Gather: func() board.Board {
-			if nb, err := gather(); err == nil {
-				b = nb
-			} else {
-				b.Problems = append(b.Problems[:len(b.Problems):len(b.Problems)], err.Error())
-			}
-			return b
-		},
-		Paths: func(b board.Board) []string { return boardPaths(d, b) },
-		Now:   w.Now,
-	})
-}
-
-// boardPaths are what a board's change shows in: the state dir (orc.json
-// and worktrees.json are renamed into it) and each shown session's files
-// folder (its journal's tip).
-func boardPaths(d *state.Dir, b board.Board) []string {
-	paths := []string{d.Path}
-	for _, s := range b.Sessions {
-		paths = append(paths, filepath.Clean(d.FilesDir(s.SessionID)))
-	}
-	return paths
+	_, err = fmt.Fprint(o.Stdout, shown.Text)
+	return err
 }

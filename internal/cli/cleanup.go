@@ -5,9 +5,7 @@ import (
 	"time"
 
 	"github.com/orc-state/orc-state/internal/app"
-
 	"github.com/orc-state/orc-state/internal/fault"
-	"github.com/orc-state/orc-state/internal/removal"
 	"github.com/orc-state/orc-state/internal/textin"
 )
 
@@ -27,9 +25,9 @@ type CleanupCmd struct {
 
 // Run sweeps sessions: it prints the plan, stops there with --dry-run, and
 // otherwise archives each candidate's entry and files, then removes its
-// folder and entry under the lock with a tombstone (removal.Run.Plan and
-// Clean). It never deletes branches, worktrees or per-repository files.
-// With --archives it sweeps archives instead (cleanup_archives.go).
+// folder and entry under the lock with a tombstone (app.Cleanup). It
+// never deletes branches, worktrees or per-repository files. With
+// --archives it sweeps archives instead (cleanup_archives.go).
 func (c *CleanupCmd) Run(o *app.Streams, txn *app.Txn) error {
 	if c.Archives {
 		return c.sweepArchives(o, txn)
@@ -44,22 +42,15 @@ func (c *CleanupCmd) Run(o *app.Streams, txn *app.Txn) error {
 	if err != nil {
 		return err
 	}
-	r := txn.Removal()
-	plan, err := r.Plan(removal.Sweep{Keys: c.Keys, AllCompleted: c.AllCompleted, Gone: c.Gone, Merged: c.Merged,
-		Into: c.Into, MinAge: minAge, Force: c.Force})
+	res, err := app.Cleanup(txn, app.CleanupParams{Keys: c.Keys, AllCompleted: c.AllCompleted, Gone: c.Gone, Merged: c.Merged,
+		Into: c.Into, MinAge: minAge, Force: c.Force, DryRun: c.DryRun})
 	if err != nil {
 		return err
 	}
-	if !c.DryRun {
-		removed, err := r.Clean(plan, c.Force)
-		if err != nil {
-			return err
-		}
-		if removed > 0 {
-			fmt.Fprintf(o.Stderr, "%d session(s) removed, each archived first: orc-state archive list shows them, orc-state session restore ID brings one back\n", removed)
-		}
+	if res.Removed > 0 {
+		fmt.Fprintf(o.Stderr, "%d session(s) removed, each archived first: orc-state archive list shows them, orc-state session restore ID brings one back\n", res.Removed)
 	}
-	if len(plan) == 0 { // say so: an empty stdout alone reads like a failure
+	if len(res.Plan) == 0 { // say so: an empty stdout alone reads like a failure
 		would := "nothing was removed"
 		if c.DryRun {
 			would = "nothing would be removed"
@@ -67,9 +58,9 @@ func (c *CleanupCmd) Run(o *app.Streams, txn *app.Txn) error {
 		fmt.Fprintf(o.Stderr, "orc-state %s: no session matched the selection; %s\n", o.Verb, would)
 	}
 	if c.JSON {
-		return printJSON(o.Stdout, map[string]any{"dryRun": c.DryRun, "plan": plan}, "  ")
+		return printJSON(o.Stdout, map[string]any{"dryRun": c.DryRun, "plan": res.Plan}, "  ")
 	}
-	_, err = fmt.Fprint(o.Stdout, removal.PlanText(plan, c.DryRun))
+	_, err = fmt.Fprint(o.Stdout, res.Text(c.DryRun))
 	return err
 }
 

@@ -4,14 +4,12 @@ import (
 	"fmt"
 
 	"github.com/orc-state/orc-state/internal/app"
-
 	"github.com/orc-state/orc-state/internal/fault"
-	"github.com/orc-state/orc-state/internal/removal"
 )
 
 // sweepArchives is `cleanup --archives --older-than DUR [ID...]`: the
 // archives made before now minus DUR, of the sessions named (else all),
-// listed, and deleted only with --force (removal.Run.SweepArchives).
+// listed, and deleted only with --force (app.CleanupArchives).
 func (c *CleanupCmd) sweepArchives(o *app.Streams, txn *app.Txn) error {
 	switch {
 	case c.AllCompleted || c.Gone || c.Merged || c.Into != "":
@@ -24,21 +22,18 @@ func (c *CleanupCmd) sweepArchives(o *app.Streams, txn *app.Txn) error {
 		return err
 	}
 	dryRun := !c.Force || c.DryRun
-	rows, err := txn.Removal().SweepArchives(c.Keys, minAge, !dryRun)
+	sw, err := app.CleanupArchives(txn, c.Keys, minAge, !dryRun)
 	if err != nil {
 		return err
 	}
 	if c.JSON {
-		if rows == nil {
-			rows = []removal.ArchiveRow{}
-		}
-		return printJSON(o.Stdout, map[string]any{"dryRun": dryRun, "archives": rows}, "  ")
+		return printJSON(o.Stdout, map[string]any{"dryRun": dryRun, "archives": sw.Rows}, "  ")
 	}
-	if _, err := fmt.Fprint(o.Stdout, removal.SweepText(rows)); err != nil {
+	if _, err := fmt.Fprint(o.Stdout, sw.Text()); err != nil {
 		return err
 	}
-	if len(rows) > 0 && dryRun {
-		fmt.Fprintf(o.Stderr, "%d archive(s) listed, nothing deleted; add --force to delete them for good\n", len(rows))
+	if len(sw.Rows) > 0 && dryRun {
+		fmt.Fprintf(o.Stderr, "%d archive(s) listed, nothing deleted; add --force to delete them for good\n", len(sw.Rows))
 	}
 	return nil
 }

@@ -4,9 +4,6 @@ import (
 	"io"
 
 	"github.com/orc-state/orc-state/internal/app"
-
-	"github.com/orc-state/orc-state/internal/fault"
-	"github.com/orc-state/orc-state/internal/install"
 )
 
 // InstallCmd is `install`.
@@ -22,49 +19,17 @@ type InstallCmd struct {
 	Off            bool   `help:"Statusline prints nothing (it still records the context level for hook post-tool-use)."`
 }
 
-// Run writes the statusLine entry into a Claude settings file: for the user
-// this binary's absolute path, for a repository (--project) a command with
-// no path of this machine (install.ProjectCommand). Every other key is
-// kept, in its order and bytes; running it again changes nothing.
+// Run writes the statusLine entry into a Claude settings file
+// (app.Install): for the user this binary's absolute path, for a
+// repository (--project) a command with no path of this machine. Every
+// other key is kept, in its order and bytes; running it again changes
+// nothing.
 func (c *InstallCmd) Run(o *app.Streams, w *app.World, sd *app.StateDir, p *Process) error {
-	path, err := c.settingsPath(p, sd)
+	told, err := app.Install(w, sd, app.InstallParams{Project: c.Project, DryRun: c.DryRun, Force: c.Force,
+		Style: c.Style, ContextReserve: c.ContextReserve, Off: c.Off, Home: p.homeDir(), Executable: p.executable})
 	if err != nil {
 		return err
 	}
-	verb, err := install.Verb(install.Options{Style: c.Style, ContextReserve: c.ContextReserve, Off: c.Off})
-	if err != nil {
-		return err
-	}
-	command := install.ProjectCommand(verb)
-	if !c.Project {
-		exe, err := p.executable()
-		if err != nil {
-			return fault.Wrap(fault.Invalid, err, "cannot find the orc-state binary")
-		}
-		command = install.UserCommand(w.Abs(exe), verb)
-	}
-	plan, err := install.Prepare(path, command, c.Force, w.Now())
-	if err != nil {
-		return err
-	}
-	if !plan.Same && !c.DryRun {
-		if err := plan.Write(); err != nil {
-			return err
-		}
-	}
-	io.WriteString(o.Stdout, plan.Told(c.DryRun)) // a failed write is output's exit 7
+	io.WriteString(o.Stdout, told) // a failed write is output's exit 7
 	return nil
-}
-
-// settingsPath is the settings file install writes: the repository's for
-// --project (install.ProjectSettings), else the user's.
-func (c *InstallCmd) settingsPath(p *Process, sd *app.StateDir) (string, error) {
-	if !c.Project {
-		return install.UserSettings(p.homeDir())
-	}
-	d, err := sd.Dir()
-	if err != nil {
-		return "", err
-	}
-	return install.ProjectSettings(d.Git)
 }

@@ -4,14 +4,14 @@ import (
 	"bytes"
 	"io"
 
-	"github.com/orc-state/orc-state/internal/secrets"
+	"github.com/orc-state/orc-state/internal/app"
 )
 
 // redactingWriter is stderr as every verb sees it: each line passes
-// through the credential guard's redaction before it is written, so that
-// no message, hint or warning can echo credential-shaped input (a refused
-// --url, a file name, a key that names no session), whichever code path
-// printed it.
+// through the credential guard's redaction (app.RedactCredentials) before
+// it is written, so that no message, hint or warning can echo
+// credential-shaped input (a refused --url, a file name, a key that names
+// no session), whichever code path printed it.
 type redactingWriter struct {
 	w   io.Writer
 	buf []byte
@@ -26,7 +26,7 @@ func (r *redactingWriter) Write(p []byte) (int, error) {
 		if i < 0 {
 			return len(p), nil
 		}
-		if _, err := io.WriteString(r.w, secrets.Redact(string(r.buf[:i]))+"\n"); err != nil {
+		if _, err := io.WriteString(r.w, app.RedactCredentials(string(r.buf[:i]))+"\n"); err != nil {
 			return len(p), err
 		}
 		r.buf = r.buf[i+1:]
@@ -36,7 +36,7 @@ func (r *redactingWriter) Write(p []byte) (int, error) {
 // Flush writes what is left of an unfinished line.
 func (r *redactingWriter) Flush() {
 	if len(r.buf) > 0 {
-		_, _ = io.WriteString(r.w, secrets.Redact(string(r.buf)))
+		_, _ = io.WriteString(r.w, app.RedactCredentials(string(r.buf)))
 		r.buf = nil
 	}
 }

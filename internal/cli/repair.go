@@ -1,14 +1,6 @@
 package cli
 
-import (
-	"fmt"
-
-	"github.com/orc-state/orc-state/internal/app"
-
-	"github.com/orc-state/orc-state/internal/repair"
-	"github.com/orc-state/orc-state/internal/state"
-	"github.com/orc-state/orc-state/registry"
-)
+import "github.com/orc-state/orc-state/internal/app"
 
 // RepairCmd is `repair`.
 type RepairCmd struct {
@@ -21,52 +13,17 @@ type RepairCmd struct {
 	Rebuild       bool   `name:"rebuild-registry" help:"Rebuild an unreadable orc.json from each session's checkpoint frontmatter and journal (the damaged file kept aside in the state dir)." xor:"fix"`
 }
 
-// Run applies the fixes doctor names (internal/repair), each journaled,
-// and prints what each reports once it committed.
-//
-// An interrupted transaction comes first: when one is recorded, repair
-// completes it (the state becomes exactly what the interrupted verb would
-// have written). Plain repair stops there (run it again for the session's
-// own fixes); --temp, --adopt and --remove-orphan go on with their fix.
+// Run applies the fixes doctor names (app.Repair), each journaled, and
+// prints what each reports once it committed; first, the interrupted
+// transaction it completed, if one was recorded.
 func (c *RepairCmd) Run(o *app.Streams, w *app.World, txn *app.Txn) error {
-	in, err := txn.Finish()
+	rep, err := app.Repair(txn, w, app.RepairParams{Branch: c.Branch, Temp: c.Temp, Adopt: c.Adopt, RemoveOrphan: c.RemoveOrphan,
+		Redact: c.Redact, RedactRemoved: c.RedactRemoved, Rebuild: c.Rebuild})
+	printLines(o.Stdout, rep.Finished) // said even when the fix then fails
 	if err != nil {
 		return err
 	}
-	if in != nil {
-		fmt.Fprintln(o.Stdout, repair.Finished(in))
-	}
-	var out, errs []string
-	report := func(fix func(tx *state.Tx) ([]string, error)) func(tx *state.Tx) error {
-		return func(tx *state.Tx) (err error) { out, err = fix(tx); return err }
-	}
-	onSession := func(fix func(tx *state.Tx, s *registry.Session) ([]string, error)) error {
-		return txn.OnSession(c.Branch, func(tx *state.Tx, s *registry.Session) (err error) { out, err = fix(tx, s); return err })
-	}
-	switch {
-	case c.Temp:
-		err = txn.Update(func(tx *state.Tx) error { out = txn.Fix().TempReport(tx); return nil })
-	case c.Adopt != "":
-		if err = repair.Adoptable(c.Adopt); err == nil {
-			err = txn.Update(report(func(tx *state.Tx) ([]string, error) { return repair.AdoptReport(tx, c.Adopt) }))
-		}
-	case c.RemoveOrphan != "":
-		out, errs, err = txn.Removal().RemoveOrphan(c.RemoveOrphan, txn.Fix)
-	case c.Redact:
-		err = onSession(repair.RedactReport)
-	case c.RedactRemoved:
-		err = txn.Update(report(func(tx *state.Tx) ([]string, error) { return txn.Fix().RedactRemovedReport(tx) }))
-	case c.Rebuild:
-		err = txn.UpdateRaw(func(tx *state.Tx) (err error) { out, errs, err = repair.RebuildReport(tx); return err })
-	case in != nil:
-		return nil
-	default:
-		err = onSession(func(tx *state.Tx, s *registry.Session) ([]string, error) { return repair.Plain(tx, s, w.Now()) })
-	}
-	if err != nil {
-		return err
-	}
-	printLines(o.Stdout, out)
-	printLines(o.Stderr, errs)
+	printLines(o.Stdout, rep.Out)
+	printLines(o.Stderr, rep.Errs)
 	return nil
 }

@@ -4,9 +4,6 @@ import (
 	"fmt"
 
 	"github.com/orc-state/orc-state/internal/app"
-
-	"github.com/orc-state/orc-state/internal/archive"
-	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
 )
 
@@ -16,19 +13,15 @@ type SessionRestoreCmd struct {
 }
 
 // Run brings a removed session back from its archive, byte for byte
-// (removal.Run.Restore), and says what became of its bindings. It is
+// (app.SessionRestore), and says what became of its bindings. It is
 // refused (exit 2, nothing written) while a session holds that key, that
 // branch or that folder.
 func (c *SessionRestoreCmd) Run(o *app.Streams, txn *app.Txn) error {
-	id, at := archive.SplitArg(c.Archive)
-	if p := archive.OrphanNameProblem(id); p != "" {
-		return fault.Usagef("%s names no session: %s", safetext.Escape(c.Archive), p).WithHint("orc-state archive list shows the archives and their times")
-	}
-	done, err := txn.Removal().Restore(id, at)
+	done, err := app.SessionRestore(txn, c.Archive)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(o.Stdout, "restored %s from %s\n", safetext.Escape(id), safetext.Escape(done.Archive))
+	fmt.Fprintf(o.Stdout, "restored %s from %s\n", safetext.Escape(done.ID), safetext.Escape(done.Archive))
 	for _, n := range done.Notes {
 		fmt.Fprintln(o.Stdout, n)
 	}

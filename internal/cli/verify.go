@@ -4,11 +4,8 @@ import (
 	"fmt"
 
 	"github.com/orc-state/orc-state/internal/app"
-
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
-	"github.com/orc-state/orc-state/internal/selection"
-	"github.com/orc-state/orc-state/internal/verify"
 )
 
 // VerifyCmd is `verify`.
@@ -18,32 +15,24 @@ type VerifyCmd struct {
 	JSON bool   `name:"json" help:"Findings as JSON."`
 }
 
-// Run checks one session (verify.Full) and lists each problem.
-func (c *VerifyCmd) Run(o *app.Streams, w *app.World, where *selection.Where) error {
-	key := c.keyOr(c.Key)
-	d, reg, s, err := where.Session(key)
+// Run checks one session (app.Verify) and lists each problem.
+func (c *VerifyCmd) Run(o *app.Streams, w *app.World, txn *app.Txn) error {
+	rep, err := app.Verify(txn, w, c.keyOr(c.Key))
 	if err != nil {
 		return err
 	}
-	findings, err := verify.Full(d, reg, s, w.Now(), w.Environ())
-	if err != nil {
-		return err
-	}
-	problems := len(findings)
+	problems := len(rep.Findings)
 	if c.JSON {
-		if findings == nil {
-			findings = []verify.Finding{}
-		}
-		if err := printJSON(o.Stdout, map[string]any{"sessionId": s.SessionID, "ok": problems == 0, "findings": findings}, "  "); err != nil {
+		if err := printJSON(o.Stdout, map[string]any{"sessionId": rep.SessionID, "ok": problems == 0, "findings": rep.Findings}, "  "); err != nil {
 			return err
 		}
 	} else {
-		for _, f := range findings {
+		for _, f := range rep.Findings {
 			fmt.Fprintf(o.Stdout, "%s: %s\n  next: %s\n", f.Code, safetext.Escape(f.Message), safetext.Escape(f.Next))
 		}
 	}
 	if problems > 0 {
-		return fault.NotFoundf("%d problem(s) in session %s", problems, s.SessionID)
+		return fault.NotFoundf("%d problem(s) in session %s", problems, rep.SessionID)
 	}
 	return nil
 }
