@@ -9,8 +9,8 @@ type DigestRestoreCmd struct {
 }
 
 // Run writes back the Resume digest that a digest write (or an earlier
-// restore) replaced, journaled (removal.Run.RestoreDigest); the digest it
+// restore) replaced, journaled (app.DigestRestore); the digest it
 // replaces is archived first, so running it again goes back.
 func (c *DigestRestoreCmd) Run(txn *app.Txn) error {
-	return txn.Removal().RestoreDigest(c.Branch, c.At)
+	return app.DigestRestore(txn, c.Branch, c.At)
 }

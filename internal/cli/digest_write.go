@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"github.com/orc-state/orc-state/checkpoint"
 	"github.com/orc-state/orc-state/internal/app"
 	"github.com/orc-state/orc-state/internal/fault"
 )
@@ -12,11 +11,11 @@ type DigestWriteCmd struct {
 	Source string `arg:"" optional:"" help:"Must be - (stdin)."`
 }
 
-// Help is the detail of digest write --help (checkpoint.DigestText).
-func (c *DigestWriteCmd) Help() string { return checkpoint.DigestText() }
+// Help is the detail of digest write --help (app.DigestWriteHelp).
+func (c *DigestWriteCmd) Help() string { return app.DigestWriteHelp() }
 
-// Run replaces the Resume digest with stdin (removal.Run.WriteDigest);
-// the digest it replaces is archived first (digest restore).
+// Run replaces the Resume digest with stdin (app.DigestWrite); the digest
+// it replaces is archived first (digest restore).
 func (c *DigestWriteCmd) Run(o *app.Streams, txn *app.Txn) error {
 	if c.Source != "-" {
 		return fault.Usagef("the digest is read from stdin only").WithHint("orc-state digest write - reads the digest from stdin: give it as a here-document or through a pipe")
@@ -25,5 +24,5 @@ func (c *DigestWriteCmd) Run(o *app.Streams, txn *app.Txn) error {
 	if err != nil {
 		return err
 	}
-	return txn.Removal().WriteDigest(c.Branch, text)
+	return app.DigestWrite(txn, c.Branch, text)
 }

@@ -1,10 +1,6 @@
 package cli
 
-import (
-	"github.com/orc-state/orc-state/internal/app"
-	"github.com/orc-state/orc-state/internal/phase"
-	"github.com/orc-state/orc-state/internal/selection"
-)
+import "github.com/orc-state/orc-state/internal/app"
 
 // GateShowCmd is `gate show`.
 type GateShowCmd struct {
@@ -13,13 +9,9 @@ type GateShowCmd struct {
 }
 
 // Run prints the recorded verdicts, the retry count of each phase that
-// has one, and the budget they are counted against (phase.Show).
-func (c *GateShowCmd) Run(o *app.Streams, where *selection.Where) error {
-	d, _, s, err := where.Session(c.Branch)
-	if err != nil {
-		return err
-	}
-	shown, err := phase.Show(d, s)
+// has one, and the budget they are counted against (app.GateShow).
+func (c *GateShowCmd) Run(o *app.Streams, txn *app.Txn) error {
+	shown, err := app.GateShow(txn, c.Branch)
 	if err != nil {
 		return err
 	}

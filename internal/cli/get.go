@@ -3,14 +3,9 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
-	"strings"
 
 	"github.com/orc-state/orc-state/internal/app"
-
-	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/safetext"
-	"github.com/orc-state/orc-state/internal/selection"
 )
 
 // GetCmd is `get`.
@@ -20,43 +15,18 @@ type GetCmd struct {
 	Field string `help:"Print only this top-level field, raw." placeholder:"F"`
 }
 
-// Run prints an entry, or one raw field.
-func (c *GetCmd) Run(o *app.Streams, where *selection.Where) error {
-	key := c.keyOr(c.Key)
-	_, _, s, err := where.Session(key)
-	if err != nil {
+// Run prints an entry, or one raw field (app.Get).
+func (c *GetCmd) Run(o *app.Streams, txn *app.Txn) error {
+	got, err := app.Get(txn, c.keyOr(c.Key), c.Field)
+	switch {
+	case err != nil:
 		return err
-	}
-	if c.Field == "" {
-		return printJSON(o.Stdout, s, "  ")
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(s.Canonical(), &fields); err != nil {
-		return err
-	}
-	raw, ok := fields[c.Field]
-	if !ok {
-		if !knownField(c.Field) {
-			names := make([]string, 0, len(fields))
-			for k := range fields {
-				names = append(names, k)
-			}
-			sort.Strings(names)
-			return fault.Usagef("unknown field %q", c.Field).WithHint("fields: %s", strings.Join(names, ", "))
-		}
+	case c.Field == "":
+		return printJSON(o.Stdout, got.Session, "  ")
+	case got.Field == nil:
 		return nil // an optional field that is absent prints nothing
 	}
-	return printRaw(o, raw)
-}
-
-// knownField reports whether name is a field of a schema-1 entry.
-func knownField(name string) bool {
-	for _, f := range []string{"scope", "repos", "perRepoState", "gate"} {
-		if f == name {
-			return true
-		}
-	}
-	return false
+	return printRaw(o, got.Field)
 }
 
 // printRaw prints a JSON value raw: strings unquoted, null and false as

@@ -4,9 +4,6 @@ import (
 	"fmt"
 
 	"github.com/orc-state/orc-state/internal/app"
-
-	"github.com/orc-state/orc-state/internal/selection"
-	"github.com/orc-state/orc-state/internal/sessioninit"
 )
 
 // InitCmd is `init`.
@@ -22,11 +19,9 @@ type InitCmd struct {
 }
 
 // Run registers the branch's session, or updates only the flags passed on
-// the session the selector names (sessioninit.Run.Init), and prints its
-// sessionId.
-func (c *InitCmd) Run(o *app.Streams, w *app.World, where *selection.Where, txn *app.Txn) error {
-	r := sessioninit.Run{Where: *where, Stamp: w.Stamp, Update: txn.Update}
-	res, err := r.Init(c.Branch, sessioninit.Fields{Command: c.Command, TotalPhases: c.TotalPhases,
+// the session the selector names (app.Init), and prints its sessionId.
+func (c *InitCmd) Run(o *app.Streams, w *app.World, txn *app.Txn) error {
+	res, err := app.Init(w, txn, c.Branch, app.InitFields{Command: c.Command, TotalPhases: c.TotalPhases,
 		Description: c.Description, Jira: c.Jira, Scope: c.Scope, Repos: c.Repos, PlanFile: c.PlanFile})
 	if err != nil {
 		return err

@@ -1,11 +1,6 @@
 package cli
 
-import (
-	"github.com/orc-state/orc-state/internal/app"
-	"github.com/orc-state/orc-state/internal/fault"
-	"github.com/orc-state/orc-state/internal/state"
-	"github.com/orc-state/orc-state/registry"
-)
+import "github.com/orc-state/orc-state/internal/app"
 
 // JiraBindCmd is `jira bind`.
 type JiraBindCmd struct {
@@ -13,13 +8,7 @@ type JiraBindCmd struct {
 	Key string `arg:"" help:"Jira key, like ABC-123."`
 }
 
-// Run binds a Jira key.
+// Run binds a Jira key (app.JiraBind).
 func (c *JiraBindCmd) Run(txn *app.Txn) error {
-	if !registry.JiraKey.MatchString(c.Key) {
-		return fault.Usagef("%q is not a Jira key like ABC-123", c.Key)
-	}
-	return txn.Mutate(c.Branch, map[string]string{"key": c.Key}, func(_ *state.Tx, s *registry.Session) error {
-		s.JiraTicket = registry.Str(c.Key)
-		return nil
-	})
+	return app.JiraBind(txn, c.Branch, c.Key)
 }

@@ -1,20 +1,13 @@
 package cli
 
-import (
-	"github.com/orc-state/orc-state/internal/app"
-	"github.com/orc-state/orc-state/internal/state"
-	"github.com/orc-state/orc-state/registry"
-)
+import "github.com/orc-state/orc-state/internal/app"
 
 // JiraUnbindCmd is `jira unbind`.
 type JiraUnbindCmd struct {
 	BranchFlag
 }
 
-// Run unbinds the Jira key.
+// Run unbinds the Jira key (app.JiraUnbind).
 func (c *JiraUnbindCmd) Run(txn *app.Txn) error {
-	return txn.Mutate(c.Branch, nil, func(_ *state.Tx, s *registry.Session) error {
-		s.JiraTicket = nil
-		return nil
-	})
+	return app.JiraUnbind(txn, c.Branch)
 }

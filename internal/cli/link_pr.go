@@ -4,11 +4,8 @@ import (
 	"net/url"
 
 	"github.com/orc-state/orc-state/internal/app"
-
 	"github.com/orc-state/orc-state/internal/fault"
-	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/textin"
-	"github.com/orc-state/orc-state/registry"
 )
 
 // LinkPRCmd is `link-pr`.
@@ -22,8 +19,8 @@ type LinkPRCmd struct {
 	StackedOn     string `name:"stacked-on" help:"URL of the PR below it." placeholder:"URL"`
 }
 
-// Run links a PR, updating the entry with the same URL.
-func (c *LinkPRCmd) Run(o *app.Streams, txn *app.Txn) error {
+// Run links a PR, updating the entry with the same URL (app.LinkPR).
+func (c *LinkPRCmd) Run(txn *app.Txn) error {
 	u, err := url.Parse(c.URL)
 	if err != nil || u.Scheme == "" || u.Host == "" {
 		return fault.Usagef("--url %q is not an absolute URL", c.URL).WithHint("pass the PR's web URL, like https://github.com/o/r/pull/1")
@@ -41,10 +38,6 @@ func (c *LinkPRCmd) Run(o *app.Streams, txn *app.Txn) error {
 	if c.Repo == "" {
 		return fault.Usagef("--repo is empty")
 	}
-	pr := registry.PR{Repo: c.Repo, URL: c.URL, Number: c.Number, StackID: registry.Str(c.StackID),
-		StackPosition: c.StackPosition, StackedOn: registry.Str(c.StackedOn)}
-	return txn.Mutate(c.Branch, pr, func(_ *state.Tx, s *registry.Session) error {
-		s.LinkPR(pr)
-		return nil
-	})
+	return app.LinkPR(txn, c.Branch, app.LinkPRParams{Repo: c.Repo, URL: c.URL, Number: c.Number,
+		StackID: c.StackID, StackPosition: c.StackPosition, StackedOn: c.StackedOn})
 }

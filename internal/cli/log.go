@@ -5,10 +5,7 @@ import (
 	"fmt"
 
 	"github.com/orc-state/orc-state/internal/app"
-
-	"github.com/orc-state/orc-state/internal/journal"
 	"github.com/orc-state/orc-state/internal/safetext"
-	"github.com/orc-state/orc-state/internal/selection"
 )
 
 // LogCmd is `log`.
@@ -19,19 +16,15 @@ type LogCmd struct {
 	JSON bool   `name:"json" help:"Print the journal lines as JSON."`
 }
 
-// Run prints the session's journal.
-func (c *LogCmd) Run(o *app.Streams, where *selection.Where) error {
-	key := c.keyOr(c.Key)
-	d, _, s, err := where.Session(key)
-	if err != nil {
-		return err
-	}
-	entries, problems, err := journal.Read(d.File(s.SessionID, journal.FileName))
+// Run prints the session's journal (app.Log), and each problem found
+// reading it as a warning.
+func (c *LogCmd) Run(o *app.Streams, txn *app.Txn) error {
+	shown, err := app.Log(txn, c.keyOr(c.Key))
 	if err != nil {
 		return err
 	}
 	printHeader(o.Stdout, c.Header && !c.JSON, "seq", "at", "actor", "verb", "args")
-	for _, en := range entries {
+	for _, en := range shown.Entries {
 		if c.JSON {
 			line, _ := json.Marshal(en)
 			fmt.Fprintln(o.Stdout, string(line))
@@ -43,7 +36,7 @@ func (c *LogCmd) Run(o *app.Streams, where *selection.Where) error {
 		}
 		fmt.Fprintf(o.Stdout, "%d\t%s\t%s\t%s\t%s\n", en.Seq, safetext.Escape(en.At), safetext.Escape(en.Actor), safetext.Escape(en.Verb), safetext.Escape(args))
 	}
-	for _, p := range problems {
+	for _, p := range shown.Problems {
 		o.Warn("%s: %s", p.Code, p.Message)
 	}
 	return nil

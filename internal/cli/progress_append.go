@@ -2,16 +2,11 @@ package cli
 
 import (
 	"bytes"
-	"fmt"
 
 	"github.com/orc-state/orc-state/internal/app"
-
 	"github.com/orc-state/orc-state/internal/fault"
 	"github.com/orc-state/orc-state/internal/input"
-	"github.com/orc-state/orc-state/internal/journal"
-	"github.com/orc-state/orc-state/internal/state"
 	"github.com/orc-state/orc-state/internal/textin"
-	"github.com/orc-state/orc-state/registry"
 )
 
 // ProgressAppendCmd is `progress append -`.
@@ -21,8 +16,8 @@ type ProgressAppendCmd struct {
 	Title  string `help:"Section title (one line); default Progress." placeholder:"T"`
 }
 
-// Run appends a dated section to progress.md; earlier bytes are never
-// rewritten.
+// Run appends a dated section to progress.md (app.ProgressAppend);
+// earlier bytes are never rewritten.
 func (c *ProgressAppendCmd) Run(o *app.Streams, w *app.World, txn *app.Txn) error {
 	if c.Source != "-" {
 		return fault.Usagef("the text is read from stdin only").WithHint("orc-state progress append - --title=TITLE reads the text from stdin: give it as a here-document or through a pipe")
@@ -44,14 +39,5 @@ func (c *ProgressAppendCmd) Run(o *app.Streams, w *app.World, txn *app.Txn) erro
 	if err := input.RefuseSecrets("--title", []byte(c.Title)); err != nil {
 		return err
 	}
-	title := c.Title
-	if title == "" {
-		title = "Progress"
-	}
-	section := fmt.Sprintf("\n## %s — %s\n\n%s\n", title, w.Stamp(), text)
-	return txn.OnSession(c.Branch, func(tx *state.Tx, s *registry.Session) error {
-		tx.Append(s.SessionID, state.ProgressFile, []byte(section))
-		tx.Touch(s.SessionID, map[string]string{"title": title, "sha256": journal.Sum(text)})
-		return nil
-	})
+	return app.ProgressAppend(w, txn, c.Branch, c.Title, text)
 }

@@ -1,10 +1,6 @@
 package cli
 
-import (
-	"github.com/orc-state/orc-state/internal/app"
-	"github.com/orc-state/orc-state/internal/state"
-	"github.com/orc-state/orc-state/registry"
-)
+import "github.com/orc-state/orc-state/internal/app"
 
 // StatusSetCmd is `status set`.
 type StatusSetCmd struct {
@@ -12,10 +8,7 @@ type StatusSetCmd struct {
 	Status string `arg:"" enum:"${session_statuses}" help:"One of ${session_statuses_help}."`
 }
 
-// Run sets the status.
+// Run sets the status (app.StatusSet).
 func (c *StatusSetCmd) Run(txn *app.Txn) error {
-	return txn.Mutate(c.Branch, map[string]string{"status": c.Status}, func(_ *state.Tx, s *registry.Session) error {
-		s.Status = c.Status
-		return nil
-	})
+	return app.StatusSet(txn, c.Branch, c.Status)
 }
