@@ -135,3 +135,33 @@ func productImports(t *testing.T) map[string][]arrow {
 	}
 	return out
 }
+
+// TestCLIReachesTheStateOnlyThroughTheApplication holds internal/cli to
+// the packages docs/architecture.md's sentence under the Layers table
+// names: internal/app, and those that parse or print and own no state. A
+// verb that called a capability or a format itself fails here, naming
+// the file.
+func TestCLIReachesTheStateOnlyThroughTheApplication(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repoRoot, "docs", "architecture.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(data)), " ")
+	sentence := regexp.MustCompile("The CLI reaches the state only through the application: [^.]*\\.").FindString(text)
+	if sentence == "" {
+		t.Fatal(`docs/architecture.md has no sentence "The CLI reaches the state only through the application: ..."`)
+	}
+	allowed := map[string]bool{}
+	for _, m := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(sentence, -1) {
+		allowed[m[1]] = true
+	}
+	delete(allowed, "internal/cli")
+	if !allowed["internal/app"] || len(allowed) > 8 {
+		t.Fatalf("docs/architecture.md allows internal/cli %d packages (%v); the budget is internal/app and at most 7 more", len(allowed), allowed)
+	}
+	for _, imp := range productImports(t)["internal/cli"] {
+		if !allowed[imp.pkg] {
+			t.Errorf("%s imports %s: a verb calls internal/app, which owns the work, or docs/architecture.md says why the CLI may import it", imp.file, imp.pkg)
+		}
+	}
+}

@@ -2,7 +2,10 @@
 // the global flags (globals.go), one file per verb holding its flags and
 // Run (phase_set.go is "phase set"), whose parameters name what it needs
 // of the run (bind, parse.go), and Run, the one place where errors become
-// exit codes and the one-line messages of docs/protocol.md §18.
+// exit codes and the one-line messages of docs/protocol.md §18. A verb's
+// Run parses, makes one call into internal/app, which does the work, and
+// prints what it returns; of the product it imports only internal/app and
+// the packages that parse or print (docs/architecture.md, "Layers").
 // Everything a run reads from the world comes in its Process
 // (process.go): Main fills one from the operating system, and the tests
 // run the CLI inside their own process with one of their own.

@@ -51,17 +51,16 @@ func parseAndRun(p *Process, args []string, out *output, stderr io.Writer) (code
 // bind makes what a verb's Run may ask for, one value of each type, none
 // costly until asked: its streams (*app.Streams), what it reads of the world
 // (*app.World), the state dir and the worktree's binding (*app.StateDir, each
-// found on first use), the selection of its session (*selection.Where,
-// with its --session) the transaction entry points (*app.Txn), and the
-// run's Process for the few verbs that read the terminal or the program.
+// found on first use), the selection of its session (with its --session)
+// and the transaction entry points (*app.Txn), and the run's Process for
+// the few verbs that read the terminal or the program.
 // parseAndRun hands them to kong's Run, which passes each Run the ones its
 // parameters name; a plain read is called with them (runBound).
 func bind(p *Process, stdout, stderr io.Writer, g *Globals, verb, session string) []any {
 	o := &app.Streams{Stdin: p.Stdin, Stdout: stdout, Stderr: stderr, Verb: verb}
 	w := app.NewWorld(p.Environ, p.Dir, p.Stamp, p.Now)
 	sd := app.NewStateDir(g.Dir, w)
-	where := sd.Where(session)
-	return []any{o, w, sd, where, app.NewTxn(verb, g.LockTimeout, o, w, where), p}
+	return []any{o, w, sd, app.NewTxn(verb, g.LockTimeout, o, w, sd.Where(session)), p}
 }
 
 // sessionFlag is the selected verb's --session (BranchFlag); "" when it

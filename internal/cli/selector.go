@@ -4,9 +4,9 @@ package cli
 // (a branch, or the sessionId of a branch that is gone) or --session S (a
 // sessionId, matched exactly); neither means the current branch. Every verb
 // that acts on a session embeds it. A verb passes its --branch (or its
-// positional key) to the session lookups; --session reaches them through
-// the selection.Where bound to its Run (parseAndRun reads it once, after
-// parsing: sessionFlag).
+// positional key) to its app function; --session reaches the session's
+// selection through the *app.Txn bound to its Run (parseAndRun reads it
+// once, after parsing: sessionFlag).
 type BranchFlag struct {
 	Branch  string `help:"Branch whose session to use (or a sessionId when no git branch has that name); default: the current branch." placeholder:"B" predictor:"branch"`
 	Session string `help:"The session to use, by sessionId (exactly)." placeholder:"S" predictor:"session"`

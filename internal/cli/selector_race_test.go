@@ -59,7 +59,12 @@ func TestBindingRemovedUnderTheVerbIsNotFound(t *testing.T) {
 	chosen := func() (*app.Txn, selection.Choice) {
 		p := Process{Args: []string{"slice", "claim"}, Environ: env, Dir: wt}
 		bound := bind(p.settled(), &bytes.Buffer{}, &bytes.Buffer{}, &Globals{LockTimeout: time.Second}, "slice claim", "")
-		txn := bound[len(bound)-2].(*app.Txn)
+		var txn *app.Txn
+		for _, v := range bound {
+			if t, ok := v.(*app.Txn); ok {
+				txn = t
+			}
+		}
 		c, err := txn.Where().Choose("")
 		if err != nil || c.Via != selection.ViaBinding || c.ID != "feat-k" {
 			t.Fatalf("choice %+v, %v; want feat-k via the binding", c, err)
