@@ -48,7 +48,7 @@ func Run(proc Process) (code int) {
 		display(p, args)
 		return fault.OK
 	}
-	redacted := &redactingWriter{w: stderr}
+	redacted := app.NewRedactingWriter(stderr)
 	defer redacted.Flush()
 	stderr = redacted           // no message ever echoes a credential it was given
 	out := &output{w: p.Stdout} // a write that fails is exit 7, whoever wrote

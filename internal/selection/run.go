@@ -26,7 +26,7 @@ type Run struct {
 }
 
 // Where is the Where of r: the state dir is resolved on first need and
-// kept, and the worktree's binding read once, as the CLI's StateDir does.
+// kept, and the worktree's binding read once, as app.StateDir does.
 func (r Run) Where() Where {
 	var (
 		d        *state.Dir

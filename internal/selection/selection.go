@@ -25,7 +25,7 @@
 // secrets, suggest, atomicfile, input, environ); internal/verify,
 // internal/repair, internal/removal, internal/resume, internal/sessionline,
 // internal/sessioninit, internal/worktrees, internal/workspace and
-// internal/cli import it, and it imports none of them.
+// internal/app import it, and it imports none of them.
 package selection
 
 import (

@@ -7,8 +7,9 @@
 // sessions lists and resume shows), are package selection's.
 //
 // It reads the run through Run (plain values and functions), never the
-// CLI's own types. It imports selection, state, gitx, registry and leaf
-// packages; internal/cli imports it, and nothing below the CLI does.
+// application's own types. It imports selection, state, gitx, registry
+// and leaf packages; internal/app imports it, and nothing below the
+// application does.
 package workspace
 
 import (

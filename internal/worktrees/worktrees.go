@@ -11,11 +11,11 @@
 // The file format, .orc/worktrees.json, is package binding's; git's side
 // (listing, adding and removing worktrees) is package gitx's; which
 // session a run selects is package selection's. It reads the run through
-// Run (plain values and functions), never the CLI's own types; the verbs parse
-// their flags, call one function here and print what it returns. It
-// imports selection, verify, state, binding, gitx, registry, slices,
-// journal and leaf packages; internal/cli imports it, and nothing below
-// the CLI does.
+// Run (plain values and functions), never the application's own types;
+// the worktree verbs' work in internal/app calls one function here and
+// returns what it returns. It imports selection, verify, state, binding,
+// gitx, registry, slices, journal and leaf packages; internal/app imports
+// it, and nothing below the application does.
 package worktrees
 
 import (
