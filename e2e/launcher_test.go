@@ -125,7 +125,24 @@ func newLauncherRig(t *testing.T, rel string) *lrig {
 		}
 	}
 	r.path = []string{r.tools}
+	t.Cleanup(r.logInstallOnFailure)
 	return r
+}
+
+// logInstallOnFailure logs, for a failed test, what the launcher's
+// installs left in the data dir: their log and what the install lock
+// says is under way. A background install reports nowhere else.
+func (r *lrig) logInstallOnFailure() {
+	if !r.t.Failed() {
+		return
+	}
+	for _, f := range []string{"build.log", filepath.Join("build.lock", "what"), filepath.Join("build.lock", "pid")} {
+		if b, err := os.ReadFile(filepath.Join(r.data, f)); err == nil {
+			r.t.Logf("data dir %s:\n%s", f, b)
+		} else {
+			r.t.Logf("data dir %s: %v", f, err)
+		}
+	}
 }
 
 // dirWith makes a folder holding bin as "orc-state" and returns it.
