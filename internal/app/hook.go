@@ -11,12 +11,23 @@ import (
 )
 
 // HookPayload is the stdin JSON of the Claude Code hooks orc-state serves
-// (hookjson.Payload); ReadPayload reads it.
+// (hookjson.Payload); readHook reads it.
 type HookPayload = hookjson.Payload
 
 // HookHelp is the start of a hook verb's --help (hookjson.Help): the
 // event it serves and the payload fields it reads.
 func HookHelp(event string, fields ...string) string { return hookjson.Help(event, fields...) }
+
+// readHook reads and decodes a hook's stdin, moves the run to its cwd
+// (the working directory becomes it: nothing else of the process moves)
+// and names event's hook as the actor of what the run journals
+// (hook:<event>, unless $ORC_ACTOR names one).
+func readHook(o *Streams, w *World, txn *Txn, event string) (HookPayload, error) {
+	p, wd, err := hookjson.Read(o.Stdin, w.wd)
+	w.wd = wd
+	txn.SetHookActor(event)
+	return p, err
+}
 
 // hookAutoCheckpoint is the body of the hooks that only write the
 // Auto-checkpoint of the live session of the payload's cwd with trigger:
@@ -25,14 +36,13 @@ func HookHelp(event string, fields ...string) string { return hookjson.Help(even
 // dirty set are as the last Auto-checkpoint recorded them. It returns the
 // problem the hook reports on stderr (nil: none).
 func hookAutoCheckpoint(o *Streams, w *World, txn *Txn, event, trigger string, onlyIfChanged bool) error {
-	p, err := ReadPayload(o, w)
+	p, err := readHook(o, w, txn, event)
 	if err != nil {
 		return err
 	}
 	if p.AgentID != "" {
 		return nil
 	}
-	txn.SetHookActor(event)
 	d, _, s, err := txn.where.Live()
 	if err != nil || s == nil {
 		return err

@@ -12,14 +12,13 @@ import (
 // (agent_id set) writes nothing. It prints nothing and returns the
 // problem the hook reports on stderr (nil: none).
 func HookPreCompact(o *Streams, w *World, txn *Txn) error {
-	p, err := ReadPayload(o, w)
+	p, err := readHook(o, w, txn, "PreCompact")
 	if err != nil {
 		return err
 	}
 	if p.AgentID != "" {
 		return nil
 	}
-	txn.SetHookActor("PreCompact")
 	d, _, s, err := txn.where.Live()
 	if err != nil || s == nil {
 		return err

@@ -10,7 +10,7 @@ import "github.com/orc-state/orc-state/internal/resume"
 // as for a subagent or without a live session) and the problems it
 // reports, each one line on stderr.
 func HookSessionStart(o *Streams, w *World, sd *StateDir, txn *Txn) ([]byte, []error) {
-	p, err := ReadPayload(o, w)
+	p, err := readHook(o, w, txn, "SessionStart")
 	if err != nil {
 		return nil, []error{err}
 	}

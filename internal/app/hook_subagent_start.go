@@ -15,11 +15,10 @@ import (
 // subagent starts (see hookSubagentSession), and the problem the hook
 // reports (nil: none).
 func HookSubagentStart(o *Streams, w *World, sd *StateDir, txn *Txn) (*resume.HookOutput, error) {
-	p, err := ReadPayload(o, w)
+	p, err := readHook(o, w, txn, "SubagentStart")
 	if err != nil {
 		return nil, err
 	}
-	txn.SetHookActor("SubagentStart")
 	s, err := hookSubagentSession(w, sd, txn)
 	if err != nil || s == nil {
 		return nil, err

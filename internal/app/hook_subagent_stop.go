@@ -10,7 +10,7 @@ import "github.com/orc-state/orc-state/internal/worktrees"
 // a live session. It prints nothing and returns the problem the hook
 // reports (nil: none).
 func HookSubagentStop(o *Streams, w *World, sd *StateDir, txn *Txn) error {
-	p, err := ReadPayload(o, w)
+	p, err := readHook(o, w, txn, "SubagentStop")
 	if err != nil {
 		return err
 	}
@@ -18,7 +18,6 @@ func HookSubagentStop(o *Streams, w *World, sd *StateDir, txn *Txn) error {
 	if agent == "" {
 		return nil // not a subagent the client named: nothing is proven
 	}
-	txn.SetHookActor("SubagentStop")
 	stop := w.Stamp()
 	s, err := hookSubagentSession(w, sd, txn)
 	if err != nil || s == nil {

@@ -14,11 +14,10 @@ import (
 // caller. When the path cannot be printed nothing is bound. It returns
 // the problem the hook reports on stderr (nil: none).
 func HookWorktreeCreate(o *Streams, w *World, txn *Txn) error {
-	p, err := ReadPayload(o, w)
+	p, err := readHook(o, w, txn, "WorktreeCreate")
 	if err != nil {
 		return err
 	}
-	txn.SetHookActor("WorktreeCreate")
 	name := p.Name
 	if name == "" {
 		name = p.WorktreeName

@@ -10,11 +10,10 @@ import (
 // and its binding (worktrees.Run.Discard). It prints nothing and returns
 // the problem the hook reports on stderr (nil: none).
 func HookWorktreeRemove(o *Streams, w *World, txn *Txn) error {
-	p, err := ReadPayload(o, w)
+	p, err := readHook(o, w, txn, "WorktreeRemove")
 	if err != nil {
 		return err
 	}
-	txn.SetHookActor("WorktreeRemove")
 	if p.WorktreePath == "" || !filepath.IsAbs(p.WorktreePath) {
 		return fmt.Errorf("worktree_path %q is not an absolute path", p.WorktreePath)
 	}

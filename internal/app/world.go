@@ -7,7 +7,6 @@ import (
 	"github.com/orc-state/orc-state/internal/atomicfile"
 	"github.com/orc-state/orc-state/internal/environ"
 	"github.com/orc-state/orc-state/internal/fault"
-	"github.com/orc-state/orc-state/internal/hookjson"
 	"github.com/orc-state/orc-state/registry"
 )
 
@@ -58,15 +57,6 @@ func (w *World) Abs(path string) string {
 		return filepath.Clean(path)
 	}
 	return filepath.Join(w.wd, path)
-}
-
-// ReadPayload reads and decodes a hook's stdin, then moves the run to its
-// cwd: the working directory becomes it (nothing else of the process
-// moves).
-func ReadPayload(o *Streams, w *World) (hookjson.Payload, error) {
-	p, wd, err := hookjson.Read(o.Stdin, w.wd)
-	w.wd = wd
-	return p, err
 }
 
 // TruncatedRead is the refusal for r, a panic recovered from a run, when
