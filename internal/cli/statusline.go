@@ -35,8 +35,7 @@ func runStatusline(proc *Process, args []string) {
 			io.WriteString(stdout, "orc\n")
 		}
 	}()
-	text, ok := app.Statusline(app.StatuslineRun{
-		Args: args, Stdin: proc.Stdin,
+	text, ok := app.Statusline(args, proc.Stdin, app.StatuslineWorld{
 		Dir: proc.Dir, Environ: proc.Environ, TempDir: proc.tempDir(), Home: proc.homeDir(),
 		ClaimsAt: proc.Now(), PlaceWait: proc.PlaceWait, Executable: proc.executable,
 	})
